@@ -1,0 +1,44 @@
+/** Typed access to the artifacts of the contracts the local stack deploys. */
+import type { ContractArtifact } from "./artifactCache.js";
+import { compileContracts, type CompileContractsParameters } from "./compileContracts.js";
+import { MissingArtifactError } from "./errors.js";
+
+/** Every contract the local stack deploys, product and fixture alike. */
+export const DEPLOYABLE_CONTRACT_NAMES = [
+  "PermitBurner",
+  "FeeSplitter",
+  "FixtureZErc20",
+  "FixtureProofVerifier",
+  "Verifier",
+  "Hub",
+] as const;
+
+/** Name of a contract the local stack deploys. */
+export type DeployableContractName = (typeof DEPLOYABLE_CONTRACT_NAMES)[number];
+
+/** ABI and creation bytecode per deployable contract. */
+export type LoadArtifactsReturnType = Record<DeployableContractName, ContractArtifact>;
+
+/**
+ * Compiles (or reads from cache) and returns the artifact of every deployable contract.
+ * @example
+ * const { Verifier } = await loadArtifacts();
+ * await walletClient.deployContract({ abi: Verifier.abi, bytecode: Verifier.bytecode, args });
+ */
+export async function loadArtifacts(parameters: CompileContractsParameters = {}): Promise<LoadArtifactsReturnType> {
+  const { artifacts } = await compileContracts(parameters);
+  const pick = (name: DeployableContractName): ContractArtifact => {
+    const artifact = artifacts[name];
+    // Interfaces compile to empty bytecode; a deployable name resolving to one is as good as missing.
+    if (artifact === undefined || artifact.bytecode === "0x") throw new MissingArtifactError(name);
+    return artifact;
+  };
+  return {
+    PermitBurner: pick("PermitBurner"),
+    FeeSplitter: pick("FeeSplitter"),
+    FixtureZErc20: pick("FixtureZErc20"),
+    FixtureProofVerifier: pick("FixtureProofVerifier"),
+    Verifier: pick("Verifier"),
+    Hub: pick("Hub"),
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The ready-to-run facilitator configuration for the local stack: `facilitator.toml` (profile `local`, every
+ * address of the deployment, short local intervals) and `facilitator.env` (dev keys and a fresh admin token).
+ */
+import { randomBytes } from "node:crypto";
+import type { Address, Hex } from "viem";
+
+/** What the facilitator files are rendered from. */
+export type FacilitatorFilesInput = {
+  rpcUrl: string;
+  indexerUrl: string;
+  deciderUrl: string;
+  chainId: number;
+  token: Address;
+  verifier: Address;
+  hub: Address;
+  permitBurner: Address;
+  treasury: Address;
+  feeRecipient: Address;
+  treasuryKey: Hex;
+  relayerKey: Hex;
+  listenPort: number;
+};
+
+/**
+ * `facilitator.toml`: custodial fee mode (treasury = the dev treasury key's address, 1% charged to the
+ * payer) and a 1 s finalize interval so a local payment finalizes in seconds. The journal path is relative
+ * to the config file's folder.
+ */
+export function renderFacilitatorToml(input: FacilitatorFilesInput): string {
+  return `# Local stack facilitator configuration (written by anvil-fixtures; regenerated on every start).
+profile = "local"
+
+[network]
+rpc_url = "${input.rpcUrl}"
+indexer_url = "${input.indexerUrl}"
+decider_url = "${input.deciderUrl}"
+chain_id = ${input.chainId}
+token = "${input.token}"
+verifier = "${input.verifier}"
+hub = "${input.hub}"
+
+[listen]
+host = "127.0.0.1"
+port = ${input.listenPort}
+
+[settlement]
+treasury = "${input.treasury}"
+permit_burner = "${input.permitBurner}"
+journal = "journal.jsonl"
+challenge_ttl_seconds = 300
+expired_challenge_retention_seconds = 3600
+
+[fee]
+bps = 100
+min_per_payment = "0"
+charge_to = "payer"
+recipient = "${input.feeRecipient}"
+
+[daemon]
+finalize_interval_ms = 1000
+shutdown_grace_ms = 5000
+# Rate limits are off on the local stack: tests and benchmarks drive many requests from one loopback key.
+rate_limit_per_min = 0
+max_open_challenges = 1000
+challenge_per_key_per_min = 0
+`;
+}
+
+/** `facilitator.env`: the dev keys as the facilitator's secrets, plus a fresh random admin token. */
+export function renderFacilitatorEnv(input: FacilitatorFilesInput): string {
+  return [
+    "# Local stack secrets: anvil's public dev keys and a random admin token. Never use outside the local stack.",
+    `SVC_TREASURY_PK=${input.treasuryKey}`,
+    `SVC_RELAYER_PK=${input.relayerKey}`,
+    `SVC_ADMIN_TOKEN=${randomBytes(32).toString("hex")}`,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,140 @@
+/**
+ * The local zERC20 world in one call: anvil, every contract, the fixture indexer (with its root job) and the
+ * fixture decider, plus `deployment.json`, `facilitator.toml` and `facilitator.env` in the stack folder.
+ * `make stack` runs it in the foreground; tests call it directly.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Address, Hex } from "viem";
+import { devAccounts, FIXTURE_PROVER_ADDRESS, FIXTURE_PROVER_PRIVATE_KEY, type DevAccount, type DevAccountName } from "../accounts/devAccounts.js";
+import { startAnvil } from "../anvil/startAnvil.js";
+import { createDeciderApp } from "../decider/deciderApp.js";
+import { deployContracts, type Deployment } from "../deploy/deployContracts.js";
+import { listen } from "../http/listen.js";
+import { startIndexer, type RunningIndexer } from "../indexer/startIndexer.js";
+import { renderFacilitatorEnv, renderFacilitatorToml } from "./facilitatorFiles.js";
+
+/** Where the stack listens and writes. Ports default to 0 (a free port each). */
+export type StartStackOptions = {
+  /** Folder for `deployment.json`, `facilitator.toml`, `facilitator.env` (created if missing). */
+  dir: string;
+  anvilPort?: number;
+  indexerPort?: number;
+  deciderPort?: number;
+  /** Port written into `facilitator.toml` (default 4032). */
+  facilitatorPort?: number;
+  /** Root job interval (default 500 ms): how soon a transfer becomes provable. */
+  rootIntervalMs?: number;
+  /** anvil without automine, for tests that hold transactions in the mempool. */
+  automine?: boolean;
+  /** Receives background failures of the indexer; they never stop the stack. */
+  onError?: (error: unknown) => void;
+};
+
+/** The contents of `deployment.json`. */
+export type StackDeployment = {
+  rpcUrl: string;
+  chainId: number;
+  token: Address;
+  verifier: Address;
+  hub: Address;
+  permitBurner: Address;
+  feeSplitter: Address;
+  feeSplit: Deployment["feeSplit"];
+  proofVerifiers: Deployment["proofVerifiers"];
+  indexerUrl: string;
+  deciderUrl: string;
+  /** The published fixture proof key (private on purpose: the fixture proof system is local-only). */
+  fixtureProverKey: Hex;
+  fixtureProver: Address;
+  accounts: Record<DevAccountName, DevAccount>;
+  deployBlockNumber: string;
+};
+
+/** A running stack. */
+export type RunningStack = {
+  deployment: StackDeployment;
+  files: { deployment: string; facilitatorToml: string; facilitatorEnv: string };
+  indexer: RunningIndexer;
+  /** Stops every service the stack started; safe to call more than once. */
+  stop: () => Promise<void>;
+};
+
+/** Starts the whole local stack; on any failure it stops what it had started and rethrows. */
+export async function startStack(options: StartStackOptions): Promise<RunningStack> {
+  const stoppers: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    while (stoppers.length > 0) await stoppers.pop()?.().catch(() => undefined);
+  };
+  try {
+    const accounts = devAccounts();
+    const anvil = await startAnvil({ port: options.anvilPort, automine: options.automine });
+    stoppers.push(anvil.stop);
+    const contracts = await deployContracts({ rpcUrl: anvil.rpcUrl, accounts });
+    const indexer = await startIndexer({
+      rpcUrl: anvil.rpcUrl,
+      chainId: contracts.chainId,
+      token: contracts.token,
+      verifier: contracts.verifier,
+      rootProverKey: accounts.rootProver.privateKey,
+      fixtureProverKey: FIXTURE_PROVER_PRIVATE_KEY,
+      port: options.indexerPort,
+      rootIntervalMs: options.rootIntervalMs ?? 500,
+      onError: options.onError,
+    });
+    stoppers.push(indexer.close);
+    const decider = await listen(
+      createDeciderApp({
+        chainId: contracts.chainId,
+        fixtureProverKey: FIXTURE_PROVER_PRIVATE_KEY,
+        fixtureProverAddress: FIXTURE_PROVER_ADDRESS,
+      }),
+      { port: options.deciderPort },
+    );
+    stoppers.push(decider.close);
+
+    const deployment: StackDeployment = {
+      rpcUrl: anvil.rpcUrl,
+      chainId: contracts.chainId,
+      token: contracts.token,
+      verifier: contracts.verifier,
+      hub: contracts.hub,
+      permitBurner: contracts.permitBurner,
+      feeSplitter: contracts.feeSplitter,
+      feeSplit: contracts.feeSplit,
+      proofVerifiers: contracts.proofVerifiers,
+      indexerUrl: indexer.url,
+      deciderUrl: decider.url,
+      fixtureProverKey: FIXTURE_PROVER_PRIVATE_KEY,
+      fixtureProver: FIXTURE_PROVER_ADDRESS,
+      accounts,
+      deployBlockNumber: contracts.deployBlockNumber.toString(),
+    };
+    const files = await writeStackFiles(options, deployment);
+    return { deployment, files, indexer, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function writeStackFiles(options: StartStackOptions, deployment: StackDeployment): Promise<RunningStack["files"]> {
+  await mkdir(options.dir, { recursive: true });
+  const files = {
+    deployment: join(options.dir, "deployment.json"),
+    facilitatorToml: join(options.dir, "facilitator.toml"),
+    facilitatorEnv: join(options.dir, "facilitator.env"),
+  };
+  const input = {
+    ...deployment,
+    treasury: deployment.accounts.treasury.address,
+    feeRecipient: deployment.accounts.feeRecipient.address,
+    treasuryKey: deployment.accounts.treasury.privateKey,
+    relayerKey: deployment.accounts.relayer.privateKey,
+    listenPort: options.facilitatorPort ?? 4032,
+  };
+  await writeFile(files.deployment, `${JSON.stringify(deployment, null, 2)}\n`);
+  await writeFile(files.facilitatorToml, renderFacilitatorToml(input));
+  await writeFile(files.facilitatorEnv, renderFacilitatorEnv(input), { mode: 0o600 });
+  return files;
+}

@@ -1,0 +1,227 @@
+import { privateKeyToAddress } from "viem/accounts";
+import { describe, expect, it } from "vitest";
+
+import { AdminTokenRequiredError, MissingSecretError } from "../errors/secrets.js";
+import {
+  ChainIdMismatchError,
+  DevelopmentKeyRefusedError,
+  LocalProfileChainError,
+  TreasuryKeyMismatchError,
+} from "../errors/startup.js";
+import { assertRpcChainId } from "./assertRpcChainId.js";
+import { adminTokenRequiredReason, checkStartupRules } from "./checkStartupRules.js";
+import { developmentKeys } from "./developmentKeys.js";
+import { parseConfig } from "./parseConfig.js";
+import { parseSecrets } from "./parseSecrets.js";
+import { buildConfigTable, buildEnv, type ConfigTable } from "./testing/buildConfig.js";
+
+const DEV_TREASURY_PK = developmentKeys()[1] ?? "0x";
+const DEV_RELAYER_PK = developmentKeys()[2] ?? "0x";
+const DEV_TREASURY = privateKeyToAddress(DEV_TREASURY_PK);
+
+function run(overrides: ConfigTable = {}, env: Record<string, string | undefined> = {}, rpcChainId?: number | bigint) {
+  const config = parseConfig(buildConfigTable(overrides), { configDir: "/etc/svc" });
+  return checkStartupRules({ config, secrets: parseSecrets(buildEnv(env)), rpcChainId });
+}
+
+function errorOf(...args: Parameters<typeof run>): unknown {
+  try {
+    run(...args);
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected checkStartupRules to throw");
+}
+
+describe("checkStartupRules: a clean local setup", () => {
+  it("passes without warnings", () => {
+    expect(run()).toEqual([]);
+  });
+});
+
+describe("checkStartupRules: well-known development keys", () => {
+  const devEnv = { SVC_TREASURY_PK: DEV_TREASURY_PK, SVC_RELAYER_PK: DEV_RELAYER_PK };
+  const devTreasury = { settlement: { treasury: DEV_TREASURY } };
+
+  it("accepts them with a warning per key when all four local predicates hold", () => {
+    expect(run(devTreasury, devEnv)).toEqual([
+      {
+        code: "development_key",
+        message:
+          "SVC_TREASURY_PK is a well-known development key (anvil account 1); accepted only because the setup is fully local",
+      },
+      {
+        code: "development_key",
+        message:
+          "SVC_RELAYER_PK is a well-known development key (anvil account 2); accepted only because the setup is fully local",
+      },
+    ]);
+  });
+
+  it("recognizes an upper-case spelling of a development key", () => {
+    const upper = `0x${DEV_RELAYER_PK.slice(2).toUpperCase()}`;
+    expect(errorOf({ listen: { host: "0.0.0.0" } }, { SVC_RELAYER_PK: upper })).toBeInstanceOf(DevelopmentKeyRefusedError);
+  });
+
+  it.each([
+    ["profile", { profile: "production" }, "the profile is not `local`"],
+    ["profile", { profile: undefined }, "the profile is not `local`"],
+    ["listen_host", { listen: { host: "0.0.0.0" } }, "listen.host is not a loopback address"],
+    ["rpc_host", { network: { rpc_url: "http://10.0.0.5:8545" } }, "the host of network.rpc_url is not a loopback address"],
+    ["chain_id", { network: { chain_id: 1 } }, "network.chain_id is not 31337"],
+  ] as const)("refuses SVC_RELAYER_PK when the %s predicate fails", (predicate, overrides, reason) => {
+    const error = errorOf(overrides, { SVC_RELAYER_PK: DEV_RELAYER_PK });
+    expect(error).toBeInstanceOf(DevelopmentKeyRefusedError);
+    expect(error).toMatchObject({
+      variable: "SVC_RELAYER_PK",
+      predicate,
+      shortMessage: `SVC_RELAYER_PK is a well-known development key, refused because ${reason}.`,
+    });
+    expect(String(error)).not.toContain(DEV_RELAYER_PK.slice(2));
+    expect(String(error).toLowerCase()).not.toContain(DEV_RELAYER_PK.slice(2, 12).toLowerCase());
+  });
+
+  it("names only the first failed predicate", () => {
+    const error = errorOf(
+      { profile: "testnet", listen: { host: "0.0.0.0" }, network: { chain_id: 1, rpc_url: "https://rpc.example" } },
+      { SVC_RELAYER_PK: DEV_RELAYER_PK },
+    );
+    expect(error).toMatchObject({ predicate: "profile" });
+  });
+
+  it("refuses a development treasury key the same way", () => {
+    const error = errorOf({ ...devTreasury, listen: { host: "::" } }, { SVC_TREASURY_PK: DEV_TREASURY_PK });
+    expect(error).toMatchObject({ name: "DevelopmentKeyRefusedError", variable: "SVC_TREASURY_PK", predicate: "listen_host" });
+  });
+
+  it("accepts localhost and IPv6 loopback for the listen and RPC hosts", () => {
+    const warnings = run(
+      { ...devTreasury, listen: { host: "::1" }, network: { rpc_url: "http://localhost:8545" } },
+      devEnv,
+    );
+    expect(warnings.map((w) => w.code)).toEqual(["development_key", "development_key"]);
+    expect(run({ ...devTreasury, listen: { host: "localhost" }, network: { rpc_url: "http://[::1]:8545" } }, devEnv)).toHaveLength(2);
+  });
+
+  it("pins the refusal message", () => {
+    expect(() => run({ profile: "testnet" }, { SVC_RELAYER_PK: DEV_RELAYER_PK })).toThrowErrorMatchingInlineSnapshot(`
+      [DevelopmentKeyRefusedError: SVC_RELAYER_PK is a well-known development key, refused because the profile is not \`local\`.
+
+      Details: development keys are accepted only with profile \`local\`, a loopback listen host, a loopback RPC host and chain id 31337]
+    `);
+  });
+});
+
+describe("checkStartupRules: profile local", () => {
+  it("refuses a chain other than 31337", () => {
+    const error = errorOf({ network: { chain_id: 8453 } });
+    expect(error).toBeInstanceOf(LocalProfileChainError);
+    expect(error).toMatchObject({
+      chainId: 8453,
+      message: "Profile `local` has no prover on chain 8453: it runs only on the local chain 31337.",
+    });
+  });
+
+  it("does not apply to other profiles", () => {
+    expect(run({ profile: "testnet", network: { chain_id: 8453 } })).toEqual([]);
+  });
+});
+
+describe("checkStartupRules: SVC_ADMIN_TOKEN", () => {
+  const noToken = { SVC_ADMIN_TOKEN: undefined };
+
+  it("is optional for profile local on a loopback host", () => {
+    expect(run({}, noToken)).toEqual([]);
+  });
+
+  it("is required for an unset profile, even on loopback with chain 31337: the profile is never inferred", () => {
+    const overrides = { profile: undefined };
+    const config = parseConfig(buildConfigTable(overrides), { configDir: "/" });
+    expect(config.profile).toBeUndefined();
+    const error = errorOf(overrides, noToken);
+    expect(error).toBeInstanceOf(AdminTokenRequiredError);
+    expect(error).toBeInstanceOf(MissingSecretError);
+    expect(error).toMatchObject({
+      variable: "SVC_ADMIN_TOKEN",
+      shortMessage: "SVC_ADMIN_TOKEN is not set; it is required because the profile is unset (an unset profile is non-local).",
+    });
+    expect(run(overrides)).toEqual([]);
+  });
+
+  it.each(["testnet", "production"])("is required for profile %s", (profile) => {
+    expect(errorOf({ profile }, noToken)).toMatchObject({
+      name: "AdminTokenRequiredError",
+      shortMessage: `SVC_ADMIN_TOKEN is not set; it is required because the profile is \`${profile}\`.`,
+    });
+  });
+
+  it.each(["0.0.0.0", "::", "192.168.1.10", "svc.example"])("is required for profile local bound to %s", (host) => {
+    expect(errorOf({ listen: { host } }, noToken)).toMatchObject({
+      name: "AdminTokenRequiredError",
+      shortMessage: "SVC_ADMIN_TOKEN is not set; it is required because listen.host is not a loopback address.",
+    });
+  });
+
+  it("explains the requirement through adminTokenRequiredReason", () => {
+    const config = parseConfig(buildConfigTable(), { configDir: "/" });
+    expect(adminTokenRequiredReason(config)).toBeUndefined();
+    expect(adminTokenRequiredReason({ ...config, profile: "production" })).toBe("the profile is `production`");
+  });
+});
+
+describe("checkStartupRules: custodial treasury", () => {
+  it("refuses a custodial treasury that is not the address of SVC_TREASURY_PK", () => {
+    const error = errorOf({ settlement: { treasury: "0x7777777777777777777777777777777777777777" } });
+    expect(error).toBeInstanceOf(TreasuryKeyMismatchError);
+    expect(String(error)).not.toContain(buildEnv().SVC_TREASURY_PK?.slice(2));
+  });
+
+  it("accepts any treasury in split mode", () => {
+    const splitter = "0x7777777777777777777777777777777777777777";
+    expect(run({ settlement: { treasury: splitter }, fee: { recipient: undefined, splitter } })).toEqual([]);
+  });
+
+  it("accepts any treasury without a fee", () => {
+    expect(run({ settlement: { treasury: "0x7777777777777777777777777777777777777777" }, fee: undefined })).toEqual([]);
+  });
+});
+
+describe("checkStartupRules: warnings", () => {
+  it('warns when settlement.journal is "none"', () => {
+    expect(run({ settlement: { journal: "none" } })).toEqual([
+      {
+        code: "journal_disabled",
+        message: 'settlement.journal is "none": accepted payments not yet finalized are lost on restart',
+      },
+    ]);
+  });
+
+  it("warns about credentials in the RPC URL without quoting them", () => {
+    const warnings = run({ profile: "testnet", network: { rpc_url: "https://me:s3cretpass@rpc.example/?apikey=k3yvalue" } });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.code).toBe("rpc_url_credentials");
+    expect(warnings[0]?.message).toContain('userinfo, query parameter "apikey"');
+    expect(warnings[0]?.message).not.toContain("s3cretpass");
+    expect(warnings[0]?.message).not.toContain("k3yvalue");
+  });
+});
+
+describe("RPC chain id", () => {
+  it("passes when the RPC reports network.chain_id", () => {
+    expect(run({}, {}, 31337)).toEqual([]);
+    expect(run({}, {}, 31337n)).toEqual([]);
+  });
+
+  it("refuses a different chain id", () => {
+    const error = errorOf({}, {}, 1);
+    expect(error).toBeInstanceOf(ChainIdMismatchError);
+    expect(error).toMatchObject({ configured: 31337, reported: 1 });
+  });
+
+  it("is also a standalone check", () => {
+    const config = parseConfig(buildConfigTable(), { configDir: "/" });
+    expect(() => assertRpcChainId(config, 10n)).toThrowErrorMatchingInlineSnapshot(
+      `[ChainIdMismatchError: network.chain_id is 31337 but the RPC at network.rpc_url reports chain 10.]`,
+    );
+  });
+});

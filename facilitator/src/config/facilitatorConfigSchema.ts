@@ -1,0 +1,229 @@
+/**
+ * The facilitator configuration file as one zod schema: every key of the spec's configuration table, with
+ * the defaults and minimums of its Limits section, and the output type taken from the schema.
+ *
+ * Conventions the schema fixes where the spec is silent:
+ * - Keys keep their TOML spelling (`settlement.challenge_ttl_seconds`) in the parsed object, so code, docs and
+ *   error messages use one name per setting.
+ * - Every table is strict: an unknown key is an error, never ignored (a typo in a money setting must not
+ *   fall back to a default; a secret pasted into the file must not sit there unnoticed).
+ * - Addresses are kept exactly as written; mixed case must be a valid EIP-55 checksum and the zero address is
+ *   refused (a zero treasury or fee recipient would burn funds).
+ * - Base-unit amounts accept a TOML integer or a decimal string (18-decimal amounts exceed a double) and
+ *   become `bigint`.
+ * - `settlement.journal = "none"` becomes `null`; a relative path is resolved later against the
+ *   configuration file's folder (see `parseConfig`).
+ * - The `[fee]` table becomes a discriminated union on `mode`: `custodial` when `fee.recipient` is set,
+ *   `split` when `fee.splitter` is set.
+ */
+import { isIP } from "node:net";
+import { isAddress, isAddressEqual, zeroAddress } from "viem";
+import { z } from "zod";
+
+/** Largest zERC20 transfer value: the token reverts above 2^248 - 1, so no larger amount can ever be paid. */
+export const MAX_TRANSFER_VALUE = (1n << 248n) - 1n;
+
+/** Issue tags that `parseConfig` turns into their own error classes rather than a generic invalid value. */
+export const CONFIG_RULE = {
+  feeModeBoth: "fee_mode_both",
+  feeModeNeither: "fee_mode_neither",
+  splitterMismatch: "splitter_mismatch",
+} as const;
+
+const addressField = z
+  .templateLiteral(["0x", z.string().regex(/^[0-9a-fA-F]{40}$/)], {
+    error: "expected an address: 0x and 40 hex digits",
+  })
+  .refine((value) => isSingleCase(value) || isAddress(value, { strict: true }), {
+    error: "mixed-case address with an invalid EIP-55 checksum",
+  })
+  .refine((value) => !isAddressEqual(value, zeroAddress), { error: "the zero address is not allowed" });
+
+function isSingleCase(value: string): boolean {
+  const digits = value.slice(2);
+  return digits === digits.toLowerCase() || digits === digits.toUpperCase();
+}
+
+function urlField(protocols: readonly string[]) {
+  const expected = protocols.map((p) => p.replace(/:$/, "")).join(" or ");
+  // The value is never echoed in the error: an RPC URL can carry an API key.
+  return z
+    .string({ error: `expected a ${expected} URL string` })
+    .refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
+      error: `expected a ${expected} URL`,
+    });
+}
+
+function integerField(minimum: number, maximum?: number) {
+  const range = maximum === undefined ? `at least ${minimum}` : `between ${minimum} and ${maximum}`;
+  const base = z.int({ error: `expected an integer ${range}` }).min(minimum, { error: `must be ${range}` });
+  return maximum === undefined ? base : base.max(maximum, { error: `must be ${range}` });
+}
+
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
+
+// smol-toml yields a number for safe integers and a bigint above 2^53 (we parse with `integersAsBigInt: "asNeeded"`).
+const baseUnitsField = z.unknown().transform((value, ctx): bigint => {
+  let units: bigint | undefined;
+  if (typeof value === "bigint") units = value;
+  else if (typeof value === "number" && Number.isSafeInteger(value)) units = BigInt(value);
+  else if (typeof value === "string" && DECIMAL.test(value) && value.length <= 80) units = BigInt(value);
+  if (units === undefined) {
+    ctx.addIssue({ code: "custom", message: 'expected base units: a TOML integer or a decimal string such as "1000"' });
+    return z.NEVER;
+  }
+  if (units < 0n || units > MAX_TRANSFER_VALUE) {
+    ctx.addIssue({ code: "custom", message: "must be between 0 and 2^248 - 1 base units" });
+    return z.NEVER;
+  }
+  return units;
+});
+
+/** Whether `value` is an IP address or a CIDR block (`addr/prefix`), the forms the proxy trust setting takes. */
+function isIpOrCidr(value: string): boolean {
+  const slash = value.indexOf("/");
+  if (slash === -1) return isIP(value) !== 0;
+  const family = isIP(value.slice(0, slash));
+  const prefix = value.slice(slash + 1);
+  if (family === 0 || !/^[0-9]{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+// A single string is the same as a one-element list, as in the Express trust-proxy setting.
+const trustedProxiesField = z
+  .preprocess(
+    (value) => (typeof value === "string" ? [value] : value),
+    z.array(
+      z.string({ error: "expected an IP address or CIDR block string" }).refine(isIpOrCidr, {
+        error: "expected an IP address or CIDR block (for example 10.0.0.1 or 10.0.0.0/8)",
+      }),
+      { error: "expected a string or a list of strings" },
+    ),
+  )
+  .optional();
+
+const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
+const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*\\.?$`);
+
+const hostField = z
+  .string({ error: "expected a host name or IP address string" })
+  .refine((value) => isIP(value) !== 0 || HOSTNAME.test(value), {
+    error: "expected a host name or a bare IP address (no brackets, no port)",
+  });
+
+function table<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return z.strictObject(shape, { error: "expected a table" });
+}
+
+const networkTable = table({
+  rpc_url: urlField(["http:", "https:", "ws:", "wss:"]),
+  indexer_url: urlField(["http:", "https:"]),
+  decider_url: urlField(["http:", "https:"]),
+  chain_id: integerField(1),
+  token: addressField,
+  verifier: addressField,
+  hub: addressField,
+});
+
+const listenTable = table({
+  host: hostField.default("127.0.0.1"),
+  // 0 asks the OS for a free port (tests); the `started` event reports the port actually bound.
+  port: integerField(0, 65_535).default(4032),
+  trusted_proxies: trustedProxiesField,
+});
+
+const settlementTable = table({
+  treasury: addressField,
+  permit_burner: addressField.optional(),
+  journal: z
+    .string({ error: 'expected a file path or "none"' })
+    .min(1, { error: 'expected a file path or "none"' })
+    .transform((value) => (value === "none" ? null : value)),
+  challenge_ttl_seconds: integerField(1).default(300),
+  expired_challenge_retention_seconds: integerField(0).default(3600),
+});
+
+const feeTable = table({
+  bps: integerField(0, 10_000),
+  min_per_payment: baseUnitsField,
+  charge_to: z.enum(["payer", "provider"], { error: 'expected "payer" or "provider"' }),
+  recipient: addressField.optional(),
+  splitter: addressField.optional(),
+});
+
+const daemonTable = table({
+  finalize_interval_ms: integerField(1000).default(15_000),
+  shutdown_grace_ms: integerField(0).default(10_000),
+  // 0 disables the shared per-key limit; negative values are refused because the spec gives them no meaning here.
+  rate_limit_per_min: integerField(0).default(120),
+  max_open_challenges: integerField(1).default(1000),
+  // The spec lets 0 "or less" disable the per-key issuance rate, so any integer is accepted.
+  challenge_per_key_per_min: z.int({ error: "expected an integer (0 or less disables)" }).default(20),
+});
+
+/** The configuration file schema; `parseConfig` is the entry point that also maps issues to named errors. */
+export const facilitatorConfigSchema = table({
+  profile: z
+    .enum(["local", "testnet", "production"], { error: 'expected "local", "testnet" or "production"' })
+    .optional(),
+  network: networkTable,
+  listen: listenTable.prefault({}),
+  settlement: settlementTable,
+  fee: feeTable.optional(),
+  daemon: daemonTable.prefault({}),
+})
+  .superRefine((config, ctx) => {
+    const fee = config.fee;
+    if (fee === undefined) return;
+    if (fee.recipient !== undefined && fee.splitter !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["fee"], message: "both modes", params: { rule: CONFIG_RULE.feeModeBoth } });
+      return;
+    }
+    if (fee.recipient === undefined && fee.splitter === undefined) {
+      ctx.addIssue({ code: "custom", path: ["fee"], message: "no mode", params: { rule: CONFIG_RULE.feeModeNeither } });
+      return;
+    }
+    if (fee.splitter === undefined) return;
+    // The splitter divides by bps on-chain: a zero rate or a fixed minimum cannot be enforced there.
+    if (fee.bps < 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["fee", "bps"],
+        message: "must be at least 1 in split mode (fee.splitter set)",
+      });
+    }
+    if (fee.min_per_payment !== 0n) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["fee", "min_per_payment"],
+        message: "must be 0 in split mode (fee.splitter set)",
+      });
+    }
+    if (!isAddressEqual(fee.splitter, config.settlement.treasury)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["fee", "splitter"],
+        message: "must equal settlement.treasury",
+        params: { rule: CONFIG_RULE.splitterMismatch },
+      });
+    }
+  })
+  .transform(({ fee, ...rest }) => ({ ...rest, fee: fee === undefined ? undefined : feeMode(fee) }));
+
+type FeeTable = z.output<typeof feeTable>;
+
+function feeMode({ recipient, splitter, ...rate }: FeeTable) {
+  // The refinement above guarantees exactly one of the two is set before this transform runs.
+  if (splitter !== undefined) return { mode: "split" as const, splitter, ...rate };
+  if (recipient !== undefined) return { mode: "custodial" as const, recipient, ...rate };
+  return z.NEVER;
+}
+
+/** A validated facilitator configuration, as `parseConfig` returns it. */
+export type FacilitatorConfig = z.output<typeof facilitatorConfigSchema>;
+
+/** The `[fee]` table after validation: custodial (fee recipient) or split (fee splitter) mode. */
+export type FeeConfig = NonNullable<FacilitatorConfig["fee"]>;
+
+/** A profile named in the file; `undefined` (unset) is treated as non-local. */
+export type Profile = NonNullable<FacilitatorConfig["profile"]>;

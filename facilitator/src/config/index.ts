@@ -1,0 +1,46 @@
+/** The facilitator's configuration domain: file schema, secrets, startup rules, fee quotes and burn-seed derivation. */
+export { assertRpcChainId } from "./assertRpcChainId.js";
+export { assertTreasuryMatchesKey } from "./assertTreasuryMatchesKey.js";
+export { BURN_SEED_TAG, deriveBurnSeed } from "./burnSeed.js";
+export {
+  adminTokenRequiredReason,
+  checkStartupRules,
+  LOCAL_CHAIN_ID,
+  type CheckStartupRulesParameters,
+  type StartupWarning,
+} from "./checkStartupRules.js";
+export {
+  ANVIL_DEFAULT_MNEMONIC,
+  DEVELOPMENT_KEY_COUNT,
+  developmentKeyIndex,
+  developmentKeys,
+} from "./developmentKeys.js";
+export {
+  facilitatorConfigSchema,
+  MAX_TRANSFER_VALUE,
+  type FacilitatorConfig,
+  type FeeConfig,
+  type Profile,
+} from "./facilitatorConfigSchema.js";
+export { isLoopbackHost, isLoopbackUrl } from "./isLoopbackHost.js";
+export { loadConfig, readConfigToml, type LoadConfigReturnType } from "./loadConfig.js";
+export {
+  parseConfig,
+  safeParseConfig,
+  type ParseConfigOptions,
+  type SafeParseConfigReturnType,
+} from "./parseConfig.js";
+export {
+  MIN_ADMIN_TOKEN_LENGTH,
+  parseSecrets,
+  type Environment,
+  type FacilitatorSecrets,
+} from "./parseSecrets.js";
+export {
+  derivePaymentSecretBase,
+  derivePaymentTweak,
+  PAYMENT_SECRET_TAG,
+  PAYMENT_TWEAK_TAG,
+} from "./paymentSecrets.js";
+export { computeFee, quote, type FeeRate, type Quote } from "./quote.js";
+export { describeUrlCredential, findUrlCredentials, redactUrl, type UrlCredential } from "./redactUrl.js";

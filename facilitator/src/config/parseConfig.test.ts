@@ -1,0 +1,473 @@
+import { describe, expect, it } from "vitest";
+import { getAddress } from "viem";
+
+import {
+  FeeModeError,
+  InvalidConfigValueError,
+  MissingConfigKeyError,
+  SplitterMismatchError,
+  UnknownConfigKeyError,
+} from "../errors/config.js";
+import { parseConfig, safeParseConfig } from "./parseConfig.js";
+import { buildConfigTable, type ConfigTable } from "./testing/buildConfig.js";
+
+const CONFIG_DIR = "/etc/svc";
+
+function parse(overrides: ConfigTable = {}) {
+  return parseConfig(buildConfigTable(overrides), { configDir: CONFIG_DIR });
+}
+
+function errorOf(overrides: ConfigTable): unknown {
+  try {
+    parse(overrides);
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected parseConfig to throw");
+}
+
+const SPLITTER = getAddress("0x6666666666666666666666666666666666666666");
+
+describe("parseConfig: a valid file", () => {
+  it("parses a full configuration with every key set", () => {
+    const config = parse({
+      listen: { host: "0.0.0.0", port: 8080, trusted_proxies: ["10.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"] },
+      settlement: { challenge_ttl_seconds: 60, expired_challenge_retention_seconds: 0, journal: "/var/lib/svc/journal.jsonl" },
+      fee: { bps: 250, min_per_payment: 5, charge_to: "provider" },
+      daemon: {
+        finalize_interval_ms: 1000,
+        shutdown_grace_ms: 0,
+        rate_limit_per_min: 0,
+        max_open_challenges: 1,
+        challenge_per_key_per_min: -1,
+      },
+    });
+    expect(config).toEqual({
+      profile: "local",
+      network: {
+        rpc_url: "http://127.0.0.1:8545",
+        indexer_url: "http://127.0.0.1:8546",
+        decider_url: "http://127.0.0.1:8547",
+        chain_id: 31337,
+        token: "0x1111111111111111111111111111111111111111",
+        verifier: "0x2222222222222222222222222222222222222222",
+        hub: "0x3333333333333333333333333333333333333333",
+      },
+      listen: { host: "0.0.0.0", port: 8080, trusted_proxies: ["10.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"] },
+      settlement: {
+        treasury: expect.any(String),
+        permit_burner: "0x4444444444444444444444444444444444444444",
+        journal: "/var/lib/svc/journal.jsonl",
+        challenge_ttl_seconds: 60,
+        expired_challenge_retention_seconds: 0,
+      },
+      fee: {
+        mode: "custodial",
+        recipient: "0x5555555555555555555555555555555555555555",
+        bps: 250,
+        min_per_payment: 5n,
+        charge_to: "provider",
+      },
+      daemon: {
+        finalize_interval_ms: 1000,
+        shutdown_grace_ms: 0,
+        rate_limit_per_min: 0,
+        max_open_challenges: 1,
+        challenge_per_key_per_min: -1,
+      },
+    });
+  });
+
+  it("keeps addresses exactly as written (lower case, checksummed, upper case)", () => {
+    const checksummed = getAddress("0xabcdefabcdefabcdefabcdefabcdefabcdefabcd");
+    const config = parse({ network: { token: checksummed, hub: "0xABCDEFABCDEFABCDEFABCDEFABCDEFABCDEFABCD" } });
+    expect(config.network.token).toBe(checksummed);
+    expect(config.network.hub).toBe("0xABCDEFABCDEFABCDEFABCDEFABCDEFABCDEFABCD");
+    expect(config.network.verifier).toBe("0x2222222222222222222222222222222222222222");
+  });
+});
+
+describe("parseConfig: defaults", () => {
+  const config = parse({ listen: undefined, daemon: undefined, settlement: { permit_burner: undefined } });
+
+  it.each([
+    ["listen.host", config.listen.host, "127.0.0.1"],
+    ["listen.port", config.listen.port, 4032],
+    ["listen.trusted_proxies", config.listen.trusted_proxies, undefined],
+    ["settlement.permit_burner", config.settlement.permit_burner, undefined],
+    ["settlement.challenge_ttl_seconds", config.settlement.challenge_ttl_seconds, 300],
+    ["settlement.expired_challenge_retention_seconds", config.settlement.expired_challenge_retention_seconds, 3600],
+    ["daemon.finalize_interval_ms", config.daemon.finalize_interval_ms, 15_000],
+    ["daemon.shutdown_grace_ms", config.daemon.shutdown_grace_ms, 10_000],
+    ["daemon.rate_limit_per_min", config.daemon.rate_limit_per_min, 120],
+    ["daemon.max_open_challenges", config.daemon.max_open_challenges, 1000],
+    ["daemon.challenge_per_key_per_min", config.daemon.challenge_per_key_per_min, 20],
+  ])("%s defaults to %j", (_key, actual, expected) => {
+    expect(actual).toEqual(expected);
+  });
+
+  it("applies the defaults inside a table that sets only some keys", () => {
+    const partial = parse({ listen: { port: 9000, host: undefined }, daemon: { rate_limit_per_min: 5 } });
+    expect(partial.listen).toEqual({ host: "127.0.0.1", port: 9000, trusted_proxies: undefined });
+    expect(partial.daemon.rate_limit_per_min).toBe(5);
+    expect(partial.daemon.finalize_interval_ms).toBe(15_000);
+  });
+
+  it("leaves the profile unset when the file does not name one", () => {
+    expect(parse({ profile: undefined }).profile).toBeUndefined();
+  });
+
+  it("means no fee when the [fee] table is omitted", () => {
+    expect(parse({ fee: undefined }).fee).toBeUndefined();
+  });
+});
+
+describe("parseConfig: minimums and ranges", () => {
+  it.each([
+    ["settlement", "challenge_ttl_seconds", 0, "must be at least 1"],
+    ["settlement", "expired_challenge_retention_seconds", -1, "must be at least 0"],
+    ["daemon", "finalize_interval_ms", 999, "must be at least 1000"],
+    ["daemon", "shutdown_grace_ms", -1, "must be at least 0"],
+    ["daemon", "rate_limit_per_min", -1, "must be at least 0"],
+    ["daemon", "max_open_challenges", 0, "must be at least 1"],
+    ["network", "chain_id", 0, "must be at least 1"],
+    ["listen", "port", 65_536, "must be between 0 and 65535"],
+    ["fee", "bps", 10_001, "must be between 0 and 10000"],
+    ["fee", "bps", -1, "must be between 0 and 10000"],
+  ])("refuses %s.%s = %j", (table, key, value, reason) => {
+    const error = errorOf({ [table]: { [key]: value } });
+    expect(error).toBeInstanceOf(InvalidConfigValueError);
+    expect(error).toMatchObject({ key: `${table}.${key}`, reason });
+  });
+
+  it("accepts the minimums themselves", () => {
+    const config = parse({
+      settlement: { challenge_ttl_seconds: 1, expired_challenge_retention_seconds: 0 },
+      daemon: { finalize_interval_ms: 1000, max_open_challenges: 1, rate_limit_per_min: 0 },
+    });
+    expect(config.settlement.challenge_ttl_seconds).toBe(1);
+    expect(config.daemon.finalize_interval_ms).toBe(1000);
+  });
+
+  it("refuses a fractional integer", () => {
+    expect(errorOf({ daemon: { shutdown_grace_ms: 1.5 } })).toMatchObject({
+      name: "InvalidConfigValueError",
+      key: "daemon.shutdown_grace_ms",
+    });
+  });
+
+  it("accepts any integer for challenge_per_key_per_min, since 0 or less disables it", () => {
+    expect(parse({ daemon: { challenge_per_key_per_min: -5 } }).daemon.challenge_per_key_per_min).toBe(-5);
+  });
+
+  it("pins the error text of a minimum", () => {
+    expect(() => parse({ settlement: { challenge_ttl_seconds: 0 } })).toThrowErrorMatchingInlineSnapshot(
+      `[InvalidConfigValueError: Invalid value for "settlement.challenge_ttl_seconds": must be at least 1.]`,
+    );
+  });
+});
+
+describe("parseConfig: required keys and types", () => {
+  it.each([
+    ["network", "rpc_url"],
+    ["network", "indexer_url"],
+    ["network", "decider_url"],
+    ["network", "chain_id"],
+    ["network", "token"],
+    ["network", "verifier"],
+    ["network", "hub"],
+    ["settlement", "treasury"],
+    ["settlement", "journal"],
+  ])("requires %s.%s", (table, key) => {
+    const error = errorOf({ [table]: { [key]: undefined } });
+    expect(error).toBeInstanceOf(MissingConfigKeyError);
+    expect(error).toMatchObject({ key: `${table}.${key}` });
+  });
+
+  it("requires the [network] and [settlement] tables", () => {
+    expect(errorOf({ network: undefined })).toMatchObject({ name: "MissingConfigKeyError", key: "network" });
+    expect(errorOf({ settlement: undefined })).toMatchObject({ name: "MissingConfigKeyError", key: "settlement" });
+  });
+
+  it("refuses a scalar where a table belongs", () => {
+    expect(errorOf({ listen: "127.0.0.1" })).toMatchObject({
+      name: "InvalidConfigValueError",
+      key: "listen",
+      reason: "expected a table",
+    });
+  });
+
+  it.each(["staging", "LOCAL", ""])("refuses the profile %j", (profile) => {
+    expect(errorOf({ profile })).toMatchObject({ name: "InvalidConfigValueError", key: "profile" });
+  });
+
+  it.each(["local", "testnet", "production"] as const)("accepts the profile %s", (profile) => {
+    expect(parse({ profile }).profile).toBe(profile);
+  });
+
+  it.each([
+    ["rpc_url", "not a url"],
+    ["rpc_url", "ftp://127.0.0.1/rpc"],
+    ["indexer_url", "ws://127.0.0.1:1"],
+    ["decider_url", 5],
+  ])("refuses network.%s = %j", (key, value) => {
+    expect(errorOf({ network: { [key]: value } })).toMatchObject({ name: "InvalidConfigValueError", key: `network.${key}` });
+  });
+
+  it("accepts a websocket RPC URL", () => {
+    expect(parse({ network: { rpc_url: "wss://rpc.example/ws" } }).network.rpc_url).toBe("wss://rpc.example/ws");
+  });
+
+  it("never quotes a URL in its error, since it may carry a key", () => {
+    const error = errorOf({ network: { rpc_url: "ftp://user:hunter2secret@rpc.example/" } });
+    expect(String(error)).not.toContain("hunter2secret");
+  });
+
+  it.each(["", "bad host!", "[::1]", "127.0.0.1:80"])("refuses listen.host %j", (host) => {
+    expect(errorOf({ listen: { host } })).toMatchObject({ name: "InvalidConfigValueError", key: "listen.host" });
+  });
+
+  it.each(["localhost", "::", "0.0.0.0", "svc.internal.example"])("accepts listen.host %j", (host) => {
+    expect(parse({ listen: { host } }).listen.host).toBe(host);
+  });
+});
+
+describe("parseConfig: addresses", () => {
+  it.each([
+    ["too short", "0x1234"],
+    ["no 0x prefix", "1111111111111111111111111111111111111111"],
+    ["not hex", "0x111111111111111111111111111111111111111g"],
+    ["a number", 5],
+  ])("refuses an address that is %s", (_why, value) => {
+    const error = errorOf({ network: { token: value } });
+    expect(error).toBeInstanceOf(InvalidConfigValueError);
+    expect(error).toMatchObject({ key: "network.token", reason: "expected an address: 0x and 40 hex digits" });
+  });
+
+  it("refuses a mixed-case address with a broken checksum", () => {
+    const checksummed = getAddress("0xabcdefabcdefabcdefabcdefabcdefabcdefabcd");
+    // Swap the case of the first letter: still mixed case, no longer the checksum.
+    const broken = checksummed.replace(/[a-fA-F]/, (letter) =>
+      letter === letter.toUpperCase() ? letter.toLowerCase() : letter.toUpperCase(),
+    );
+    expect(broken).not.toBe(checksummed);
+    expect(errorOf({ settlement: { treasury: broken } })).toMatchObject({
+      name: "InvalidConfigValueError",
+      key: "settlement.treasury",
+      reason: "mixed-case address with an invalid EIP-55 checksum",
+    });
+  });
+
+  it("refuses the zero address", () => {
+    expect(errorOf({ fee: { recipient: "0x0000000000000000000000000000000000000000" } })).toMatchObject({
+      name: "InvalidConfigValueError",
+      key: "fee.recipient",
+      reason: "the zero address is not allowed",
+    });
+  });
+
+  it("checks the optional settlement.permit_burner too", () => {
+    expect(errorOf({ settlement: { permit_burner: "0x12" } })).toMatchObject({ key: "settlement.permit_burner" });
+  });
+});
+
+describe("parseConfig: unknown keys", () => {
+  it("refuses a misspelt key and names it", () => {
+    const error = errorOf({ fee: { min_per_paymnet: "5" } });
+    expect(error).toBeInstanceOf(UnknownConfigKeyError);
+    expect(error).toMatchObject({ key: "fee.min_per_paymnet" });
+  });
+
+  it("reports the unknown key before the missing key it probably stands for", () => {
+    const result = safeParseConfig(buildConfigTable({ network: { chain_id: undefined, chainid: 31337 } }), {
+      configDir: CONFIG_DIR,
+    });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.errors.map((error) => [error.name, "key" in error ? error.key : undefined])).toEqual([
+      ["UnknownConfigKeyError", "network.chainid"],
+      ["MissingConfigKeyError", "network.chain_id"],
+    ]);
+  });
+
+  it("refuses unknown top-level keys and tables", () => {
+    expect(errorOf({ logging: { level: "debug" } })).toMatchObject({ name: "UnknownConfigKeyError", key: "logging" });
+  });
+
+  it("refuses a secret in the file and points at the environment, without echoing it", () => {
+    const secret = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+    const error = errorOf({ settlement: { treasury_pk: secret } });
+    expect(error).toBeInstanceOf(UnknownConfigKeyError);
+    expect(error).toMatchObject({ key: "settlement.treasury_pk" });
+    expect(String(error)).toContain("SVC_TREASURY_PK");
+    expect(String(error)).not.toContain(secret.slice(2, 10));
+  });
+
+  it("pins the unknown-key message", () => {
+    expect(() => parse({ daemon: { finalize_intervall_ms: 1000 } })).toThrowErrorMatchingInlineSnapshot(`
+      [UnknownConfigKeyError: Unknown configuration key "daemon.finalize_intervall_ms".
+
+      Details: unknown keys are refused so that a typo in a payment setting cannot pass silently]
+    `);
+  });
+});
+
+describe("parseConfig: trusted proxies", () => {
+  it("turns a single string into a one-element list", () => {
+    expect(parse({ listen: { trusted_proxies: "10.1.2.3" } }).listen.trusted_proxies).toEqual(["10.1.2.3"]);
+  });
+
+  it.each([
+    ["a host name", "proxy.example", "listen.trusted_proxies[0]"],
+    ["a prefix too long for IPv4", "10.0.0.0/33", "listen.trusted_proxies[0]"],
+    ["a prefix too long for IPv6", "fd00::/129", "listen.trusted_proxies[0]"],
+    ["a netmask instead of a prefix", "10.0.0.0/255.0.0.0", "listen.trusted_proxies[0]"],
+    ["a number", 5, "listen.trusted_proxies"],
+  ])("refuses %s", (_why, value, key) => {
+    expect(errorOf({ listen: { trusted_proxies: value } })).toMatchObject({ name: "InvalidConfigValueError", key });
+  });
+
+  it("names the offending list element", () => {
+    expect(errorOf({ listen: { trusted_proxies: ["10.0.0.1", "nope"] } })).toMatchObject({
+      key: "listen.trusted_proxies[1]",
+    });
+  });
+});
+
+describe("parseConfig: settlement.journal", () => {
+  it('turns "none" into null', () => {
+    expect(parse({ settlement: { journal: "none" } }).settlement.journal).toBeNull();
+  });
+
+  it("resolves a relative path against the configuration file's folder", () => {
+    expect(parse({ settlement: { journal: "state/journal.jsonl" } }).settlement.journal).toBe("/etc/svc/state/journal.jsonl");
+  });
+
+  it("keeps an absolute path", () => {
+    expect(parse({ settlement: { journal: "/tmp/j.jsonl" } }).settlement.journal).toBe("/tmp/j.jsonl");
+  });
+
+  it("refuses an empty path", () => {
+    expect(errorOf({ settlement: { journal: "" } })).toMatchObject({ name: "InvalidConfigValueError", key: "settlement.journal" });
+  });
+});
+
+describe("parseConfig: fee table", () => {
+  it.each(["bps", "min_per_payment", "charge_to"])("requires fee.%s when the table is present", (key) => {
+    const error = errorOf({ fee: { [key]: undefined } });
+    expect(error).toBeInstanceOf(MissingConfigKeyError);
+    expect(error).toMatchObject({ key: `fee.${key}` });
+    expect(String(error)).toContain("required when the [fee] table is present");
+  });
+
+  it("refuses an unknown charge_to", () => {
+    expect(errorOf({ fee: { charge_to: "merchant" } })).toMatchObject({
+      name: "InvalidConfigValueError",
+      key: "fee.charge_to",
+      reason: 'expected "payer" or "provider"',
+    });
+  });
+
+  it.each([
+    ["a decimal string", "1000", 1000n],
+    ["an integer", 1000, 1000n],
+    ["zero", 0, 0n],
+    ["a bigint beyond 2^53", 10n ** 20n, 10n ** 20n],
+    ["a long decimal string", "100000000000000000000", 10n ** 20n],
+  ])("accepts min_per_payment as %s", (_why, value, expected) => {
+    expect(parse({ fee: { min_per_payment: value } }).fee?.min_per_payment).toBe(expected);
+  });
+
+  it.each([
+    ["negative", -1, "must be between 0 and 2^248 - 1 base units"],
+    ["fractional", 1.5, 'expected base units: a TOML integer or a decimal string such as "1000"'],
+    ["a signed string", "-5", 'expected base units: a TOML integer or a decimal string such as "1000"'],
+    ["a hex string", "0x10", 'expected base units: a TOML integer or a decimal string such as "1000"'],
+    ["above 2^248 - 1", (1n << 248n).toString(), "must be between 0 and 2^248 - 1 base units"],
+  ])("refuses min_per_payment that is %s", (_why, value, reason) => {
+    expect(errorOf({ fee: { min_per_payment: value } })).toMatchObject({
+      name: "InvalidConfigValueError",
+      key: "fee.min_per_payment",
+      reason,
+    });
+  });
+
+  it("is custodial when fee.recipient is set", () => {
+    expect(parse().fee).toEqual({
+      mode: "custodial",
+      recipient: "0x5555555555555555555555555555555555555555",
+      bps: 100,
+      min_per_payment: 0n,
+      charge_to: "payer",
+    });
+  });
+
+  it("is split when fee.splitter is set and equals the treasury", () => {
+    const config = parse({ settlement: { treasury: SPLITTER }, fee: { recipient: undefined, splitter: SPLITTER } });
+    expect(config.fee).toEqual({ mode: "split", splitter: SPLITTER, bps: 100, min_per_payment: 0n, charge_to: "payer" });
+  });
+
+  it("compares the splitter with the treasury case-insensitively", () => {
+    const config = parse({
+      settlement: { treasury: SPLITTER.toLowerCase() },
+      fee: { recipient: undefined, splitter: SPLITTER },
+    });
+    expect(config.fee?.mode).toBe("split");
+  });
+
+  it("refuses both fee.recipient and fee.splitter", () => {
+    const error = errorOf({ settlement: { treasury: SPLITTER }, fee: { splitter: SPLITTER } });
+    expect(error).toBeInstanceOf(FeeModeError);
+    expect(error).toMatchObject({ present: "both" });
+  });
+
+  it("refuses neither fee.recipient nor fee.splitter", () => {
+    const error = errorOf({ fee: { recipient: undefined } });
+    expect(error).toBeInstanceOf(FeeModeError);
+    expect(error).toMatchObject({ present: "neither" });
+  });
+
+  it("refuses a splitter that is not the treasury", () => {
+    expect(errorOf({ fee: { recipient: undefined, splitter: SPLITTER } })).toBeInstanceOf(SplitterMismatchError);
+  });
+
+  it("refuses bps 0 in split mode", () => {
+    expect(errorOf({ settlement: { treasury: SPLITTER }, fee: { recipient: undefined, splitter: SPLITTER, bps: 0 } })).toMatchObject({
+      name: "InvalidConfigValueError",
+      key: "fee.bps",
+      reason: "must be at least 1 in split mode (fee.splitter set)",
+    });
+  });
+
+  it("refuses a non-zero minimum in split mode", () => {
+    expect(
+      errorOf({ settlement: { treasury: SPLITTER }, fee: { recipient: undefined, splitter: SPLITTER, min_per_payment: "1" } }),
+    ).toMatchObject({ name: "InvalidConfigValueError", key: "fee.min_per_payment", reason: "must be 0 in split mode (fee.splitter set)" });
+  });
+
+  it("allows bps 0 with a fixed minimum in custodial mode", () => {
+    expect(parse({ fee: { bps: 0, min_per_payment: "25" } }).fee).toMatchObject({ bps: 0, min_per_payment: 25n });
+  });
+
+  it("reports a missing treasury in split mode as missing, not as a crash of the cross-key rules", () => {
+    expect(errorOf({ settlement: undefined, fee: { recipient: undefined, splitter: SPLITTER } })).toMatchObject({
+      name: "MissingConfigKeyError",
+      key: "settlement",
+    });
+    expect(
+      errorOf({ settlement: { treasury: "0x12" }, fee: { recipient: undefined, splitter: SPLITTER } }),
+    ).toMatchObject({ name: "InvalidConfigValueError", key: "settlement.treasury" });
+  });
+
+  it("lists every fee problem of a split table at once", () => {
+    const result = safeParseConfig(
+      buildConfigTable({ fee: { recipient: undefined, splitter: SPLITTER, bps: 0, min_per_payment: 3 } }),
+      { configDir: CONFIG_DIR },
+    );
+    expect(result.success ? [] : result.errors.map((error) => error.name)).toEqual([
+      "InvalidConfigValueError",
+      "InvalidConfigValueError",
+      "SplitterMismatchError",
+    ]);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Credential handling for configured URLs. The spec wants `network.rpc_url` credential-free and every
+ * printed URL redacted, but hosted RPC providers routinely put the key in the URL, so both a detector (for
+ * the `check` warning) and a redactor (for every log and message) exist. Three places count as credentials:
+ * - userinfo (`https://user:pass@host`);
+ * - a query parameter whose name mentions key, token, secret, pass, auth, sig or credential;
+ * - a path segment that looks like an API key: 20 or more letters, digits, `-` or `_`, with at least one
+ *   letter and one digit (the `/v3/<key>` style). Over-redacting an odd path costs nothing; leaking a key does.
+ */
+
+const SECRET_PARAM = /key|token|secret|pass|auth|sig|credential/i;
+const KEY_LIKE_SEGMENT = /^(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}$/;
+const MASK = "***";
+
+/** Where a URL carries a credential, described without its value. */
+export type UrlCredential =
+  | { location: "userinfo" }
+  | { location: "query"; parameter: string }
+  | { location: "path"; segment: number };
+
+/** Lists the credentials embedded in `url` (empty for a credential-free or unparseable URL). */
+export function findUrlCredentials(url: string): readonly UrlCredential[] {
+  if (!URL.canParse(url)) return [];
+  const parsed = new URL(url);
+  const found: UrlCredential[] = [];
+  if (parsed.username !== "" || parsed.password !== "") found.push({ location: "userinfo" });
+  parsed.pathname.split("/").forEach((segment, index) => {
+    if (KEY_LIKE_SEGMENT.test(safeDecode(segment))) found.push({ location: "path", segment: index });
+  });
+  for (const name of new Set(parsed.searchParams.keys())) {
+    if (SECRET_PARAM.test(name)) found.push({ location: "query", parameter: name });
+  }
+  return found;
+}
+
+/** Describes where a credential sits (`userinfo`, `query parameter "apikey"`, `path segment 2`), never its value. */
+export function describeUrlCredential(credential: UrlCredential): string {
+  switch (credential.location) {
+    case "userinfo":
+      return "userinfo";
+    case "query":
+      return `query parameter ${JSON.stringify(credential.parameter)}`;
+    case "path":
+      return `path segment ${credential.segment}`;
+  }
+}
+
+/**
+ * Renders `url` with credentials masked, for logs and messages.
+ *
+ * @example
+ * redactUrl("https://user:pass@rpc.example/x?apikey=abc&chain=1"); // "https://***@rpc.example/x?apikey=***&chain=1"
+ */
+export function redactUrl(url: string): string {
+  // An unparseable string is shown as nothing at all: we cannot tell which part of it is secret.
+  if (!URL.canParse(url)) return "[unparseable URL]";
+  const parsed = new URL(url);
+  const userinfo = parsed.username !== "" || parsed.password !== "" ? `${MASK}@` : "";
+  const path = parsed.pathname
+    .split("/")
+    .map((segment) => (KEY_LIKE_SEGMENT.test(safeDecode(segment)) ? MASK : segment))
+    .join("/");
+  const query = parsed.search === "" ? "" : `?${redactQuery(parsed.search.slice(1))}`;
+  const authority = parsed.host === "" ? "" : `//${userinfo}${parsed.host}`;
+  return `${parsed.protocol}${authority}${path}${query}${parsed.hash}`;
+}
+
+/** Masks secret-named parameter values while keeping the raw spelling of everything else. */
+function redactQuery(query: string): string {
+  return query
+    .split("&")
+    .map((pair) => {
+      const equals = pair.indexOf("=");
+      const rawName = equals === -1 ? pair : pair.slice(0, equals);
+      const name = safeDecode(rawName.replaceAll("+", " "));
+      return SECRET_PARAM.test(name) && equals !== -1 ? `${rawName}=${MASK}` : pair;
+    })
+    .join("&");
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,47 @@
+import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CorruptJournalError } from "../errors/journal.js";
+import { openJsonlFile } from "./jsonlFile.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "jsonl-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("openJsonlFile", () => {
+  it("creates the file and its folder, and reads back what was appended", async () => {
+    const path = join(dir, "nested", "journal.jsonl");
+    const file = await openJsonlFile(path);
+    expect(file.lines).toEqual([]);
+    await Promise.all([file.append({ n: 1, big: 10n }), file.append({ n: 2 })]);
+    await file.close();
+    expect(await readFile(path, "utf8")).toBe('{"n":1,"big":"10"}\n{"n":2}\n');
+    const again = await openJsonlFile(path);
+    expect(again.lines).toEqual([{ n: 1, big: "10" }, { n: 2 }]);
+    await again.close();
+  });
+
+  it("reports a torn last line, cuts it off, and appends on a clean line", async () => {
+    const path = join(dir, "journal.jsonl");
+    await writeFile(path, '{"n":1}\n{"n":2}\n{"n":');
+    const file = await openJsonlFile(path);
+    expect(file.lines).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(file.tornLine).toEqual({ lineNumber: 3, bytes: 5 });
+    await file.append({ n: 3 });
+    await file.close();
+    expect(await readFile(path, "utf8")).toBe('{"n":1}\n{"n":2}\n{"n":3}\n');
+  });
+
+  it("refuses a damaged complete line with its line number", async () => {
+    const path = join(dir, "journal.jsonl");
+    await writeFile(path, '{"n":1}\nnot json\n');
+    await appendFile(path, '{"n":3}\n');
+    await expect(openJsonlFile(path)).rejects.toThrow(CorruptJournalError);
+    await expect(openJsonlFile(path)).rejects.toThrow(/line 2/);
+  });
+});

@@ -1,0 +1,27 @@
+import { PermitUnavailableError } from "../errors/eip712.js";
+import type { Address } from "../wire/address.js";
+import type { PaymentRequirements } from "../wire/paymentRequirements.js";
+
+/** The offer fields the gasless path depends on, once their presence is checked. */
+export type PermitFields = {
+  /** The PermitBurner: permit spender and BurnAuthorization verifying contract. */
+  helper: Address;
+  /** Unix seconds bound for both signatures. */
+  deadline: number;
+};
+
+/**
+ * Reads `extra.helper` and `extra.deadline` from an offer, throwing `PermitUnavailableError` when either is
+ * missing: a gasless payer must stop there and never degrade to paying gas itself.
+ */
+export function getPermitFields(requirements: PaymentRequirements): PermitFields {
+  const { helper, deadline } = requirements.extra;
+  if (helper === undefined || deadline === undefined) {
+    const missing = [
+      ...(helper === undefined ? (["helper"] as const) : []),
+      ...(deadline === undefined ? (["deadline"] as const) : []),
+    ];
+    throw new PermitUnavailableError({ missing });
+  }
+  return { helper, deadline };
+}

@@ -1,0 +1,152 @@
+/**
+ * `@svc/scheme`: the svc-zerc20 x402 v2 scheme as a library. Wire schemas and types, the payload
+ * discrimination rule, reason codes, the two EIP-712 definitions, header codecs and errors; the core does
+ * no I/O. Exports are listed by name so the public surface changes only on purpose (see `index.test.ts`).
+ */
+
+export { BaseError, type BaseErrorParameters } from "./errors/base.js";
+export { InvalidSignatureError, PermitUnavailableError } from "./errors/eip712.js";
+export { InvalidHeaderError } from "./errors/headers.js";
+export { InvalidNetworkError, MalformedPayloadError } from "./errors/wire.js";
+
+export {
+  BURN_AFTER_EXPIRY,
+  BURN_BALANCE_MISSING,
+  BURN_RECEIPT_MISSING,
+  BURN_REVERTED,
+  BURN_TX_REUSED,
+  CHAIN_UNAVAILABLE,
+  CHALLENGE_EXPIRED,
+  DEADLINE_PASSED,
+  INSUFFICIENT_BALANCE,
+  INVALID_BURN_AUTHORIZATION,
+  INVALID_PERMIT_SIGNATURE,
+  isReasonCode,
+  MALFORMED_PAYLOAD,
+  PAYLOAD_CONFLICT,
+  PENDING_BURN,
+  PERMIT_PATH_UNAVAILABLE,
+  PERMIT_VALUE_MISMATCH,
+  PROFILE_UNSUPPORTED,
+  REASON_CODES,
+  type ReasonCode,
+  REQUIREMENTS_MISMATCH,
+  STALE_PERMIT_NONCE,
+  TRANSFER_BELOW_AMOUNT,
+  UNKNOWN_CHALLENGE,
+  UNSUPPORTED_NETWORK,
+  UNSUPPORTED_SCHEME,
+} from "./reasons/reasonCodes.js";
+
+export { type Address, AddressSchema } from "./wire/address.js";
+export { type Bytes32, Bytes32Schema } from "./wire/bytes32.js";
+export { buildSelfTransferPayload } from "./wire/buildSelfTransferPayload.js";
+export { type ChallengeOffer, ChallengeOfferSchema } from "./wire/challengeOffer.js";
+export { type ChallengeRequest, ChallengeRequestSchema } from "./wire/challengeRequest.js";
+export {
+  type AcceptedPayload,
+  type ClassifiedFacilitatorBody,
+  classifyFacilitatorBody,
+} from "./wire/classifyFacilitatorBody.js";
+export { type ClassifiedPayload, classifyPayload } from "./wire/classifyPayload.js";
+export { type DecimalString, DecimalStringSchema } from "./wire/decimalString.js";
+export { describeIssues } from "./wire/describeIssues.js";
+export { type FacilitatorRequest, FacilitatorRequestSchema } from "./wire/facilitatorRequest.js";
+export { type Fee, FeeSchema } from "./wire/fee.js";
+export { type Network, NetworkSchema, parseNetwork, toNetwork } from "./wire/network.js";
+export { type OtherPaymentRequirements, OtherPaymentRequirementsSchema } from "./wire/otherPaymentRequirements.js";
+export { parseSchemePayload, type SchemePayload } from "./wire/parseSchemePayload.js";
+export { type PaymentPayload, PaymentPayloadSchema } from "./wire/paymentPayload.js";
+export { type PaymentRequired, PaymentRequiredSchema } from "./wire/paymentRequired.js";
+export { type PaymentRequirements, PaymentRequirementsSchema } from "./wire/paymentRequirements.js";
+export { type Permit, type PermitPayload, PermitPayloadSchema, PermitSchema } from "./wire/permitPayload.js";
+export { type ResourceInfo, ResourceInfoSchema } from "./wire/resourceInfo.js";
+export { SCHEME, X402_VERSION } from "./wire/scheme.js";
+export { selectSchemeRequirements } from "./wire/selectSchemeRequirements.js";
+export { type SelfTransferPayload, SelfTransferPayloadSchema } from "./wire/selfTransferPayload.js";
+export {
+  type SettleExtra,
+  SettleExtraSchema,
+  type SettleResponse,
+  SettleResponseSchema,
+} from "./wire/settleResponse.js";
+export { type SignatureHex, SignatureHexSchema } from "./wire/signatureHex.js";
+export { type SubethaExtra, SubethaExtraSchema } from "./wire/subethaExtra.js";
+export {
+  type SupportedKind,
+  SupportedKindSchema,
+  type SupportedResponse,
+  SupportedResponseSchema,
+} from "./wire/supportedResponse.js";
+export { type VerifyResponse, VerifyResponseSchema } from "./wire/verifyResponse.js";
+
+export { type BuildPermitPayloadParameters, buildPermitPayload } from "./eip712/buildPermitPayload.js";
+export {
+  BURN_AUTHORIZATION_TYPE,
+  BURN_AUTHORIZATION_TYPEHASH,
+  type BuildBurnAuthorizationTypedDataParameters,
+  type BuildBurnAuthorizationTypedDataReturnType,
+  buildBurnAuthorizationTypedData,
+  burnAuthorizationTypes,
+  PERMIT_BURNER_DOMAIN_NAME,
+  PERMIT_BURNER_DOMAIN_VERSION,
+} from "./eip712/burnAuthorizationTypedData.js";
+export { getPermitFields, type PermitFields } from "./eip712/getPermitFields.js";
+export { joinSignature } from "./eip712/joinSignature.js";
+export {
+  type BuildPermitTypedDataParameters,
+  type BuildPermitTypedDataReturnType,
+  buildPermitTypedData,
+  permitTypes,
+} from "./eip712/permitTypedData.js";
+export { type SignatureParts, splitSignature } from "./eip712/splitSignature.js";
+
+export { PAYMENT_REQUIRED_HEADER, PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER } from "./headers/headerNames.js";
+export { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from "./headers/paymentRequiredHeader.js";
+export { decodePaymentResponseHeader, encodePaymentResponseHeader } from "./headers/paymentResponseHeader.js";
+export { decodePaymentSignatureHeader, encodePaymentSignatureHeader } from "./headers/paymentSignatureHeader.js";
+
+export {
+  feeSplitterAbi,
+  fixtureProofVerifierAbi,
+  generalRecipientComponents,
+  permitBurnerAbi,
+  zerc20HubAbi,
+  zerc20TokenAbi,
+  zerc20VerifierAbi,
+} from "./zerc20/abis.js";
+export {
+  decodeFixtureProof,
+  encodeFixtureProof,
+  type FixtureCircuit,
+  fixtureCircuitTag,
+  fixtureProofDigest,
+  recoverFixtureProofSigner,
+  signFixtureProof,
+} from "./zerc20/fixtureProof.js";
+
+export {
+  BN254_FIELD_MODULUS,
+  BURN_ADDRESS_POW_BITS,
+  burnAddressFromHash,
+  burnAddressHash,
+  deriveBurnAddress,
+  meetsBurnAddressPow,
+  type BurnAddressDerivation,
+} from "./zerc20/burnAddress.js";
+export { HASH_CHAIN_MASK, nextHashChain } from "./zerc20/hashChain.js";
+export {
+  emptyTreeRoot,
+  merkleNode,
+  merkleRootFromPath,
+  TRANSFER_TREE_HEIGHT,
+  transferLeaf,
+  verifyMerklePath,
+  zeroHashes,
+} from "./zerc20/merkle.js";
+export {
+  addressToRecipient,
+  generalRecipientField,
+  generalRecipientHash,
+  type GeneralRecipient,
+} from "./zerc20/recipientHash.js";
