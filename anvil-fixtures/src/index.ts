@@ -1,1 +1,29 @@
-export {};
+/**
+ * `@svc/anvil-fixtures`: the local zERC20 world for development and tests. Product code never imports it;
+ * tests anywhere may. Exports are listed by name so the surface changes only on purpose (see index.test.ts).
+ */
+export {
+  ANVIL_MNEMONIC,
+  DEV_ACCOUNT_NAMES,
+  devAccounts,
+  FIXTURE_PROVER_ADDRESS,
+  FIXTURE_PROVER_PRIVATE_KEY,
+  type DevAccount,
+  type DevAccountName,
+} from "./accounts/devAccounts.js";
+export { ANVIL_CHAIN_ID, startAnvil, type StartAnvilParameters, type StartAnvilReturnType } from "./anvil/startAnvil.js";
+export { loadArtifacts, type LoadArtifactsReturnType } from "./compile/loadArtifacts.js";
+export { createDeciderApp, type DeciderOptions } from "./decider/deciderApp.js";
+export {
+  DEFAULT_FEE_BPS,
+  DEFAULT_PAYER_BALANCE,
+  deployContracts,
+  FIXTURE_TOKEN_NAME,
+  type DeployContractsParameters,
+  type Deployment,
+} from "./deploy/deployContracts.js";
+export { BaseError } from "./errors.js";
+export { listen, type Listening } from "./http/listen.js";
+export { startIndexer, type RunningIndexer, type StartIndexerOptions } from "./indexer/startIndexer.js";
+export { renderFacilitatorEnv, renderFacilitatorToml, type FacilitatorFilesInput } from "./stack/facilitatorFiles.js";
+export { startStack, type RunningStack, type StackDeployment, type StartStackOptions } from "./stack/startStack.js";

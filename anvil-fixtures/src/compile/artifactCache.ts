@@ -95,7 +95,7 @@ export async function writeArtifactCache(cacheDir: string, entry: ArtifactCacheE
 }
 
 /** A lock older than this is left over by a crashed process and may be taken over. */
-const STALE_LOCK_MS = 5 * 60_000;
+const STALE_LOCK_MS = 2 * 60_000;
 const LOCK_POLL_MS = 100;
 
 /**

@@ -42,6 +42,9 @@ export const SOLC_SETTINGS = {
   evmVersion: "cancun",
 } as const;
 
+/** The outputs requested per source; part of the cache key, so asking for more invalidates old files. */
+const OUTPUT_FIELDS = ["abi", "evm.bytecode.object"] as const;
+
 /** Options of {@link compileContracts}. */
 export type CompileContractsParameters = {
   /** Folders searched recursively for `.sol` files. Defaults to {@link DEFAULT_CONTRACT_DIRS}. */
@@ -125,7 +128,14 @@ async function collectSources(contractDirs: readonly string[]): Promise<SourceFi
 function computeCacheKey(solcVersion: string, sources: readonly SourceFile[]): string {
   const hash = createHash("sha256");
   // OpenZeppelin sources are read from node_modules during compilation; their version stands in for them.
-  hash.update(JSON.stringify({ solcVersion, openzeppelin: packageVersion("@openzeppelin/contracts"), SOLC_SETTINGS }));
+  hash.update(
+    JSON.stringify({
+      solcVersion,
+      openzeppelin: packageVersion("@openzeppelin/contracts"),
+      settings: SOLC_SETTINGS,
+      outputs: OUTPUT_FIELDS,
+    }),
+  );
   for (const source of sources) {
     hash.update(`\0${source.sourceName}\0${source.content}`);
   }
@@ -164,7 +174,7 @@ async function runSolc(solcVersion: string, cacheKey: string, sources: readonly 
     settings: {
       ...SOLC_SETTINGS,
       outputSelection: Object.fromEntries(
-        sources.map((source) => [source.sourceName, { "*": ["abi", "evm.bytecode.object"] }]),
+        sources.map((source) => [source.sourceName, { "*": [...OUTPUT_FIELDS] }]),
       ),
     },
   };

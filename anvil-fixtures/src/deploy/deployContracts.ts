@@ -105,7 +105,8 @@ const DEPLOY_GAS_PERCENT = 125n;
 const PRIORITY_FEE = 1_000_000_000n;
 
 /**
- * Deploys and wires every contract of the local stack; resolves once all transactions are mined.
+ * Deploys and wires every contract of the local stack; resolves once all transactions are mined (on a chain
+ * started with automine off, that is when the caller mines them).
  * @example
  * const anvil = await startAnvil();
  * const deployment = await deployContracts({ rpcUrl: anvil.rpcUrl });

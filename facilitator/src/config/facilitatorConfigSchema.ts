@@ -141,6 +141,8 @@ const settlementTable = table({
     .transform((value) => (value === "none" ? null : value)),
   challenge_ttl_seconds: integerField(1).default(300),
   expired_challenge_retention_seconds: integerField(0).default(3600),
+  // The spec leaves the permit receipt polling bound open: past it /settle answers pending_burn.
+  permit_receipt_timeout_ms: integerField(100, 120_000).default(15_000),
 });
 
 const feeTable = table({

@@ -29,6 +29,8 @@ describe("reason codes", () => {
       "permit_path_unavailable",
       "burn_balance_missing",
       "chain_unavailable",
+      "intent_not_recorded",
+      "relay_failed",
     ]);
   });
 

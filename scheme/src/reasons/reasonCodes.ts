@@ -73,6 +73,12 @@ export const BURN_BALANCE_MISSING = "burn_balance_missing";
 /** The chain RPC could not be reached or answered inconsistently; the check may succeed on a later try. */
 export const CHAIN_UNAVAILABLE = "chain_unavailable";
 
+/** The payment's history intent could not be recorded, so nothing was burned; the same payload may be re-sent. */
+export const INTENT_NOT_RECORDED = "intent_not_recorded";
+
+/** The facilitator could not broadcast the permit burn (for example it would revert); nothing was burned. */
+export const RELAY_FAILED = "relay_failed";
+
 /** Every reason code, for exhaustive checks and documentation. */
 export const REASON_CODES = [
   PROFILE_UNSUPPORTED,
@@ -98,6 +104,8 @@ export const REASON_CODES = [
   PERMIT_PATH_UNAVAILABLE,
   BURN_BALANCE_MISSING,
   CHAIN_UNAVAILABLE,
+  INTENT_NOT_RECORDED,
+  RELAY_FAILED,
 ] as const;
 
 /** One of the svc-zerc20 reason codes. */

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import * as fixtures from "./index.js";
+
+describe("public surface", () => {
+  // Adding, renaming or removing an export must be a deliberate change to this list.
+  it("exports exactly these runtime names", () => {
+    expect(Object.keys(fixtures).sort()).toEqual([
+      "ANVIL_CHAIN_ID",
+      "ANVIL_MNEMONIC",
+      "BaseError",
+      "DEFAULT_FEE_BPS",
+      "DEFAULT_PAYER_BALANCE",
+      "DEV_ACCOUNT_NAMES",
+      "FIXTURE_PROVER_ADDRESS",
+      "FIXTURE_PROVER_PRIVATE_KEY",
+      "FIXTURE_TOKEN_NAME",
+      "createDeciderApp",
+      "deployContracts",
+      "devAccounts",
+      "listen",
+      "loadArtifacts",
+      "renderFacilitatorEnv",
+      "renderFacilitatorToml",
+      "startAnvil",
+      "startIndexer",
+      "startStack",
+    ]);
+  });
+});

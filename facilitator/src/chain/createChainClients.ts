@@ -1,0 +1,29 @@
+/**
+ * Chain access for the daemon: one public client whose concurrent calls share a JSON-RPC batch (so the
+ * independent reads of a verify cost one round trip), and the relayer that signs locally.
+ */
+import { createPublicClient, defineChain, http, type Chain, type Hex, type PublicClient } from "viem";
+import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+
+/** The clients every chain-touching module receives. */
+export type ChainClients = {
+  chain: Chain;
+  client: PublicClient;
+  relayerAccount: PrivateKeyAccount;
+};
+
+/** Creates the clients for `rpcUrl` on `chainId`; the relayer key stays inside the returned account. */
+export function createChainClients(params: { rpcUrl: string; chainId: number; relayerPk: Hex }): ChainClients {
+  const chain = defineChain({
+    id: params.chainId,
+    name: `eip155:${params.chainId}`,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [params.rpcUrl] } },
+  });
+  const client = createPublicClient({
+    chain,
+    transport: http(params.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: 10_000 }),
+    pollingInterval: 100,
+  });
+  return { chain, client, relayerAccount: privateKeyToAccount(params.relayerPk) };
+}

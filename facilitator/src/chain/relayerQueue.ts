@@ -1,0 +1,58 @@
+/**
+ * Sends the relayer's transactions one at a time with locally tracked nonces. Gas and fee estimates run
+ * concurrently outside the queue; only sign + `eth_sendRawTransaction` are serialised, so concurrent permit
+ * settles and mints never collide on a nonce. A send the node refuses resynchronises the nonce from the
+ * chain's pending count before the next one.
+ */
+import type { Address, Chain, Hex, PublicClient } from "viem";
+import type { PrivateKeyAccount } from "viem/accounts";
+
+/** A fully estimated call, ready to sign. */
+export type RelayerCall = {
+  to: Address;
+  data: Hex;
+  gas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+};
+
+/** The relayer's serialised sender. */
+export type RelayerQueue = {
+  address: Address;
+  /** Signs and broadcasts `call` with the next nonce; resolves to the transaction hash. */
+  send: (call: RelayerCall) => Promise<Hex>;
+};
+
+/** Creates the queue for `account` on `chain`. */
+export function createRelayerQueue(params: { client: PublicClient; chain: Chain; account: PrivateKeyAccount }): RelayerQueue {
+  const { client, chain, account } = params;
+  let nextNonce: number | undefined;
+  let tail: Promise<unknown> = Promise.resolve();
+
+  const sendNow = async (call: RelayerCall): Promise<Hex> => {
+    nextNonce ??= await client.getTransactionCount({ address: account.address, blockTag: "pending" });
+    const serialized = await account.signTransaction({
+      type: "eip1559",
+      chainId: chain.id,
+      nonce: nextNonce,
+      ...call,
+    });
+    try {
+      const hash = await client.sendRawTransaction({ serializedTransaction: serialized });
+      nextNonce++;
+      return hash;
+    } catch (error) {
+      nextNonce = undefined;
+      throw error;
+    }
+  };
+
+  return {
+    address: account.address,
+    send: (call) => {
+      const result = tail.then(() => sendNow(call));
+      tail = result.catch(() => undefined);
+      return result;
+    },
+  };
+}

@@ -1,0 +1,287 @@
+/**
+ * A small stock of pre-derived one-time burn addresses for one `(chainId, treasury, seed)`. Deriving one
+ * costs about 4096 Poseidon hashes, far too slow for a request, so worker threads keep the stock full in
+ * the background and `POST /challenge` only takes from it.
+ *
+ * Each worker answer is re-checked here with the scheme's functions (one hash): a stock entry is always an
+ * address the scheme itself would derive, whatever the worker's inline copy of the rule does. A failed check
+ * stops the pool for good, because every later answer would come from the same diverging code.
+ */
+import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
+import { performance } from "node:perf_hooks";
+import {
+  BN254_FIELD_MODULUS,
+  burnAddressFromHash,
+  burnAddressHash,
+  meetsBurnAddressPow,
+} from "@svc/scheme";
+import { toHex, type Address, type Hex } from "viem";
+
+import {
+  BurnAddressPoolClosedError,
+  BurnAddressUnavailableError,
+  BurnAddressVerificationError,
+  InvalidChallengeOptionError,
+} from "../errors/challenges.js";
+import { BurnAddressWorker } from "./burnAddressWorker.js";
+import { burnSecretInputs, type BurnSecretInputs } from "./burnSecretInputs.js";
+import type { BurnSecret } from "./challengeRecord.js";
+
+/** Default number of addresses kept ready: enough to absorb a burst while one worker refills at ~1 per second. */
+export const DEFAULT_BURN_ADDRESS_POOL_SIZE = 16;
+
+/** Default bound on how long `take()` waits for a derivation before answering 503. */
+export const DEFAULT_BURN_ADDRESS_TAKE_TIMEOUT_MS = 30_000;
+
+// Worker failures in a row (without one good answer between them) after which the pool gives up rather than
+// respawning forever.
+const MAX_CONSECUTIVE_WORKER_FAILURES = 3;
+
+/** What a pool derives for, and how hard it works. */
+export type BurnAddressPoolParameters = {
+  chainId: number;
+  /** `settlement.treasury`: the mint destination every recipient hash commits to. */
+  treasury: Address;
+  /** The burn-address seed (`deriveBurnSeed`). */
+  seed: Hex;
+  /** Addresses kept ready; 0 derives only on demand. Default {@link DEFAULT_BURN_ADDRESS_POOL_SIZE}. */
+  size?: number | undefined;
+  /** Worker threads; default one less than the CPUs (at least 1), so the event loop keeps a core. */
+  workers?: number | undefined;
+  /** How long `take()` waits when the stock is empty. Default {@link DEFAULT_BURN_ADDRESS_TAKE_TIMEOUT_MS}. */
+  takeTimeoutMs?: number | undefined;
+};
+
+/** A snapshot of the pool for health and admin output; it carries no secret. */
+export type BurnAddressPoolStats = {
+  /** Addresses ready to hand out. */
+  stocked: number;
+  /** Derivations running in workers. */
+  deriving: number;
+  /** `take()` calls waiting for a derivation. */
+  waiting: number;
+  /** Worker threads alive. */
+  workers: number;
+  /** Addresses derived and verified since the pool started. */
+  derived: number;
+  /** Mean wall time of one derivation in a worker, in milliseconds (0 before the first). */
+  meanDerivationMs: number;
+  /** Whether the pool stopped (closed, or broken by a failed verification or repeated worker failures). */
+  stopped: boolean;
+};
+
+/** Anything that hands out fresh burn secrets: the pool, or a stand-in in tests. */
+export type BurnAddressSource = {
+  /** Resolves a never-before-returned burn secret. */
+  take(): Promise<BurnSecret>;
+};
+
+type Waiter = {
+  resolve: (secret: BurnSecret) => void;
+  reject: (error: unknown) => void;
+  timer: NodeJS.Timeout;
+};
+
+/**
+ * Keeps `size` verified burn secrets ready and refills them on worker threads.
+ *
+ * @example
+ * const pool = new BurnAddressPool({ chainId: 31337, treasury, seed: deriveBurnSeed(treasuryPk) });
+ * const burn = await pool.take(); // immediate when stocked
+ * await pool.close();
+ */
+export class BurnAddressPool implements BurnAddressSource {
+  /** The chain every recipient hash of this pool commits to. */
+  readonly chainId: number;
+  /** The mint destination every recipient hash of this pool commits to. */
+  readonly treasury: Address;
+  readonly #seed: Hex;
+  readonly #size: number;
+  readonly #maxWorkers: number;
+  readonly #takeTimeoutMs: number;
+  readonly #stock: BurnSecret[] = [];
+  readonly #waiters: Waiter[] = [];
+  #workers: BurnAddressWorker[] = [];
+  #deriving = 0;
+  #derived = 0;
+  #derivationMsTotal = 0;
+  #consecutiveFailures = 0;
+  #closed = false;
+  #broken: { cause: unknown } | undefined;
+
+  constructor(parameters: BurnAddressPoolParameters) {
+    const size = parameters.size ?? DEFAULT_BURN_ADDRESS_POOL_SIZE;
+    const workers = parameters.workers ?? Math.max(1, availableParallelism() - 1);
+    const takeTimeoutMs = parameters.takeTimeoutMs ?? DEFAULT_BURN_ADDRESS_TAKE_TIMEOUT_MS;
+    if (!Number.isSafeInteger(size) || size < 0) {
+      throw new InvalidChallengeOptionError({ option: "pool size", expected: "an integer of at least 0" });
+    }
+    if (!Number.isSafeInteger(workers) || workers < 1) {
+      throw new InvalidChallengeOptionError({ option: "pool workers", expected: "an integer of at least 1" });
+    }
+    if (!Number.isFinite(takeTimeoutMs) || takeTimeoutMs < 0) {
+      throw new InvalidChallengeOptionError({ option: "pool take timeout", expected: "a non-negative number of ms" });
+    }
+    this.chainId = parameters.chainId;
+    this.treasury = parameters.treasury;
+    this.#seed = parameters.seed;
+    this.#size = size;
+    this.#maxWorkers = workers;
+    this.#takeTimeoutMs = takeTimeoutMs;
+    this.#refill();
+  }
+
+  /**
+   * Resolves a fresh burn secret: at once from the stock, else after the next derivation. Rejects with
+   * {@link BurnAddressUnavailableError} after the take timeout, or when the pool is closed or broken.
+   */
+  take(): Promise<BurnSecret> {
+    const stopped = this.#stoppedError();
+    if (stopped !== undefined) return Promise.reject(stopped);
+    const stocked = this.#stock.shift();
+    if (stocked !== undefined) {
+      this.#refill();
+      return Promise.resolve(stocked);
+    }
+    return new Promise<BurnSecret>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        // Deliberately ref'd: a caller waiting for an address keeps the process alive until it is answered.
+        timer: setTimeout(() => {
+          this.#removeWaiter(waiter);
+          reject(new BurnAddressUnavailableError());
+        }, this.#takeTimeoutMs),
+      };
+      this.#waiters.push(waiter);
+      this.#refill();
+    });
+  }
+
+  /** Counts for health output. */
+  stats(): BurnAddressPoolStats {
+    return {
+      stocked: this.#stock.length,
+      deriving: this.#deriving,
+      waiting: this.#waiters.length,
+      workers: this.#workers.filter((worker) => worker.alive).length,
+      derived: this.#derived,
+      meanDerivationMs: this.#derived === 0 ? 0 : this.#derivationMsTotal / this.#derived,
+      stopped: this.#closed || this.#broken !== undefined,
+    };
+  }
+
+  /** Stops every worker, drops the stock and rejects waiting takes; the pool is unusable afterwards. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#rejectWaiters(this.#stoppedError());
+    // Unissued secrets are worthless once the pool is gone: drop them rather than keep them in memory.
+    this.#stock.length = 0;
+    const workers = this.#workers;
+    this.#workers = [];
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+
+  #stoppedError(): BurnAddressUnavailableError | undefined {
+    if (this.#closed) return new BurnAddressUnavailableError({ cause: new BurnAddressPoolClosedError() });
+    if (this.#broken !== undefined) return new BurnAddressUnavailableError({ cause: this.#broken.cause });
+    return undefined;
+  }
+
+  #refill(): void {
+    while (!this.#closed && this.#broken === undefined && this.#stock.length + this.#deriving < this.#size + this.#waiters.length) {
+      const worker = this.#idleWorker();
+      if (worker === undefined) return;
+      this.#derive(worker);
+    }
+  }
+
+  // One job per worker at a time, so a job's wall time is its CPU time and close() never strands a queue.
+  #idleWorker(): BurnAddressWorker | undefined {
+    this.#workers = this.#workers.filter((worker) => worker.alive);
+    const idle = this.#workers.find((worker) => worker.pending === 0);
+    if (idle !== undefined) return idle;
+    if (this.#workers.length >= this.#maxWorkers) return undefined;
+    const spawned = new BurnAddressWorker();
+    this.#workers.push(spawned);
+    return spawned;
+  }
+
+  #derive(worker: BurnAddressWorker): void {
+    const inputs = burnSecretInputs(this.#seed, this.chainId, this.treasury, toHex(randomBytes(32)));
+    const started = performance.now();
+    this.#deriving++;
+    worker.search(inputs.recipientFr, inputs.secretBase).then(
+      (nonce) => {
+        this.#deriving--;
+        if (this.#closed) return;
+        let secret: BurnSecret;
+        try {
+          secret = completeBurnSecret(inputs, nonce);
+        } catch (error) {
+          this.#break(error);
+          return;
+        }
+        this.#consecutiveFailures = 0;
+        this.#derived++;
+        this.#derivationMsTotal += performance.now() - started;
+        this.#deliver(secret);
+        this.#refill();
+      },
+      (error: unknown) => {
+        this.#deriving--;
+        if (this.#closed) return;
+        if (worker.alive) void worker.terminate();
+        this.#consecutiveFailures++;
+        if (this.#consecutiveFailures >= MAX_CONSECUTIVE_WORKER_FAILURES) this.#break(error);
+        else this.#refill();
+      },
+    );
+  }
+
+  #deliver(secret: BurnSecret): void {
+    const waiter = this.#waiters.shift();
+    if (waiter === undefined) {
+      this.#stock.push(secret);
+      return;
+    }
+    clearTimeout(waiter.timer);
+    waiter.resolve(secret);
+  }
+
+  #break(error: unknown): void {
+    this.#broken ??= { cause: error };
+    this.#stock.length = 0;
+    this.#rejectWaiters(this.#stoppedError());
+    const workers = this.#workers;
+    this.#workers = [];
+    for (const worker of workers) void worker.terminate();
+  }
+
+  #rejectWaiters(error: unknown): void {
+    for (const waiter of this.#waiters.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.reject(error);
+    }
+  }
+
+  #removeWaiter(waiter: Waiter): void {
+    const index = this.#waiters.indexOf(waiter);
+    if (index !== -1) this.#waiters.splice(index, 1);
+  }
+}
+
+/** Turns a worker's nonce into a burn secret, checking it with the scheme's own hash (one Poseidon call). */
+function completeBurnSecret(inputs: BurnSecretInputs, nonce: bigint): BurnSecret {
+  const secret = (inputs.secretBase + nonce) % BN254_FIELD_MODULUS;
+  const hash = burnAddressHash(inputs.recipientFr, secret);
+  if (!meetsBurnAddressPow(hash)) throw new BurnAddressVerificationError("the hash misses the proof of work");
+  return {
+    paymentId: inputs.paymentId,
+    tweak: inputs.tweak,
+    secret,
+    recipientHash: inputs.recipientHash,
+    burnAddress: burnAddressFromHash(hash),
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * `POST /challenge` without HTTP: prices a list price, takes a fresh burn address and records the challenge.
+ *
+ * Order matters: profile, then price, then the cap, and only then the pool, so a refused request never
+ * consumes a derived address (each costs about a second of worker CPU). The issuer also re-derives the
+ * taken entry's tweak and recipient hash from the seed and the configured treasury (microseconds): whatever
+ * the pool was built with, an offer can only ever commit its mint to `settlement.treasury`.
+ */
+import { randomBytes } from "node:crypto";
+import { toNetwork, type ChallengeOffer } from "@svc/scheme";
+import { getAddress, toHex, type Hex } from "viem";
+
+import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
+import { quote } from "../config/quote.js";
+import {
+  BurnAddressUnavailableError,
+  BurnAddressVerificationError,
+  ProfileDisabledError,
+} from "../errors/challenges.js";
+import type { BurnAddressSource } from "./burnAddressPool.js";
+import { burnSecretInputs } from "./burnSecretInputs.js";
+import type { BurnSecret, ChallengeRecord } from "./challengeRecord.js";
+import type { ChallengeStore } from "./challengeStore.js";
+
+/** What an issuer reads and talks to. */
+export type CreateChallengeIssuerParameters = {
+  /** The validated configuration; `settlement.treasury` is the only recipient an offer may commit to. */
+  config: Pick<FacilitatorConfig, "profile" | "network" | "settlement" | "fee">;
+  /** The burn-address seed the pool derives with, used to re-check every address taken from it. */
+  seed: Hex;
+  pool: BurnAddressSource;
+  store: Pick<ChallengeStore, "reserve">;
+  /** Unix seconds; defaults to the wall clock. */
+  now?: (() => number) | undefined;
+};
+
+/** An issued challenge: the wire offer and the private record behind it. */
+export type IssueChallengeReturnType = { offer: ChallengeOffer; record: ChallengeRecord };
+
+/** Issues challenges for list prices. */
+export type ChallengeIssuer = {
+  /**
+   * Issues one offer. Throws `ProfileDisabledError` (403), `QuoteOutOfRangeError` (400),
+   * `ChallengeCapacityError` (503) or `BurnAddressUnavailableError` (503).
+   */
+  issue(listPrice: bigint): Promise<IssueChallengeReturnType>;
+};
+
+/**
+ * Builds the challenge issuer of `POST /challenge`.
+ *
+ * @example
+ * const issuer = createChallengeIssuer({ config, seed, pool, store });
+ * const { offer } = await issuer.issue(1000n); // offer.payTo is a fresh burn address
+ */
+export function createChallengeIssuer(parameters: CreateChallengeIssuerParameters): ChallengeIssuer {
+  const { config, seed, pool, store } = parameters;
+  const now = parameters.now ?? (() => Math.floor(Date.now() / 1000));
+  const chainId = config.network.chain_id;
+  const network = toNetwork(chainId);
+  const asset = getAddress(config.network.token);
+  const treasury = getAddress(config.settlement.treasury);
+  const helper = config.settlement.permit_burner === undefined ? undefined : getAddress(config.settlement.permit_burner);
+
+  return {
+    async issue(listPrice) {
+      if (config.profile !== "local") throw new ProfileDisabledError(config.profile);
+      const priced = quote(listPrice, config.fee);
+      const slot = store.reserve();
+      let burn: BurnSecret;
+      try {
+        burn = await pool.take();
+        assertCommitsToTreasury(burn);
+      } catch (error) {
+        slot.release();
+        throw error;
+      }
+      // Timed after the take: the lifetime starts when the offer leaves, not when the request arrived.
+      const issuedAt = now();
+      const expiresAt = issuedAt + config.settlement.challenge_ttl_seconds;
+      // deadline = expiresAt: PermitBurner refuses a burn past the signed deadline, so a gasless burn can
+      // never land after the offer expired; any later deadline would let a late burn through on-chain.
+      const deadline = helper === undefined ? undefined : expiresAt;
+      const record: ChallengeRecord = {
+        challengeNonce: toHex(randomBytes(32)),
+        network,
+        chainId,
+        asset,
+        payTo: burn.burnAddress,
+        amount: priced.amount,
+        quote: priced,
+        helper,
+        deadline,
+        issuedAt,
+        expiresAt,
+        burn,
+      };
+      slot.add(record);
+      return { offer: toOffer(record), record };
+    },
+  };
+
+  function assertCommitsToTreasury(burn: BurnSecret): void {
+    const expected = burnSecretInputs(seed, chainId, treasury, burn.paymentId);
+    if (expected.tweak !== burn.tweak) {
+      throw new BurnAddressUnavailableError({ cause: new BurnAddressVerificationError("the tweak is not the seed's") });
+    }
+    if (expected.recipientHash !== burn.recipientHash) {
+      const cause = new BurnAddressVerificationError("the recipient hash does not commit to settlement.treasury");
+      throw new BurnAddressUnavailableError({ cause });
+    }
+  }
+}
+
+// Optional keys are left out rather than set to undefined, so the offer's JSON and its key set agree.
+function toOffer(record: ChallengeRecord): ChallengeOffer {
+  return {
+    payTo: record.payTo,
+    amount: record.amount.toString(),
+    token: record.asset,
+    chainId: record.chainId,
+    challengeNonce: record.challengeNonce,
+    expiresAt: record.expiresAt,
+    ...(record.helper === undefined ? {} : { helper: record.helper }),
+    ...(record.deadline === undefined ? {} : { deadline: record.deadline }),
+    ...(record.quote.extraFee === undefined ? {} : { fee: record.quote.extraFee }),
+  };
+}

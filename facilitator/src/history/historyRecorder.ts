@@ -1,0 +1,37 @@
+/**
+ * The seam where the optional payment-history recorder plugs into settlement. Settlement calls
+ * `recordIntent` before the irreversible burn and aborts (releasing its claim, so the payment can be retried)
+ * when it fails: no payment is ever accepted without its intent. Then `recordAccepted` and
+ * `recordFinalized` follow the lifecycle. Without history configuration the daemon wires {@link noHistory}.
+ */
+import type { Network } from "@svc/scheme";
+import type { Address, Hex } from "viem";
+
+/** What every history event carries about the payment. */
+export type HistoryPayment = {
+  challengeNonce: Hex;
+  path: "permit" | "self-transfer";
+  network: Network;
+  asset: Address;
+  payTo: Address;
+  amount: bigint;
+  /** The paying EOA when known (always on the permit path; the burn sender on self-transfer). */
+  payer: Address | undefined;
+};
+
+/** Receives the lifecycle of each payment. */
+export type HistoryRecorder = {
+  /** Before the irreversible burn; a rejection aborts the settle. */
+  recordIntent: (payment: HistoryPayment) => Promise<void>;
+  /** After the accepted entry is journaled. */
+  recordAccepted: (payment: HistoryPayment & { burnTxHash: Hex }) => Promise<void>;
+  /** After the proof-gated mint landed. */
+  recordFinalized: (payment: { challengeNonce: Hex; mintTxHash: Hex }) => Promise<void>;
+};
+
+/** The recorder used when payment history is not configured: records nothing, never fails. */
+export const noHistory: HistoryRecorder = {
+  recordIntent: async () => undefined,
+  recordAccepted: async () => undefined,
+  recordFinalized: async () => undefined,
+};

@@ -1,0 +1,51 @@
+/**
+ * Everything the HTTP layer needs from the rest of the daemon. Routes parse and map to HTTP; the
+ * settlement core behind these functions knows nothing of Koa.
+ */
+import type { ChallengeOffer, ClassifiedFacilitatorBody, SettleResponse, SupportedResponse, VerifyResponse } from "@svc/scheme";
+import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
+import type { Logger } from "../log/createLogger.js";
+
+/** States `GET /admin/settlements?state=` filters on. */
+export const SETTLEMENT_STATES = ["accepted", "finalized", "failed", "late_burn"] as const;
+
+/** One of {@link SETTLEMENT_STATES}. */
+export type SettlementState = (typeof SETTLEMENT_STATES)[number];
+
+/** A settlement as the admin surface lists it (no secrets, no payer-to-mint linkage beyond the entry). */
+export type AdminSettlement = {
+  challengeNonce: string;
+  state: SettlementState;
+  path: "permit" | "self-transfer";
+  amount: string;
+  burnTxHash: string;
+  acceptedAt?: number;
+  finalizedAt?: number;
+  mintTxHash?: string;
+  reason?: string;
+};
+
+/** The daemon's functions the routes call. */
+export type AppDependencies = {
+  config: Pick<FacilitatorConfig, "profile" | "listen" | "daemon">;
+  /** `SVC_ADMIN_TOKEN`; `undefined` locks `/admin/*` (every request gets the same 401). */
+  adminToken: string | undefined;
+  logger: Logger;
+  /** Body of `GET /supported`. */
+  supported: () => SupportedResponse;
+  /** Read-only liveness facts for `GET /healthz`. */
+  health: () => Record<string, unknown>;
+  /**
+   * Issues one offer for a list price. Throws `ProfileDisabledError` (403), `ChallengeCapacityError` (503)
+   * or `QuoteOutOfRangeError` (400).
+   */
+  issueChallenge: (listPrice: bigint) => Promise<ChallengeOffer>;
+  /** `/verify` on a classified body: never mutates, never throws for a protocol failure. */
+  verify: (body: ClassifiedFacilitatorBody) => Promise<VerifyResponse>;
+  /** `/settle` on a classified body (x402 or legacy shape): a protocol failure is `success: false`. */
+  settle: (body: ClassifiedFacilitatorBody) => Promise<SettleResponse>;
+  admin: {
+    challenges: () => { open: number; retainedExpired: number; maxOpen: number };
+    settlements: (state: SettlementState | undefined) => AdminSettlement[];
+  };
+};

@@ -1,0 +1,74 @@
+import { Router } from "@koa/router";
+import Koa from "koa";
+
+import { answerUnrouted } from "./answerUnrouted.js";
+import type { AppDependencies } from "./appDependencies.js";
+import { errorLogFields } from "./errorLogFields.js";
+import { handleErrors } from "./handleErrors.js";
+import type { HttpState } from "./httpState.js";
+import { attachInFlightRequests, InFlightRequests } from "./inFlightRequests.js";
+import { preventCaching } from "./preventCaching.js";
+import { rateLimit } from "./rateLimit.js";
+import { readJsonBody } from "./readJsonBody.js";
+import { requireAdminToken } from "./requireAdminToken.js";
+import { resolveClientIp } from "./resolveClientIp.js";
+import { adminChallengesRoute } from "./routes/adminChallengesRoute.js";
+import { adminSettlementsRoute } from "./routes/adminSettlementsRoute.js";
+import { challengeRoute } from "./routes/challengeRoute.js";
+import { healthRoute } from "./routes/healthRoute.js";
+import { settleRoute } from "./routes/settleRoute.js";
+import { supportedRoute } from "./routes/supportedRoute.js";
+import { verifyRoute } from "./routes/verifyRoute.js";
+
+/** Test seams of {@link createApp}; the daemon passes none. */
+export type CreateAppOptions = {
+  /** Clock in milliseconds for the rate limits. */
+  now?: () => number;
+};
+
+/**
+ * Builds the facilitator's Koa app: the payment routes, the admin surface and the middleware around them.
+ * Order matters and is fixed here: in-flight tracking and the error boundary wrap everything; the client IP
+ * is resolved before anything keys on it; the admin token is checked before routing so unknown admin paths
+ * are refused too; on the money routes the rate limits run before the body is read, so a throttled client
+ * costs no parsing.
+ *
+ * @example
+ * const app = createApp(deps);
+ * const listening = await listenApp(app, { host: "127.0.0.1", port: 4032 });
+ */
+export function createApp(deps: AppDependencies, options: CreateAppOptions = {}): Koa<HttpState> {
+  const app = new Koa<HttpState>();
+  const inFlight = new InFlightRequests();
+  attachInFlightRequests(app, inFlight);
+  // Errors that escape after a response started (a broken socket while writing) reach Koa, not our boundary.
+  app.on("error", (error: unknown) => deps.logger.error("http_error", { status: 500, ...errorLogFields(error) }));
+
+  const shared = rateLimit({ perMinute: deps.config.daemon.rate_limit_per_min, scope: "shared", now: options.now });
+  const issuance = rateLimit({
+    perMinute: deps.config.daemon.challenge_per_key_per_min,
+    scope: "challenge_issuance",
+    now: options.now,
+  });
+
+  const router = new Router<HttpState>();
+  router
+    .get("/supported", supportedRoute(deps))
+    .get("/healthz", healthRoute(deps))
+    .post("/challenge", shared, issuance, readJsonBody, challengeRoute(deps))
+    .post("/verify", shared, readJsonBody, verifyRoute(deps))
+    .post("/settle", shared, readJsonBody, settleRoute(deps))
+    .get("/admin/challenges", adminChallengesRoute(deps))
+    .get("/admin/settlements", adminSettlementsRoute(deps));
+
+  app
+    .use(inFlight.middleware)
+    .use(handleErrors(deps.logger))
+    .use(preventCaching)
+    .use(resolveClientIp(deps.config.listen.trusted_proxies))
+    .use(requireAdminToken(deps.adminToken))
+    .use(answerUnrouted)
+    .use(router.routes())
+    .use(router.allowedMethods());
+  return app;
+}

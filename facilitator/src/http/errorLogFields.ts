@@ -1,0 +1,18 @@
+import { BaseError } from "../errors/base.js";
+
+/** Longest error message written to the log; a foreign error can quote a whole request or RPC payload. */
+const MAX_MESSAGE_LENGTH = 500;
+
+/**
+ * The log fields describing an unexpected error: its name and a bounded message, never request data. Our
+ * own errors build their message from text we wrote; a foreign message still passes the logger's redaction
+ * of secrets and signature-grade hex, and is cut short so it cannot flood a line.
+ */
+export function errorLogFields(error: unknown): { error: string; message: string } {
+  if (error instanceof BaseError) return { error: error.name, message: error.message };
+  if (error instanceof Error) {
+    const message = error.message.length > MAX_MESSAGE_LENGTH ? `${error.message.slice(0, MAX_MESSAGE_LENGTH)}…` : error.message;
+    return { error: error.name, message };
+  }
+  return { error: typeof error, message: "non-error value thrown" };
+}

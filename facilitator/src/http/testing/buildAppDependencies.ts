@@ -1,0 +1,114 @@
+/**
+ * Test builders for the HTTP layer: fake `AppDependencies` whose answers follow the contract of the real
+ * core closely enough to test the HTTP mapping (profile gating, malformed bodies), and a server on a free
+ * loopback port. Shipped in `src` so every test of the package can use them; nothing in the daemon imports them.
+ */
+import {
+  type ChallengeOffer,
+  type ClassifiedFacilitatorBody,
+  PROFILE_UNSUPPORTED,
+  type SettleResponse,
+  type VerifyResponse,
+} from "@svc/scheme";
+
+import { ProfileDisabledError } from "../../errors/challenges.js";
+import { createLogger, type Logger } from "../../log/createLogger.js";
+import type { AppDependencies } from "../appDependencies.js";
+import { createApp, type CreateAppOptions } from "../createApp.js";
+import { listenApp, type ListeningApp } from "../listenApp.js";
+
+/** An admin token for tests, long enough to be redacted by the logger. */
+export const TEST_HTTP_ADMIN_TOKEN = "http-test-admin-token-0123456789abcdef";
+
+/** A burn transaction hash the fakes answer with. */
+export const TEST_HTTP_BURN_TX: `0x${string}` = `0x${"ab".repeat(32)}`;
+
+/** Overrides of {@link buildAppDependencies}: top-level fields, plus partial `daemon` and `listen` tables. */
+export type AppDependenciesOverrides = Partial<Omit<AppDependencies, "config">> & {
+  profile?: AppDependencies["config"]["profile"];
+  daemon?: Partial<AppDependencies["config"]["daemon"]>;
+  listen?: Partial<AppDependencies["config"]["listen"]>;
+};
+
+/** A JSON-lines logger that keeps its lines in memory and redacts the test admin token. */
+export function buildMemoryLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  return { logger: createLogger({ write: (line) => lines.push(line), secrets: [TEST_HTTP_ADMIN_TOKEN] }), lines };
+}
+
+/**
+ * Fake dependencies for profile `local` with the spec's default limits. Under another profile
+ * `issueChallenge` throws `ProfileDisabledError` and verify/settle answer `profile_unsupported`, as the core
+ * does; a rejected body is answered with its reason code.
+ */
+export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): AppDependencies {
+  const { profile = "local", daemon, listen, ...rest } = overrides;
+  const network = "eip155:31337" as const;
+  return {
+    config: {
+      profile,
+      listen: { host: "127.0.0.1", port: 0, trusted_proxies: undefined, ...listen },
+      daemon: {
+        finalize_interval_ms: 15_000,
+        shutdown_grace_ms: 10_000,
+        rate_limit_per_min: 120,
+        max_open_challenges: 1000,
+        challenge_per_key_per_min: 20,
+        ...daemon,
+      },
+    },
+    adminToken: TEST_HTTP_ADMIN_TOKEN,
+    logger: buildMemoryLogger().logger,
+    supported: () => ({
+      kinds: profile === "local" ? [{ x402Version: 2, scheme: "svc-zerc20", network }] : [],
+      extensions: [],
+      signers: {},
+    }),
+    health: () => ({ status: "ok" }),
+    issueChallenge: async (listPrice: bigint): Promise<ChallengeOffer> => {
+      if (profile !== "local") throw new ProfileDisabledError(profile);
+      return {
+        payTo: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+        amount: listPrice.toString(),
+        token: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+        chainId: 31337,
+        challengeNonce: `0x${"cd".repeat(32)}`,
+        expiresAt: 1_900_000_000,
+      };
+    },
+    verify: async (body: ClassifiedFacilitatorBody): Promise<VerifyResponse> => {
+      if (profile !== "local") return { isValid: false, invalidReason: PROFILE_UNSUPPORTED };
+      if (body.kind === "rejected") return { isValid: false, invalidReason: body.reason, invalidMessage: body.detail };
+      return { isValid: true };
+    },
+    settle: async (body: ClassifiedFacilitatorBody): Promise<SettleResponse> => {
+      if (profile !== "local") return { success: false, transaction: "", network, errorReason: PROFILE_UNSUPPORTED };
+      if (body.kind === "rejected") return { success: false, transaction: "", network, errorReason: body.reason };
+      return { success: true, transaction: TEST_HTTP_BURN_TX, network, extra: { phase: "accepted" } };
+    },
+    admin: {
+      challenges: () => ({ open: 2, retainedExpired: 1, maxOpen: 1000 }),
+      settlements: (state) =>
+        [
+          { challengeNonce: `0x${"01".repeat(32)}`, state: "accepted" as const },
+          { challengeNonce: `0x${"02".repeat(32)}`, state: "late_burn" as const },
+        ]
+          .filter((entry) => state === undefined || entry.state === state)
+          .map((entry) => ({ ...entry, path: "self-transfer" as const, amount: "1000", burnTxHash: TEST_HTTP_BURN_TX })),
+    },
+    ...rest,
+  };
+}
+
+/** An app on a free loopback port with its base URL; `close()` stops it at once. */
+export type TestServer = { url: string; listening: ListeningApp; close: () => Promise<void> };
+
+/** Serves `createApp(buildAppDependencies(overrides))` on 127.0.0.1 with a free port. */
+export async function startTestServer(
+  overrides: AppDependenciesOverrides | AppDependencies = {},
+  options: CreateAppOptions = {},
+): Promise<TestServer> {
+  const deps = "config" in overrides ? overrides : buildAppDependencies(overrides);
+  const listening = await listenApp(createApp(deps, options), { host: "127.0.0.1", port: 0 });
+  return { url: `http://${listening.address}`, listening, close: () => listening.close(0) };
+}

@@ -1,0 +1,102 @@
+/**
+ * The records of the crash-recovery journal (`settlement.journal`, JSON lines). Every line is one record;
+ * the latest record of a challenge is its state. No burn secret is written: the payment id is the challenge
+ * nonce, and the secret and tweak re-derive from it with the seed.
+ */
+import { AddressSchema, Bytes32Schema, DecimalStringSchema, NetworkSchema } from "@svc/scheme";
+import { z } from "zod";
+
+const unixSeconds = z.number().int().nonnegative();
+const path = z.enum(["permit", "self-transfer"]);
+
+/** The offer as issued, enough to rebuild the challenge after a restart. */
+export const JournaledChallengeSchema = z.object({
+  challengeNonce: Bytes32Schema,
+  network: NetworkSchema,
+  chainId: z.number().int().positive(),
+  asset: AddressSchema,
+  payTo: AddressSchema,
+  amount: DecimalStringSchema,
+  fee: DecimalStringSchema,
+  payout: DecimalStringSchema,
+  extraFee: z.object({ amount: DecimalStringSchema, bps: z.number().int() }).optional(),
+  helper: AddressSchema.optional(),
+  deadline: unixSeconds.optional(),
+  issuedAt: unixSeconds,
+  expiresAt: unixSeconds,
+});
+
+/** Written (fsynced) before the facilitator broadcasts a permit burn, so a crash mid-settle is recoverable. */
+export const IntentRecordSchema = z.object({
+  type: z.literal("intent"),
+  challenge: JournaledChallengeSchema,
+  path,
+  payloadDigest: Bytes32Schema,
+  authorizationId: Bytes32Schema.optional(),
+  /** Block height when the intent was written: where a search for the burn starts. */
+  fromBlock: DecimalStringSchema,
+  at: unixSeconds,
+});
+
+/** The burn is on-chain and the payment was accepted; finalization is pending. */
+export const AcceptedRecordSchema = z.object({
+  type: z.literal("accepted"),
+  challenge: JournaledChallengeSchema,
+  path,
+  payloadDigest: Bytes32Schema,
+  payer: AddressSchema.optional(),
+  burnTxHash: Bytes32Schema,
+  burnBlockNumber: DecimalStringSchema,
+  /** The configuration the payment was accepted under: it is only finalized under the same one. */
+  token: AddressSchema,
+  verifier: AddressSchema,
+  treasury: AddressSchema,
+  at: unixSeconds,
+});
+
+/** The proof-gated mint landed. */
+export const FinalizedRecordSchema = z.object({
+  type: z.literal("finalized"),
+  challengeNonce: Bytes32Schema,
+  mintTxHash: Bytes32Schema,
+  at: unixSeconds,
+});
+
+/** The entry failed for good (for example its chain evidence vanished); nothing was minted. */
+export const FailedRecordSchema = z.object({
+  type: z.literal("failed"),
+  challengeNonce: Bytes32Schema,
+  reason: z.string(),
+  at: unixSeconds,
+});
+
+/** A burn that landed after its offer expired: refused, kept for the operator (recovery is manual). */
+export const LateBurnRecordSchema = z.object({
+  type: z.literal("late_burn"),
+  challenge: JournaledChallengeSchema,
+  path,
+  burnTxHash: Bytes32Schema,
+  value: DecimalStringSchema,
+  blockTimestamp: unixSeconds,
+  at: unixSeconds,
+});
+
+/** Any journal line; unknown keys are kept so a newer version's additions survive a rewrite. */
+export const JournalRecordSchema = z.discriminatedUnion("type", [
+  IntentRecordSchema.loose(),
+  AcceptedRecordSchema.loose(),
+  FinalizedRecordSchema.loose(),
+  FailedRecordSchema.loose(),
+  LateBurnRecordSchema.loose(),
+]);
+
+/** One journal line. */
+export type JournalRecord = z.infer<typeof JournalRecordSchema>;
+/** The `challenge` part of intent, accepted and late-burn records. */
+export type JournaledChallenge = z.infer<typeof JournaledChallengeSchema>;
+/** An intent line. */
+export type IntentRecord = z.infer<typeof IntentRecordSchema>;
+/** An accepted line. */
+export type AcceptedRecord = z.infer<typeof AcceptedRecordSchema>;
+/** A late-burn line. */
+export type LateBurnRecord = z.infer<typeof LateBurnRecordSchema>;

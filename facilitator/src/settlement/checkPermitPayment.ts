@@ -1,0 +1,151 @@
+/**
+ * The checks of a gasless permit payment, read-only: both signatures recover to `payer` against the
+ * facilitator's own offer, the permit value equals the quoted amount, the deadline holds, the token nonce is
+ * live and the balance covers the amount. All chain reads (and, when settling, the relay's gas and fee
+ * estimate) go out together in one JSON-RPC batch.
+ */
+import {
+  buildBurnAuthorizationTypedData,
+  buildPermitTypedData,
+  DEADLINE_PASSED,
+  INSUFFICIENT_BALANCE,
+  INVALID_BURN_AUTHORIZATION,
+  INVALID_PERMIT_SIGNATURE,
+  joinSignature,
+  PERMIT_PATH_UNAVAILABLE,
+  PERMIT_VALUE_MISMATCH,
+  permitBurnerAbi,
+  STALE_PERMIT_NONCE,
+  zerc20TokenAbi,
+  type PaymentRequirements,
+  type PermitPayload,
+  type ReasonCode,
+} from "@svc/scheme";
+import {
+  encodeFunctionData,
+  hashTypedData,
+  hexToBigInt,
+  isAddressEqual,
+  recoverTypedDataAddress,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
+import type { RelayerCall } from "../chain/relayerQueue.js";
+
+const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+/** The arguments of `PermitBurner.permitAndBurn`, ready to encode. */
+export type PermitBurnArgs = {
+  auth: {
+    token: Address;
+    payer: Address;
+    burnAddress: Address;
+    value: bigint;
+    challengeNonce: Hex;
+    deadline: bigint;
+  };
+  permit: { deadline: bigint; v: number; r: Hex; s: Hex };
+  burnAuthSig: Hex;
+};
+
+/** A permit payment that passed every check. */
+export type CheckedPermit = {
+  payer: Address;
+  helper: Address;
+  /** The EIP-712 digest PermitBurner keys its replay ledger on. */
+  authorizationId: Hex;
+  /** True when PermitBurner already executed this authorization (a re-send after the burn). */
+  alreadyExecuted: boolean;
+  args: PermitBurnArgs;
+  /** The estimated relay call, when an estimate was asked for and the burn has not executed yet. */
+  call: RelayerCall | undefined;
+};
+
+/** The outcome of the checks. */
+export type PermitCheck = { ok: true; permit: CheckedPermit } | { ok: false; reason: ReasonCode };
+
+/** Inputs: the trusted offer, the payload, the token name and the clock; `relayer` asks for a relay estimate. */
+export type CheckPermitPaymentParameters = {
+  client: PublicClient;
+  offer: PaymentRequirements;
+  payload: PermitPayload;
+  tokenName: string;
+  now: number;
+  relayer?: Address;
+};
+
+/** Runs every check of the permit path. Throws only when the RPC itself fails. */
+export async function checkPermitPayment(parameters: CheckPermitPaymentParameters): Promise<PermitCheck> {
+  const { client, offer, payload, now } = parameters;
+  const { helper, deadline } = offer.extra;
+  if (helper === undefined || deadline === undefined) return { ok: false, reason: PERMIT_PATH_UNAVAILABLE };
+  if (payload.permit.value !== offer.amount) return { ok: false, reason: PERMIT_VALUE_MISMATCH };
+  // The payer signs extra.deadline; a different permit deadline means a different (unsigned) message.
+  if (payload.permit.deadline !== String(deadline)) return { ok: false, reason: INVALID_PERMIT_SIGNATURE };
+  if (now > deadline) return { ok: false, reason: DEADLINE_PASSED };
+
+  const permitSignature = signatureOrUndefined(() => joinSignature(payload.permit));
+  if (!permitSignature || hexToBigInt(payload.permit.s) > SECP256K1_HALF_ORDER) {
+    return { ok: false, reason: INVALID_PERMIT_SIGNATURE };
+  }
+  if (hexToBigInt(`0x${payload.burnAuthSig.slice(66, 130)}`) > SECP256K1_HALF_ORDER) {
+    return { ok: false, reason: INVALID_BURN_AUTHORIZATION };
+  }
+  const permitTyped = buildPermitTypedData({
+    requirements: offer,
+    payer: payload.payer,
+    nonce: BigInt(payload.permit.nonce),
+    tokenName: parameters.tokenName,
+  });
+  const burnTyped = buildBurnAuthorizationTypedData({ requirements: offer, payer: payload.payer });
+  const [permitSigner, burnSigner] = await Promise.all([
+    recoverTypedDataAddress({ ...permitTyped, signature: permitSignature }).catch(() => undefined),
+    recoverTypedDataAddress({ ...burnTyped, signature: payload.burnAuthSig }).catch(() => undefined),
+  ]);
+  if (!permitSigner || !isAddressEqual(permitSigner, payload.payer)) return { ok: false, reason: INVALID_PERMIT_SIGNATURE };
+  if (!burnSigner || !isAddressEqual(burnSigner, payload.payer)) return { ok: false, reason: INVALID_BURN_AUTHORIZATION };
+
+  const authorizationId = hashTypedData(burnTyped);
+  const args: PermitBurnArgs = {
+    auth: burnTyped.message,
+    permit: { deadline: BigInt(deadline), v: payload.permit.v, r: payload.permit.r, s: payload.permit.s },
+    burnAuthSig: payload.burnAuthSig,
+  };
+  const token = { address: offer.asset, abi: zerc20TokenAbi } as const;
+  const data = encodeFunctionData({ abi: permitBurnerAbi, functionName: "permitAndBurn", args: [args.auth, args.permit, args.burnAuthSig] });
+  const [executed, nonce, balance, allowance, estimate] = await Promise.all([
+    client.readContract({ address: helper, abi: permitBurnerAbi, functionName: "executed", args: [authorizationId] }),
+    client.readContract({ ...token, functionName: "nonces", args: [payload.payer] }),
+    client.readContract({ ...token, functionName: "balanceOf", args: [payload.payer] }),
+    client.readContract({ ...token, functionName: "allowance", args: [payload.payer, helper] }),
+    parameters.relayer ? estimateRelay(client, parameters.relayer, helper, data) : Promise.resolve(undefined),
+  ]);
+  const permit: CheckedPermit = { payer: payload.payer, helper, authorizationId, alreadyExecuted: executed, args, call: undefined };
+  if (executed) return { ok: true, permit };
+
+  const signedNonce = BigInt(payload.permit.nonce);
+  // A permit someone already submitted (front-run) moved the nonce on but left the allowance: still payable.
+  const permitUsedAhead = nonce === signedNonce + 1n && allowance >= args.auth.value;
+  if (nonce !== signedNonce && !permitUsedAhead) return { ok: false, reason: STALE_PERMIT_NONCE };
+  if (balance < args.auth.value) return { ok: false, reason: INSUFFICIENT_BALANCE };
+  return { ok: true, permit: { ...permit, call: estimate } };
+}
+
+async function estimateRelay(client: PublicClient, relayer: Address, helper: Address, data: Hex): Promise<RelayerCall | undefined> {
+  // A relay that would revert has no estimate; the checks above name the reason, so the error is dropped here.
+  const [gas, fees] = await Promise.all([
+    client.estimateGas({ account: relayer, to: helper, data }).catch(() => undefined),
+    client.estimateFeesPerGas(),
+  ]);
+  if (gas === undefined) return undefined;
+  return { to: helper, data, gas: (gas * 12n) / 10n, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+}
+
+function signatureOrUndefined(join: () => Hex): Hex | undefined {
+  try {
+    return join();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The chain evidence of a self-transfer burn: a successful receipt, an IndexedTransfer of at least the quoted
+ * amount to the burn address on the right token, the burn address holding the funds, and inclusion no later
+ * than the offer's expiry. Read-only; two JSON-RPC round trips (the receipt, then block and balance batched).
+ */
+import {
+  BURN_AFTER_EXPIRY,
+  BURN_BALANCE_MISSING,
+  BURN_RECEIPT_MISSING,
+  BURN_REVERTED,
+  TRANSFER_BELOW_AMOUNT,
+  zerc20TokenAbi,
+  type ReasonCode,
+} from "@svc/scheme";
+import { isAddressEqual, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from "viem";
+
+/** What the burn must satisfy. */
+export type SelfTransferBurnExpectation = {
+  token: Address;
+  payTo: Address;
+  amount: bigint;
+  /** Unix seconds; a burn in a later block is refused. */
+  expiresAt: number;
+  burnTxHash: Hex;
+};
+
+/** Evidence of an acceptable burn. */
+export type SelfTransferBurnEvidence = {
+  payer: Address;
+  blockNumber: bigint;
+  blockTimestamp: number;
+  /** Value of the IndexedTransfer that covers the amount. */
+  value: bigint;
+};
+
+/** The check's outcome; `late` carries what the operator needs to judge a burn that landed after expiry. */
+export type SelfTransferBurnCheck =
+  | { ok: true; evidence: SelfTransferBurnEvidence }
+  | { ok: false; reason: ReasonCode; late?: SelfTransferBurnEvidence };
+
+/** Checks a self-transfer burn against its offer. Throws only when the RPC itself fails. */
+export async function checkSelfTransferBurn(client: PublicClient, expected: SelfTransferBurnExpectation): Promise<SelfTransferBurnCheck> {
+  const receipt = await client.getTransactionReceipt({ hash: expected.burnTxHash }).catch((error: unknown) => {
+    if (error instanceof TransactionReceiptNotFoundError) return undefined;
+    throw error;
+  });
+  if (!receipt) return { ok: false, reason: BURN_RECEIPT_MISSING };
+  if (receipt.status !== "success") return { ok: false, reason: BURN_REVERTED };
+
+  const transfer = parseEventLogs({ abi: zerc20TokenAbi, eventName: "IndexedTransfer", logs: receipt.logs, strict: true }).find(
+    (log) => isAddressEqual(log.address, expected.token) && isAddressEqual(log.args.to, expected.payTo) && log.args.value >= expected.amount,
+  );
+  if (!transfer) return { ok: false, reason: TRANSFER_BELOW_AMOUNT };
+
+  const [block, balance] = await Promise.all([
+    client.getBlock({ blockNumber: receipt.blockNumber }),
+    client.readContract({ address: expected.token, abi: zerc20TokenAbi, functionName: "balanceOf", args: [expected.payTo] }),
+  ]);
+  const evidence: SelfTransferBurnEvidence = {
+    payer: receipt.from,
+    blockNumber: receipt.blockNumber,
+    blockTimestamp: Number(block.timestamp),
+    value: transfer.args.value,
+  };
+  if (evidence.blockTimestamp > expected.expiresAt) return { ok: false, reason: BURN_AFTER_EXPIRY, late: evidence };
+  if (balance < expected.amount) return { ok: false, reason: BURN_BALANCE_MISSING };
+  return { ok: true, evidence };
+}

@@ -1,0 +1,106 @@
+/**
+ * The settlement state of this process: accepted / finalized / failed entries, permit intents not yet
+ * resolved, late burns, which burn transaction belongs to which challenge, and the settles in flight. It is
+ * rebuilt from the journal at start, so an identical re-send after a restart still gets its accepted result
+ * and a burn transaction can never be claimed by a second challenge.
+ */
+import type { Hex } from "viem";
+import type { AcceptedRecord, IntentRecord, JournalRecord, LateBurnRecord } from "../journal/journalRecord.js";
+
+/** One accepted payment and what happened to it since. */
+export type SettlementEntry = AcceptedRecord & {
+  state: "accepted" | "finalized" | "failed";
+  finalizedAt?: number;
+  mintTxHash?: Hex;
+  failedAt?: number;
+  reason?: string;
+};
+
+const key = (hex: string) => hex.toLowerCase();
+
+/** In-memory settlement state, folded from journal records. */
+export class SettlementBook {
+  private readonly entries = new Map<string, SettlementEntry>();
+  private readonly intents = new Map<string, IntentRecord>();
+  private readonly burnTxOwners = new Map<string, string>();
+  private readonly inflight = new Map<string, { digest: Hex; result: Promise<unknown> }>();
+  readonly lateBurns: LateBurnRecord[] = [];
+
+  /** Folds one journal record (at restore, and after each append). */
+  apply(record: JournalRecord): void {
+    switch (record.type) {
+      case "intent":
+        if (!this.entries.has(key(record.challenge.challengeNonce))) this.intents.set(key(record.challenge.challengeNonce), record);
+        return;
+      case "accepted":
+        this.intents.delete(key(record.challenge.challengeNonce));
+        this.entries.set(key(record.challenge.challengeNonce), { ...record, state: "accepted" });
+        this.burnTxOwners.set(key(record.burnTxHash), key(record.challenge.challengeNonce));
+        return;
+      case "finalized": {
+        const entry = this.entries.get(key(record.challengeNonce));
+        if (entry) Object.assign(entry, { state: "finalized", finalizedAt: record.at, mintTxHash: record.mintTxHash });
+        return;
+      }
+      case "failed": {
+        const entry = this.entries.get(key(record.challengeNonce));
+        if (entry) Object.assign(entry, { state: "failed", failedAt: record.at, reason: record.reason });
+        this.intents.delete(key(record.challengeNonce));
+        return;
+      }
+      case "late_burn":
+        this.lateBurns.push(record);
+        this.burnTxOwners.set(key(record.burnTxHash), key(record.challenge.challengeNonce));
+        return;
+    }
+  }
+
+  /** The accepted (or later) entry of a challenge. */
+  entry(challengeNonce: Hex): SettlementEntry | undefined {
+    return this.entries.get(key(challengeNonce));
+  }
+
+  /** The unresolved permit intent of a challenge (a crash between broadcast and accept). */
+  intent(challengeNonce: Hex): IntentRecord | undefined {
+    return this.intents.get(key(challengeNonce));
+  }
+
+  /** Every unresolved intent, for reconciliation at start. */
+  openIntents(): IntentRecord[] {
+    return [...this.intents.values()];
+  }
+
+  /** The challenge a burn transaction already settled (or was refused as late) for, if any. */
+  burnTxOwner(burnTxHash: Hex): string | undefined {
+    return this.burnTxOwners.get(key(burnTxHash));
+  }
+
+  /** Every entry, optionally only those in `state`. */
+  list(state?: SettlementEntry["state"]): SettlementEntry[] {
+    const all = [...this.entries.values()];
+    return state === undefined ? all : all.filter((entry) => entry.state === state);
+  }
+
+  /** The settle in flight for a challenge, if any. */
+  inflightSettle(challengeNonce: Hex): { digest: Hex; result: Promise<unknown> } | undefined {
+    return this.inflight.get(key(challengeNonce));
+  }
+
+  /**
+   * Claims a challenge for one settle. Must be called before the settle's first await, so two concurrent
+   * settles of one challenge can never both proceed.
+   */
+  claim(challengeNonce: Hex, digest: Hex, result: Promise<unknown>): void {
+    this.inflight.set(key(challengeNonce), { digest, result });
+  }
+
+  /** Releases the claim once the settle finished, whatever its outcome. */
+  release(challengeNonce: Hex): void {
+    this.inflight.delete(key(challengeNonce));
+  }
+
+  /** Settles still running (for a graceful shutdown). */
+  inflightResults(): Promise<unknown>[] {
+    return [...this.inflight.values()].map((claim) => claim.result);
+  }
+}
