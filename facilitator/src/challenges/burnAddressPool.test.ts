@@ -87,7 +87,8 @@ describe("a filled pool", () => {
       const recipient = addressToRecipient(treasury);
       expect(burn.recipientHash).toBe(generalRecipientHash({ chainId: BigInt(chainId), recipient, tweak: burn.tweak }));
       // The secret is the seed's base plus a small nonce, so it can be re-derived from the payment id.
-      const nonce = (burn.secret - derivePaymentSecretBase(seed, burn.paymentId) + BN254_FIELD_MODULUS) % BN254_FIELD_MODULUS;
+      const base = derivePaymentSecretBase(seed, burn.paymentId);
+      const nonce = (burn.secret - base + BN254_FIELD_MODULUS) % BN254_FIELD_MODULUS;
       expect(nonce).toBeLessThan(1n << 20n);
       expect(burn.paymentId).toMatch(/^0x[0-9a-f]{64}$/);
     }

@@ -190,7 +190,8 @@ export class BurnAddressPool implements BurnAddressSource {
   }
 
   #refill(): void {
-    while (!this.#closed && this.#broken === undefined && this.#stock.length + this.#deriving < this.#size + this.#waiters.length) {
+    const wanted = () => this.#size + this.#waiters.length;
+    while (!this.#closed && this.#broken === undefined && this.#stock.length + this.#deriving < wanted()) {
       const worker = this.#idleWorker();
       if (worker === undefined) return;
       this.#derive(worker);

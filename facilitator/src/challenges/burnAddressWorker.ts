@@ -68,7 +68,9 @@ export class BurnAddressWorker {
     this.#worker.unref();
     this.#worker.on("message", (message: unknown) => this.#answer(message));
     this.#worker.on("error", (error) => this.#stop(new BurnAddressWorkerError({ reason: "it threw", cause: error })));
-    this.#worker.on("exit", (code) => this.#stop(new BurnAddressWorkerError({ reason: `it exited with code ${code}` })));
+    this.#worker.on("exit", (code) => {
+      this.#stop(new BurnAddressWorkerError({ reason: `it exited with code ${code}` }));
+    });
   }
 
   /** Whether the thread is still running and accepting searches. */

@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { toHex } from "viem";
 import { describe, expect, it } from "vitest";
 
 import { ChallengeCapacityError, DuplicateChallengeError, InvalidChallengeOptionError } from "../errors/challenges.js";
@@ -131,9 +133,11 @@ describe("expiry and retention", () => {
 
   it("stays bounded under sustained issuance", () => {
     const { clock, store } = setup({ maxOpenChallenges: 50, retentionSeconds: 100 });
-    for (let t = 0; t < 5000; t++) {
+    const { burn } = buildChallengeRecord(); // one shared secret: only nonce and payTo must be unique here
+    for (let t = 0; t < 2000; t++) {
       clock.now = 1000 + t;
-      store.add(buildChallengeRecord({ issuedAt: clock.now, expiresAt: clock.now + 10 }));
+      const unique = { challengeNonce: toHex(randomBytes(32)), payTo: toHex(randomBytes(20)) };
+      store.add(buildChallengeRecord({ issuedAt: clock.now, expiresAt: clock.now + 10, burn, ...unique }));
     }
     // 10 s open + 100 s retained at one per second: 11 open (inclusive bound), 100 retained.
     expect(store.counts()).toEqual({ open: 11, retainedExpired: 100 });
@@ -166,9 +170,8 @@ describe("lookup", () => {
     const { store } = setup();
     const record = buildChallengeRecord();
     store.add(record);
-    expect(store.get(record.challengeNonce.toUpperCase().replace("0X", "0x") as typeof record.challengeNonce)?.record)
-      .toBe(record);
-    expect(store.findByPayTo(record.payTo.toLowerCase() as typeof record.payTo)?.record).toBe(record);
+    expect(store.get(`0x${record.challengeNonce.slice(2).toUpperCase()}`)?.record).toBe(record);
+    expect(store.findByPayTo(`0x${record.payTo.slice(2).toLowerCase()}`)?.record).toBe(record);
   });
 
   it("refuses a second challenge with the same nonce or burn address", () => {
@@ -178,7 +181,9 @@ describe("lookup", () => {
     expect(() => store.add(buildChallengeRecord({ challengeNonce: record.challengeNonce }))).toThrow(
       new DuplicateChallengeError("challengeNonce"),
     );
-    expect(() => store.add(buildChallengeRecord({ payTo: record.payTo }))).toThrow(new DuplicateChallengeError("payTo"));
+    expect(() => store.add(buildChallengeRecord({ payTo: record.payTo }))).toThrow(
+      new DuplicateChallengeError("payTo"),
+    );
     expect(store.counts().open).toBe(1);
   });
 });

@@ -17,7 +17,7 @@ import type { Address, Hex } from "viem";
 import { ChallengeCapacityError, DuplicateChallengeError, InvalidChallengeOptionError } from "../errors/challenges.js";
 import type { ChallengeRecord } from "./challengeRecord.js";
 
-/** Default hard bound on expired records kept, on top of the retention period (see {@link ChallengeStoreParameters}). */
+/** Default hard bound on expired records kept, on top of the retention period. */
 export const DEFAULT_MAX_RETAINED_EXPIRED = 100_000;
 
 /** How a store is bounded and what time it is. */

@@ -6,9 +6,8 @@
  * taken entry's tweak and recipient hash from the seed and the configured treasury (microseconds): whatever
  * the pool was built with, an offer can only ever commit its mint to `settlement.treasury`.
  */
-import { randomBytes } from "node:crypto";
 import { toNetwork, type ChallengeOffer } from "@svc/scheme";
-import { getAddress, toHex, type Hex } from "viem";
+import { getAddress, type Hex } from "viem";
 
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
 import { quote } from "../config/quote.js";
@@ -60,7 +59,8 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
   const network = toNetwork(chainId);
   const asset = getAddress(config.network.token);
   const treasury = getAddress(config.settlement.treasury);
-  const helper = config.settlement.permit_burner === undefined ? undefined : getAddress(config.settlement.permit_burner);
+  const permitBurner = config.settlement.permit_burner;
+  const helper = permitBurner === undefined ? undefined : getAddress(permitBurner);
 
   return {
     async issue(listPrice) {
@@ -82,7 +82,10 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
       // never land after the offer expired; any later deadline would let a late burn through on-chain.
       const deadline = helper === undefined ? undefined : expiresAt;
       const record: ChallengeRecord = {
-        challengeNonce: toHex(randomBytes(32)),
+        // The nonce is the burn's payment id: with the seed it re-derives the burn secret, so a burn whose
+        // offer was lost in a restart can still be recovered by the operator. The id is 32 random bytes and
+        // reveals nothing without the seed.
+        challengeNonce: burn.paymentId,
         network,
         chainId,
         asset,

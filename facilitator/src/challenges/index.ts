@@ -7,8 +7,6 @@ export {
   type BurnAddressPoolStats,
   type BurnAddressSource,
 } from "./burnAddressPool.js";
-export { BurnAddressWorker } from "./burnAddressWorker.js";
-export { burnSecretInputs, type BurnSecretInputs } from "./burnSecretInputs.js";
 export type { BurnSecret, ChallengeRecord } from "./challengeRecord.js";
 export {
   ChallengeStore,

@@ -60,6 +60,7 @@ describe("parseConfig: a valid file", () => {
         journal: "/var/lib/svc/journal.jsonl",
         challenge_ttl_seconds: 60,
         expired_challenge_retention_seconds: 0,
+        permit_receipt_timeout_ms: 15_000,
       },
       fee: {
         mode: "custodial",
@@ -97,6 +98,7 @@ describe("parseConfig: defaults", () => {
     ["settlement.permit_burner", config.settlement.permit_burner, undefined],
     ["settlement.challenge_ttl_seconds", config.settlement.challenge_ttl_seconds, 300],
     ["settlement.expired_challenge_retention_seconds", config.settlement.expired_challenge_retention_seconds, 3600],
+    ["settlement.permit_receipt_timeout_ms", config.settlement.permit_receipt_timeout_ms, 15_000],
     ["daemon.finalize_interval_ms", config.daemon.finalize_interval_ms, 15_000],
     ["daemon.shutdown_grace_ms", config.daemon.shutdown_grace_ms, 10_000],
     ["daemon.rate_limit_per_min", config.daemon.rate_limit_per_min, 120],

@@ -2,8 +2,9 @@ import { MethodNotAllowedError, RouteNotFoundError } from "../errors/http.js";
 import type { HttpMiddleware } from "./httpState.js";
 
 /**
- * Turns the router's bodiless 404 and 405 into our JSON errors, so every answer of the daemon is
- * `{ error }` JSON. Mount it before the router: it inspects what the router left behind.
+ * Turns the router's bodiless 404 and 405 into our JSON errors, so a client that got the path or method wrong
+ * reads the same `{ error }` shape as every other refusal. Mount it before the router: it inspects what the
+ * router left behind.
  */
 export const answerUnrouted: HttpMiddleware = async (ctx, next) => {
   await next();

@@ -11,8 +11,9 @@ const MAX_MESSAGE_LENGTH = 500;
 export function errorLogFields(error: unknown): { error: string; message: string } {
   if (error instanceof BaseError) return { error: error.name, message: error.message };
   if (error instanceof Error) {
-    const message = error.message.length > MAX_MESSAGE_LENGTH ? `${error.message.slice(0, MAX_MESSAGE_LENGTH)}…` : error.message;
-    return { error: error.name, message };
+    const { message } = error;
+    const bounded = message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
+    return { error: error.name, message: bounded };
   }
   return { error: typeof error, message: "non-error value thrown" };
 }

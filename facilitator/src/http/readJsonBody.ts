@@ -1,6 +1,10 @@
 import { bodyParser } from "@koa/bodyparser";
 
-import { MalformedRequestBodyError, RequestBodyTooLargeError, UnsupportedContentEncodingError } from "../errors/http.js";
+import {
+  MalformedRequestBodyError,
+  RequestBodyTooLargeError,
+  UnsupportedContentEncodingError,
+} from "../errors/http.js";
 import type { HttpMiddleware } from "./httpState.js";
 
 /** Largest request body accepted, after any `Content-Encoding` is inflated; facilitator bodies are a few KiB. */

@@ -6,7 +6,7 @@ export type SlidingWindowRateLimiterParameters = {
   limit: number;
   /** Window length; one minute unless a test shortens it. */
   windowMs?: number;
-  /** Clock in milliseconds, injectable for tests. */
+  /** Clock in whole milliseconds, injectable for tests; a monotonic clock by default. */
   now?: () => number;
   /** Most keys kept at once; past it the least recently used key is forgotten. */
   maxKeys?: number;
@@ -16,6 +16,9 @@ export type SlidingWindowRateLimiterParameters = {
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 
 type WindowCounts = { windowStart: number; previous: number; current: number };
+
+/** Process-monotonic milliseconds: a wall-clock step backwards must not hand every client a fresh window. */
+const monotonicNow = (): number => Math.floor(performance.now());
 
 /** Default bound on tracked keys: about 100 bytes each, so a few megabytes at most. */
 const DEFAULT_MAX_KEYS = 50_000;
@@ -42,7 +45,12 @@ export class SlidingWindowRateLimiter {
   readonly #keys = new Map<string, WindowCounts>();
   #lastSweep = Number.NEGATIVE_INFINITY;
 
-  constructor({ limit, windowMs = 60_000, now = Date.now, maxKeys = DEFAULT_MAX_KEYS }: SlidingWindowRateLimiterParameters) {
+  constructor({
+    limit,
+    windowMs = 60_000,
+    now = monotonicNow,
+    maxKeys = DEFAULT_MAX_KEYS,
+  }: SlidingWindowRateLimiterParameters) {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidRateLimitError({ limit });
     this.#limit = limit;
     this.#windowMs = windowMs;
@@ -70,7 +78,7 @@ export class SlidingWindowRateLimiter {
     }
 
     const elapsed = now - windowStart;
-    if (this.#estimate(counts, elapsed) + 1 <= this.#limit) {
+    if (this.#fits(counts, elapsed)) {
       counts.current += 1;
       return { allowed: true };
     }
@@ -85,11 +93,15 @@ export class SlidingWindowRateLimiter {
     return { windowStart, previous: adjacent ? counts.current : 0, current: 0 };
   }
 
-  #estimate(counts: WindowCounts, elapsed: number): number {
-    return (counts.previous * (this.#windowMs - elapsed)) / this.#windowMs + counts.current;
+  /**
+   * Whether one more request keeps `previous * overlap + current` within the limit, multiplied out by the
+   * window length so the comparison stays in integers and a wait computed from it is never off by rounding.
+   */
+  #fits({ previous, current }: WindowCounts, elapsed: number): boolean {
+    return previous * (this.#windowMs - elapsed) + (current + 1) * this.#windowMs <= this.#limit * this.#windowMs;
   }
 
-  /** The shortest wait after which `estimate + 1 <= limit` holds again. */
+  /** The shortest wait after which one more request fits again. */
   #waitMs({ previous, current }: WindowCounts, elapsed: number): number {
     const remaining = this.#windowMs - elapsed;
     const room = this.#limit - 1 - current;

@@ -12,7 +12,7 @@ import {
   zerc20TokenAbi,
   type ReasonCode,
 } from "@svc/scheme";
-import { isAddressEqual, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from "viem";
+import { getAddress, isAddressEqual, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from "viem";
 
 /** What the burn must satisfy. */
 export type SelfTransferBurnExpectation = {
@@ -57,7 +57,7 @@ export async function checkSelfTransferBurn(client: PublicClient, expected: Self
     client.readContract({ address: expected.token, abi: zerc20TokenAbi, functionName: "balanceOf", args: [expected.payTo] }),
   ]);
   const evidence: SelfTransferBurnEvidence = {
-    payer: receipt.from,
+    payer: getAddress(receipt.from),
     blockNumber: receipt.blockNumber,
     blockTimestamp: Number(block.timestamp),
     value: transfer.args.value,

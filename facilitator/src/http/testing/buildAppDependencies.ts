@@ -94,7 +94,12 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
           { challengeNonce: `0x${"02".repeat(32)}`, state: "late_burn" as const },
         ]
           .filter((entry) => state === undefined || entry.state === state)
-          .map((entry) => ({ ...entry, path: "self-transfer" as const, amount: "1000", burnTxHash: TEST_HTTP_BURN_TX })),
+          .map((entry) => ({
+            ...entry,
+            path: "self-transfer" as const,
+            amount: "1000",
+            burnTxHash: TEST_HTTP_BURN_TX,
+          })),
     },
     ...rest,
   };

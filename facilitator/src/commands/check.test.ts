@@ -1,0 +1,249 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startStack, type RunningStack } from "@svc/anvil-fixtures";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { CHECKS_OUT_LINE, countProblems, runCheck, type CheckFinding } from "./check.js";
+import { closedPort, readEnvFile, writeConfigVariant, type TomlOverrides } from "./testing/stackFiles.js";
+
+let dir: string;
+let stack: RunningStack;
+let env: Record<string, string>;
+/** Every line any check printed, for the final no-secrets assertion. */
+const printed: string[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "svc-check-"));
+  stack = await startStack({ dir, facilitatorPort: 0 });
+  env = await readEnvFile(stack.files.facilitatorEnv);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+type CheckRun = { findings: CheckFinding[]; lines: string[]; problems: string[] };
+
+async function check(configPath: string, environment: Record<string, string | undefined> = env): Promise<CheckRun> {
+  let text = "";
+  const findings = await runCheck({ configPath, env: environment, write: (chunk) => (text += chunk), timeoutMs: 3_000 });
+  expect(text.endsWith("\n")).toBe(true);
+  const lines = text.slice(0, -1).split("\n");
+  printed.push(...lines);
+  return { findings, lines, problems: lines.filter((line) => line.startsWith("✗")) };
+}
+
+async function checkVariant(overrides: TomlOverrides, environment?: Record<string, string | undefined>): Promise<CheckRun> {
+  return check(await writeConfigVariant(stack.files.facilitatorToml, overrides), environment);
+}
+
+describe("runCheck against the local stack", () => {
+  it("passes the generated configuration and ends with the checks-out line", async () => {
+    const { findings, lines, problems } = await check(stack.files.facilitatorToml);
+    expect(problems).toEqual([]);
+    expect(countProblems(findings)).toBe(0);
+    expect(lines.at(-1)).toMatch(/^✓ configuration checks out/);
+    expect(lines.at(-1)).toBe(`${CHECKS_OUT_LINE} (2 warnings)`);
+    const probes = new Set(findings.map((finding) => finding.probe));
+    expect([...probes]).toEqual(["config", "keys", "rpc", "relayer", "contracts", "journal", "indexer", "decider"]);
+    expect(lines).toContain(`✓ contracts: network.token ${stack.deployment.token} has deployed code`);
+    expect(lines).toContain(`✓ contracts: settlement.permit_burner ${stack.deployment.permitBurner} has deployed code`);
+    expect(lines).toContain(`✓ rpc: RPC ${stack.deployment.rpcUrl}/ answers with chain 31337 (= network.chain_id)`);
+    expect(lines).toContain(`✓ indexer: ${stack.deployment.indexerUrl}/healthz answers HTTP 200`);
+    expect(lines).toContain(
+      `- decider: ${stack.deployment.deciderUrl}/ not probed: it is called only on the batch proving path`,
+    );
+    // The stack runs on anvil's public keys: accepted, but never silently.
+    expect(lines.filter((line) => line.startsWith("⚠ keys:"))).toEqual([
+      "⚠ keys: SVC_TREASURY_PK is a well-known development key (anvil account 1); accepted only because the setup is fully local",
+      "⚠ keys: SVC_RELAYER_PK is a well-known development key (anvil account 2); accepted only because the setup is fully local",
+    ]);
+  });
+
+  it("passes split fee mode when the splitter's bps equals fee.bps", async () => {
+    const splitter = stack.deployment.feeSplitter;
+    const { lines, problems } = await checkVariant({
+      settlement: { treasury: splitter },
+      fee: { bps: stack.deployment.feeSplit.bps, min_per_payment: "0", recipient: undefined, splitter },
+    });
+    expect(problems).toEqual([]);
+    expect(lines).toContain(
+      `✓ splitter: fee splitter ${splitter}: bps() ${stack.deployment.feeSplit.bps} = fee.bps, ` +
+        `payee ${stack.deployment.feeSplit.payee}, fee recipient ${stack.deployment.feeSplit.feeRecipient}`,
+    );
+    expect(lines.at(-1)).toMatch(/^✓ configuration checks out/);
+  });
+
+  it("reports an unreachable RPC and skips the probes that need it", async () => {
+    const port = await closedPort();
+    const { lines, problems } = await checkVariant({ network: { rpc_url: `http://127.0.0.1:${port}` } });
+    expect(problems).toEqual([`✗ rpc: RPC http://127.0.0.1:${port}/ is unreachable: ECONNREFUSED`]);
+    expect(lines).toContain("- relayer: skipped: the RPC is unreachable");
+    expect(lines).toContain("- contracts: skipped: the RPC is unreachable");
+    expect(lines.at(-1)).toBe("check failed: 1 problem");
+  });
+
+  it("reports an RPC that serves another chain, and every startup rule that chain id breaks", async () => {
+    const { lines, problems } = await checkVariant({ network: { chain_id: 1 } });
+    expect(problems).toEqual([
+      "✗ keys: SVC_TREASURY_PK is a well-known development key, refused because network.chain_id is not 31337.",
+      "✗ keys: SVC_RELAYER_PK is a well-known development key, refused because network.chain_id is not 31337.",
+      "✗ keys: Profile `local` has no prover on chain 1: it runs only on the local chain 31337.",
+      "✗ rpc: network.chain_id is 1 but the RPC at network.rpc_url reports chain 31337.",
+    ]);
+    expect(lines).toContain("- contracts: skipped: the RPC serves chain 31337, not network.chain_id");
+    expect(lines.at(-1)).toBe("check failed: 4 problems");
+  });
+
+  it("reports a token address without code (an EOA)", async () => {
+    const eoa = stack.deployment.accounts.payer.address;
+    const { problems } = await checkVariant({ network: { token: eoa } });
+    expect(problems).toEqual([`✗ contracts: network.token ${eoa} has no deployed code on chain 31337`]);
+  });
+
+  it("reports a permit burner address without code", async () => {
+    const nowhere = "0x00000000000000000000000000000000000b0b0b";
+    const { problems } = await checkVariant({ settlement: { permit_burner: nowhere } });
+    expect(problems).toEqual([`✗ contracts: settlement.permit_burner ${nowhere} has no deployed code on chain 31337`]);
+  });
+
+  it("lists every bad config value, not just the first, and skips the probes that need a configuration", async () => {
+    const { lines, problems } = await checkVariant({
+      network: { chain_id: "thirty-one", rpc_ulr: "http://127.0.0.1:1" },
+      listen: { port: 70_000 },
+      fee: { charge_to: "nobody" },
+    });
+    expect(problems).toEqual([
+      '✗ config: Unknown configuration key "network.rpc_ulr".',
+      '✗ config: Invalid value for "network.chain_id": expected an integer at least 1.',
+      '✗ config: Invalid value for "listen.port": must be between 0 and 65535.',
+      '✗ config: Invalid value for "fee.charge_to": expected "payer" or "provider".',
+    ]);
+    expect(lines).toContain("- keys: startup rules not checked: the configuration does not parse");
+    for (const probe of ["rpc", "contracts", "journal", "indexer"]) {
+      expect(lines).toContain(`- ${probe}: skipped: the configuration does not parse`);
+    }
+    expect(lines.at(-1)).toBe("check failed: 4 problems");
+  });
+
+  it("reports an unreadable configuration file", async () => {
+    const missing = join(dir, "missing.toml");
+    const { problems, lines } = await check(missing);
+    expect(problems).toEqual([`✗ config: Cannot read configuration file ${JSON.stringify(missing)}.`]);
+    expect(lines.at(-1)).toBe("check failed: 1 problem");
+  });
+
+  it("reports a missing SVC_RELAYER_PK by name", async () => {
+    const { SVC_RELAYER_PK: _relayer, ...withoutRelayer } = env;
+    const { lines, problems } = await check(stack.files.facilitatorToml, withoutRelayer);
+    expect(problems).toEqual(["✗ keys: SVC_RELAYER_PK is not set."]);
+    expect(lines).toContain("- keys: startup rules not checked: the secrets above are missing or invalid");
+  });
+
+  it("reports every bad secret, each by name", async () => {
+    const { problems } = await check(stack.files.facilitatorToml, {
+      SVC_TREASURY_PK: "0x1234",
+      SVC_ADMIN_TOKEN: "short",
+    });
+    expect(problems).toEqual([
+      "✗ keys: SVC_TREASURY_PK is invalid: expected 0x followed by 64 hex digits (a 32-byte private key).",
+      "✗ keys: SVC_RELAYER_PK is not set.",
+      "✗ keys: SVC_ADMIN_TOKEN is invalid: must be at least 16 characters long.",
+    ]);
+  });
+
+  it("refuses development keys under a non-local profile", async () => {
+    const { problems } = await checkVariant({ profile: "testnet" });
+    expect(problems).toEqual([
+      "✗ keys: SVC_TREASURY_PK is a well-known development key, refused because the profile is not `local`.",
+      "✗ keys: SVC_RELAYER_PK is a well-known development key, refused because the profile is not `local`.",
+    ]);
+  });
+
+  it("requires SVC_ADMIN_TOKEN for an unset profile", async () => {
+    const { SVC_ADMIN_TOKEN: _token, ...withoutToken } = env;
+    const { problems } = await checkVariant({ profile: undefined }, withoutToken);
+    expect(problems).toContain(
+      "✗ keys: SVC_ADMIN_TOKEN is not set; it is required because the profile is unset (an unset profile is non-local).",
+    );
+  });
+
+  it("reports a journal folder that cannot be written (a path under a regular file)", async () => {
+    const file = join(dir, "not-a-folder");
+    await writeFile(file, "a regular file\n");
+    const { problems } = await checkVariant({ settlement: { journal: "not-a-folder/journal.jsonl" } });
+    expect(problems).toEqual([
+      `✗ journal: settlement.journal ${join(file, "journal.jsonl")} cannot be created: ${file} is not a folder`,
+    ]);
+  });
+
+  it("reports a damaged journal that start would refuse", async () => {
+    await writeFile(join(dir, "damaged.jsonl"), "{not json\n");
+    const { problems } = await checkVariant({ settlement: { journal: "damaged.jsonl" } });
+    expect(problems).toEqual([
+      `✗ journal: settlement.journal ${join(dir, "damaged.jsonl")} is damaged at line 1: start refuses it`,
+    ]);
+  });
+
+  it('warns that journal "none" loses pending work, and still checks out', async () => {
+    const { lines, problems } = await checkVariant({ settlement: { journal: "none" } });
+    expect(problems).toEqual([]);
+    expect(lines).toContain(
+      '⚠ journal: settlement.journal is "none": accepted payments not yet finalized are lost on restart',
+    );
+    expect(lines.at(-1)).toBe(`${CHECKS_OUT_LINE} (3 warnings)`);
+  });
+
+  it("reports a splitter whose on-chain bps differs from fee.bps", async () => {
+    const splitter = stack.deployment.feeSplitter;
+    const { problems } = await checkVariant({
+      settlement: { treasury: splitter },
+      fee: { bps: 250, min_per_payment: "0", recipient: undefined, splitter },
+    });
+    expect(problems).toEqual([
+      `✗ splitter: fee splitter ${splitter} splits ${stack.deployment.feeSplit.bps} bps on-chain but fee.bps is 250`,
+    ]);
+  });
+
+  it("reports a splitter address without code in split mode", async () => {
+    const eoa = stack.deployment.accounts.payee.address;
+    const { lines, problems } = await checkVariant({
+      settlement: { treasury: eoa },
+      fee: { bps: 100, min_per_payment: "0", recipient: undefined, splitter: eoa },
+    });
+    expect(problems).toEqual([`✗ splitter: settlement.treasury ${eoa} (the fee splitter) has no deployed code on chain 31337`]);
+    expect(lines).toContain("- splitter: bps(), payee() and feeRecipient() not read: there is no contract to read them from");
+  });
+
+  it("reports an unreachable indexer", async () => {
+    const port = await closedPort();
+    const { problems } = await checkVariant({ network: { indexer_url: `http://127.0.0.1:${port}` } });
+    expect(problems).toEqual([`✗ indexer: indexer http://127.0.0.1:${port}/healthz is unreachable: ECONNREFUSED`]);
+  });
+
+  it("warns about credentials in the RPC URL and prints it redacted", async () => {
+    const rpcUrl = `${stack.deployment.rpcUrl}/?apikey=rpc-provider-secret-4711`;
+    const { lines, problems } = await checkVariant({ network: { rpc_url: rpcUrl } });
+    expect(problems).toEqual([]);
+    expect(lines).toContain(
+      '⚠ rpc: network.rpc_url embeds credentials (query parameter "apikey"); keep them out of the file where the provider allows',
+    );
+    expect(lines).toContain(`✓ rpc: RPC ${stack.deployment.rpcUrl}/?apikey=*** answers with chain 31337 (= network.chain_id)`);
+    expect(lines.join("\n")).not.toContain("rpc-provider-secret-4711");
+  });
+
+  it("never prints a private key or the admin token", () => {
+    const secrets = [
+      env["SVC_TREASURY_PK"],
+      env["SVC_RELAYER_PK"],
+      env["SVC_ADMIN_TOKEN"],
+      ...Object.values(stack.deployment.accounts).map((account) => account.privateKey),
+    ].filter((value): value is string => value !== undefined);
+    expect(secrets.length).toBeGreaterThan(3);
+    expect(printed.length).toBeGreaterThan(50);
+    const output = printed.join("\n").toLowerCase();
+    for (const secret of secrets) expect(output).not.toContain(secret.toLowerCase().replace(/^0x/, ""));
+  });
+});

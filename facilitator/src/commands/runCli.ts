@@ -1,0 +1,80 @@
+/**
+ * The `facilitator` command line: `check`, `start`, help and version, with the exit codes operators script
+ * against: 0 ok, 1 problems or startup failure, 2 usage mistakes. clipanion alone returns 1 for every
+ * error, so parsing and `UsageError`s are handled here to give usage mistakes their own code.
+ */
+import { readFileSync } from "node:fs";
+import { Builtins, Cli, UsageError, type BaseContext, type Command } from "./clipanion.js";
+
+import { CheckCommand } from "./check.js";
+import { describeError } from "./describeError.js";
+import { redactOutput } from "./redactOutput.js";
+import { StartCommand } from "./start.js";
+
+/** Exit code for a usage mistake (unknown command, missing or malformed option). */
+export const EXIT_USAGE = 2;
+
+/** Builds the clipanion `Cli` with every facilitator command registered. */
+export function createCli(): Cli {
+  const cli = new Cli({
+    binaryLabel: "svc-zerc20 settlement facilitator",
+    binaryName: "facilitator",
+    binaryVersion: packageVersion(),
+    // Plain text everywhere: the output lands in CI logs and scripts as often as on a terminal.
+    enableColors: false,
+  });
+  cli.register(CheckCommand);
+  cli.register(StartCommand);
+  cli.register(Builtins.HelpCommand);
+  cli.register(Builtins.VersionCommand);
+  return cli;
+}
+
+/**
+ * Runs the command line `argv` (without the node and script arguments) and resolves with the exit code.
+ *
+ * @example
+ * process.exitCode = await runCli(["check", "--config", "facilitator.toml"], Cli.defaultContext);
+ */
+export async function runCli(argv: readonly string[], context: BaseContext): Promise<number> {
+  const cli = createCli();
+  if (argv.length === 0) {
+    // A bare `facilitator` is a usage mistake in scripts; the command list goes where errors go.
+    context.stderr.write(cli.usage());
+    return EXIT_USAGE;
+  }
+  let command: Command;
+  try {
+    command = cli.process([...argv], context);
+  } catch (error) {
+    context.stderr.write(cli.error(error, { colored: false }));
+    return EXIT_USAGE;
+  }
+  if (!(command instanceof CheckCommand || command instanceof StartCommand) || command.help) {
+    return cli.run(command, context);
+  }
+  command.context = context;
+  try {
+    return (await command.validateAndExecute()) ?? 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      context.stderr.write(cli.error(error, { colored: false, command }));
+      return EXIT_USAGE;
+    }
+    // clipanion would print the message and stack of an unexpected error; a library message can quote a URL
+    // with its API key, so only the redacted first line is shown.
+    context.stderr.write(`${redactOutput(`facilitator: unexpected error: ${describeError(error)}`, context.env)}\n`);
+    return 1;
+  }
+}
+
+/** The package version, read at run time because `src` and `dist` sit at the same depth under the package. */
+function packageVersion(): string {
+  try {
+    const manifest: unknown = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    const version = typeof manifest === "object" && manifest !== null ? Reflect.get(manifest, "version") : undefined;
+    return typeof version === "string" ? version : "unknown";
+  } catch {
+    return "unknown";
+  }
+}

@@ -1,0 +1,139 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startStack, type RunningStack } from "@svc/anvil-fixtures";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { runStart, type RunStartParameters } from "./start.js";
+import { closedPort, readEnvFile, writeConfigVariant } from "./testing/stackFiles.js";
+
+let dir: string;
+let stack: RunningStack;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "svc-start-"));
+  stack = await startStack({ dir, facilitatorPort: 0 });
+  env = await readEnvFile(stack.files.facilitatorEnv);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+type StartRun = {
+  exit: Promise<number>;
+  lines: string[];
+  errors: string[];
+  /** Resolves with the `started` event, or rejects when runStart ends without one. */
+  started: () => Promise<Record<string, unknown>>;
+  requestStop: () => void;
+};
+
+function start(overrides: Partial<RunStartParameters> = {}): StartRun {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  let requestStop = () => {};
+  const stopRequested = new Promise<void>((resolve) => {
+    requestStop = resolve;
+  });
+  let onStarted: (event: Record<string, unknown>) => void = () => {};
+  const startedEvent = new Promise<Record<string, unknown>>((resolve) => {
+    onStarted = resolve;
+  });
+  const exit = runStart({
+    configPath: stack.files.facilitatorToml,
+    env,
+    write: (line) => {
+      lines.push(line);
+      const event = parseEvent(line);
+      if (event["event"] === "started") onStarted(event);
+    },
+    writeError: (text) => errors.push(text),
+    stopRequested,
+    ...overrides,
+  });
+  // Built on demand: an unobserved rejection would fail the run for tests that expect startup to fail.
+  const started = () =>
+    Promise.race([
+      startedEvent,
+      exit.then((code): never => {
+        throw new Error(`runStart ended with ${code} before the started event: ${errors.join("")}`);
+      }),
+    ]);
+  return { exit, lines, errors, started, requestStop };
+}
+
+function parseEvent(line: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(line);
+  return typeof value === "object" && value !== null ? Object.fromEntries(Object.entries(value)) : {};
+}
+
+describe("runStart", () => {
+  it("runs the daemon until the stop request, then stops it and returns 0", async () => {
+    const run = start();
+    const started = await run.started();
+    expect(started).toMatchObject({ level: "info", event: "started", chain_id: 31337 });
+    expect(started["listen"]).toMatch(/^127\.0\.0\.1:\d+$/);
+    const health = await fetch(`http://${String(started["listen"])}/healthz`);
+    expect(health.status).toBe(200);
+
+    run.requestStop();
+    expect(await run.exit).toBe(0);
+    expect(run.errors).toEqual([]);
+    const events = run.lines.map((line) => parseEvent(line)["event"]);
+    expect(events.at(-1)).toBe("stopped");
+    expect(events).toContain("stopping");
+    const output = run.lines.join("").toLowerCase();
+    for (const secret of [env["SVC_TREASURY_PK"], env["SVC_RELAYER_PK"], env["SVC_ADMIN_TOKEN"]]) {
+      expect(secret).toBeDefined();
+      expect(output).not.toContain(String(secret).toLowerCase().replace(/^0x/, ""));
+    }
+    // The daemon is gone: its port no longer answers.
+    await expect(fetch(`http://${String(started["listen"])}/healthz`)).rejects.toThrow();
+  });
+
+  it("prints one line naming a missing secret and returns 1", async () => {
+    const { SVC_RELAYER_PK: _relayer, ...withoutRelayer } = env;
+    const run = start({ env: withoutRelayer });
+    expect(await run.exit).toBe(1);
+    expect(run.errors).toEqual(["facilitator failed to start: SVC_RELAYER_PK is not set.\n"]);
+  });
+
+  it("prints one line naming the refused development key, never its value", async () => {
+    const configPath = await writeConfigVariant(stack.files.facilitatorToml, { profile: "production" });
+    const run = start({ configPath });
+    expect(await run.exit).toBe(1);
+    expect(run.errors).toEqual([
+      "facilitator failed to start: SVC_TREASURY_PK is a well-known development key, refused because the profile is not `local`.\n",
+    ]);
+  });
+
+  it("prints one line for an unreachable RPC without the credentials in its URL", async () => {
+    const port = await closedPort();
+    const configPath = await writeConfigVariant(stack.files.facilitatorToml, {
+      network: { rpc_url: `http://127.0.0.1:${port}/?apikey=rpc-provider-secret-4711` },
+    });
+    const run = start({ configPath });
+    expect(await run.exit).toBe(1);
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toMatch(/^facilitator failed to start: .+\n$/);
+    expect(run.errors.join("")).not.toContain("rpc-provider-secret-4711");
+  });
+
+  it("reports a daemon that fails to stop and returns 1", async () => {
+    const run = start({
+      start: async () => ({
+        listen: "127.0.0.1:1",
+        url: "http://127.0.0.1:1",
+        stop: async () => {
+          throw new Error(`journal close failed for ${env["SVC_ADMIN_TOKEN"] ?? ""}`);
+        },
+      }),
+    });
+    run.requestStop();
+    expect(await run.exit).toBe(1);
+    expect(run.errors).toEqual(["facilitator did not stop cleanly: Error: journal close failed for [redacted]\n"]);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * `facilitator start --config <path>`: runs the daemon in the foreground until SIGTERM or SIGINT. The daemon
+ * itself logs one JSON line per event on stdout (`started` is the readiness marker); this command adds only
+ * the process lifecycle: a one-line reason on stderr and exit 1 when startup fails, and on a signal a
+ * graceful stop (bounded by `daemon.shutdown_grace_ms`) and exit 0.
+ */
+import { Command, Option, UsageError } from "./clipanion.js";
+
+import type { Environment } from "../config/index.js";
+import { startDaemon, type RunningDaemon, type StartDaemonOptions } from "../daemon/startDaemon.js";
+import { describeError } from "./describeError.js";
+import { redactOutput } from "./redactOutput.js";
+
+/** The signals that stop the daemon gracefully. */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGTERM", "SIGINT"];
+
+/** Parameters of {@link runStart}. */
+export type RunStartParameters = {
+  /** Path of the TOML configuration file. */
+  configPath: string;
+  /** Where the secrets come from (`process.env` in the CLI). */
+  env: Environment;
+  /** Receives the daemon's JSON log lines (newline-terminated); the daemon's default is stdout. */
+  write?: ((line: string) => void) | undefined;
+  /** Receives the one-line startup or shutdown failure (newline-terminated). */
+  writeError: (text: string) => void;
+  /**
+   * Resolves when the daemon should stop. Defaults to the first of {@link STOP_SIGNALS}; tests pass their
+   * own so they need not signal the test runner's process.
+   */
+  stopRequested?: Promise<unknown> | undefined;
+  /** The daemon entry point; replaceable so argument and failure handling can be tested without a chain. */
+  start?: ((options: StartDaemonOptions) => Promise<RunningDaemon>) | undefined;
+};
+
+/**
+ * Starts the daemon, waits for the stop request, stops it, and returns the exit code: 0 after a clean stop,
+ * 1 when startup or shutdown fails.
+ *
+ * @example
+ * process.exitCode = await runStart({ configPath: "facilitator.toml", env: process.env, writeError: (t) => process.stderr.write(t) });
+ */
+export async function runStart(parameters: RunStartParameters): Promise<number> {
+  const { configPath, env, write, writeError } = parameters;
+  const start = parameters.start ?? startDaemon;
+  // Listening before startup begins means a signal during startup stops the daemon as soon as it is up,
+  // instead of killing the process halfway through opening the journal.
+  const signal = parameters.stopRequested === undefined ? waitForSignal(STOP_SIGNALS) : undefined;
+  const stopRequested = parameters.stopRequested ?? signal?.received;
+  try {
+    let daemon: RunningDaemon;
+    try {
+      daemon = await start({ configPath, env, ...(write === undefined ? {} : { write }) });
+    } catch (error) {
+      writeError(`${redactOutput(`facilitator failed to start: ${describeError(error)}`, env)}\n`);
+      return 1;
+    }
+    await stopRequested;
+    try {
+      await daemon.stop();
+    } catch (error) {
+      writeError(`${redactOutput(`facilitator did not stop cleanly: ${describeError(error)}`, env)}\n`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    signal?.dispose();
+  }
+}
+
+/** A promise settled by the first of `signals`, and a way to remove the listeners again. */
+function waitForSignal(signals: readonly NodeJS.Signals[]): { received: Promise<NodeJS.Signals>; dispose: () => void } {
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const received = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = resolve;
+  });
+  // The listeners stay until dispose, so a second signal during the bounded stop is absorbed, not fatal.
+  for (const signal of signals) process.on(signal, onSignal);
+  return {
+    received,
+    dispose: () => {
+      for (const signal of signals) process.off(signal, onSignal);
+    },
+  };
+}
+
+/** The `start` command: runs the daemon in the foreground until SIGTERM or SIGINT. */
+export class StartCommand extends Command {
+  static override paths = [["start"]];
+
+  static override usage = Command.Usage({
+    description: "run the facilitator daemon in the foreground",
+    details: `
+      Loads the configuration file and the secrets from the environment, applies the startup rules, restores pending work from \`settlement.journal\` and serves the payment API. Logs one JSON line per event on stdout; the \`started\` event (with \`listen\` and \`chain_id\`) marks readiness.
+
+      SIGTERM or SIGINT stops accepting requests and waits up to \`daemon.shutdown_grace_ms\` for work in flight, then exits 0. When startup fails, one line naming the problem goes to stderr and the exit code is 1. Run \`check\` first to see every problem at once.
+    `,
+    examples: [
+      ["Start against the local stack", "$0 start --config .stack/facilitator.toml"],
+    ],
+  });
+
+  config = Option.String("--config", {
+    required: true,
+    description: "path of the facilitator TOML configuration file",
+  });
+
+  override async execute(): Promise<number> {
+    if (this.config.trim() === "") throw new UsageError("--config needs the path of a TOML file");
+    return runStart({
+      configPath: this.config,
+      env: this.context.env,
+      write: (line) => this.context.stdout.write(line),
+      writeError: (text) => this.context.stderr.write(text),
+    });
+  }
+}

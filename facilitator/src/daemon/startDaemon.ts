@@ -1,0 +1,190 @@
+/**
+ * The facilitator daemon: loads and checks the configuration, restores the journal, starts the burn-address
+ * pool, the settlement core and the HTTP API, and logs `started` (the readiness marker). `stop()` stops
+ * accepting, waits up to `daemon.shutdown_grace_ms` for requests and settles in flight, then closes.
+ */
+import { SCHEME, toNetwork, X402_VERSION, type SupportedResponse } from "@svc/scheme";
+import { getAddress } from "viem";
+import { BurnAddressPool } from "../challenges/burnAddressPool.js";
+import { ChallengeStore } from "../challenges/challengeStore.js";
+import { createChallengeIssuer } from "../challenges/createChallengeIssuer.js";
+import { createChainClients } from "../chain/createChainClients.js";
+import { createRelayerQueue } from "../chain/relayerQueue.js";
+import { assertRpcChainId } from "../config/assertRpcChainId.js";
+import { deriveBurnSeed } from "../config/burnSeed.js";
+import { checkStartupRules } from "../config/checkStartupRules.js";
+import { loadConfig } from "../config/loadConfig.js";
+import type { Environment } from "../config/parseSecrets.js";
+import { redactUrl } from "../config/redactUrl.js";
+import { ProfileDisabledError } from "../errors/challenges.js";
+import { noHistory } from "../history/historyRecorder.js";
+import type { AdminSettlement, AppDependencies, SettlementState } from "../http/appDependencies.js";
+import { createApp } from "../http/createApp.js";
+import { listenApp } from "../http/listenApp.js";
+import { openSettlementJournal } from "../journal/openSettlementJournal.js";
+import { createLogger } from "../log/createLogger.js";
+import { createSettlementService } from "../settlement/createSettlementService.js";
+import { SettlementBook, type SettlementEntry } from "../settlement/settlementBook.js";
+
+/** How to start the daemon. */
+export type StartDaemonOptions = {
+  configPath: string;
+  env: Environment;
+  /** Where JSON log lines go (default stdout). */
+  write?: (line: string) => void;
+};
+
+/** A running daemon. */
+export type RunningDaemon = {
+  /** `host:port` bound. */
+  listen: string;
+  /** `http://host:port`. */
+  url: string;
+  stop: () => Promise<void>;
+};
+
+const unixNow = () => Math.floor(Date.now() / 1000);
+
+/** Starts the daemon; throws named errors (never quoting secrets) when the configuration or startup rules fail. */
+export async function startDaemon(options: StartDaemonOptions): Promise<RunningDaemon> {
+  const { config, secrets, warnings } = await loadConfig(options.configPath, options.env);
+  const logger = createLogger({
+    write: options.write,
+    secrets: [secrets.treasuryPk, secrets.relayerPk, ...(secrets.adminToken ? [secrets.adminToken] : [])],
+  });
+  const { chain, client, relayerAccount } = createChainClients({
+    rpcUrl: config.network.rpc_url,
+    chainId: config.network.chain_id,
+    relayerPk: secrets.relayerPk,
+  });
+  const rpcChainId = await client.getChainId();
+  assertRpcChainId(config, rpcChainId);
+  const startupWarnings = [...warnings, ...checkStartupRules({ config, secrets, rpcChainId })];
+  for (const warning of dedupe(startupWarnings)) logger.warn(warning.code, { message: warning.message });
+
+  const journal = await openSettlementJournal(config.settlement.journal);
+  if (journal.tornLine) logger.warn("journal_torn_line_repaired", { line: journal.tornLine.lineNumber, bytes: journal.tornLine.bytes });
+  const book = new SettlementBook();
+  for (const record of journal.restored) book.apply(record);
+  const pending = book.list("accepted").length;
+  logger.info("journal_restored", { records: journal.restored.length, pending, open_intents: book.openIntents().length });
+
+  const local = config.profile === "local";
+  const network = toNetwork(config.network.chain_id);
+  const treasury = getAddress(config.settlement.treasury);
+  const seed = deriveBurnSeed(secrets.treasuryPk);
+  const store = new ChallengeStore({
+    maxOpenChallenges: config.daemon.max_open_challenges,
+    retentionSeconds: config.settlement.expired_challenge_retention_seconds,
+  });
+  // Under a non-local profile no offer is ever issued, so no CPU goes into deriving burn addresses.
+  const pool = local ? new BurnAddressPool({ chainId: config.network.chain_id, treasury, seed }) : undefined;
+  const issuer = pool ? createChallengeIssuer({ config, seed, pool, store }) : undefined;
+  const settlement = createSettlementService({
+    profile: config.profile,
+    network,
+    deployment: { token: getAddress(config.network.token), verifier: getAddress(config.network.verifier), treasury },
+    client,
+    relayer: createRelayerQueue({ client, chain, account: relayerAccount }),
+    challenges: store,
+    book,
+    journal,
+    history: noHistory,
+    logger,
+    now: unixNow,
+    permitReceiptTimeoutMs: config.settlement.permit_receipt_timeout_ms,
+  });
+
+  const supported: SupportedResponse = {
+    kinds: local ? [{ x402Version: X402_VERSION, scheme: SCHEME, network }] : [],
+    extensions: [],
+    signers: {},
+  };
+  const deps: AppDependencies = {
+    config,
+    adminToken: secrets.adminToken,
+    logger,
+    supported: () => supported,
+    health: () => ({ status: "ok", profile: config.profile ?? null, chain_id: config.network.chain_id }),
+    issueChallenge: async (listPrice) => {
+      if (!issuer) throw new ProfileDisabledError(config.profile);
+      const { offer } = await issuer.issue(listPrice);
+      logger.info("challenge_issued", { challenge_nonce: offer.challengeNonce, amount: offer.amount, expires_at: offer.expiresAt });
+      return offer;
+    },
+    verify: settlement.verify,
+    settle: settlement.settle,
+    admin: {
+      challenges: () => ({ ...store.counts(), maxOpen: config.daemon.max_open_challenges }),
+      settlements: (state) => adminSettlements(book, state),
+    },
+  };
+
+  const listening = await listenApp(createApp(deps), { host: config.listen.host, port: config.listen.port });
+  logger.info("started", {
+    listen: listening.address,
+    chain_id: config.network.chain_id,
+    profile: config.profile ?? null,
+    rpc_url: redactUrl(config.network.rpc_url),
+    permit_path: config.settlement.permit_burner !== undefined,
+    journal: config.settlement.journal ?? "none",
+  });
+  void settlement
+    .reconcileIntents()
+    .then((accepted) => accepted > 0 && logger.info("intents_reconciled", { accepted }))
+    .catch((error: unknown) => logger.warn("intent_reconcile_failed", { error: error instanceof Error ? error.name : "unknown" }));
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      logger.info("stopping", { grace_ms: config.daemon.shutdown_grace_ms });
+      const grace = new Promise((resolve) => setTimeout(resolve, config.daemon.shutdown_grace_ms).unref());
+      await listening.close(config.daemon.shutdown_grace_ms);
+      await Promise.race([Promise.allSettled(settlement.inflight()), grace]);
+      await pool?.close();
+      await journal.close();
+      logger.info("stopped");
+    })();
+    return stopping;
+  };
+  return { listen: listening.address, url: `http://${listening.address}`, stop };
+}
+
+function adminSettlements(book: SettlementBook, state: SettlementState | undefined): AdminSettlement[] {
+  const entries: AdminSettlement[] =
+    state === "late_burn"
+      ? []
+      : book.list(state).map((entry: SettlementEntry) => ({
+          challengeNonce: entry.challenge.challengeNonce,
+          state: entry.state,
+          path: entry.path,
+          amount: entry.challenge.amount,
+          burnTxHash: entry.burnTxHash,
+          acceptedAt: entry.at,
+          ...(entry.finalizedAt === undefined ? {} : { finalizedAt: entry.finalizedAt }),
+          ...(entry.mintTxHash === undefined ? {} : { mintTxHash: entry.mintTxHash }),
+          ...(entry.reason === undefined ? {} : { reason: entry.reason }),
+        }));
+  const late: AdminSettlement[] =
+    state === undefined || state === "late_burn"
+      ? book.lateBurns.map((late) => ({
+          challengeNonce: late.challenge.challengeNonce,
+          state: "late_burn",
+          path: late.path,
+          amount: late.value,
+          burnTxHash: late.burnTxHash,
+          reason: `included at ${late.blockTimestamp}, offer expired at ${late.challenge.expiresAt}`,
+        }))
+      : [];
+  return [...entries, ...late];
+}
+
+function dedupe<T extends { code: string; message: string }>(warnings: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return warnings.filter((warning) => {
+    const key = `${warning.code}:${warning.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

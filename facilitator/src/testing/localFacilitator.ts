@@ -1,0 +1,149 @@
+/**
+ * Test harness: the local stack from anvil-fixtures plus a facilitator daemon started in-process from a
+ * variant of the stack's generated config, talking real HTTP and a real chain. Test-only code.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startStack, type RunningStack } from "@svc/anvil-fixtures";
+import {
+  buildBurnAuthorizationTypedData,
+  buildPermitPayload,
+  buildPermitTypedData,
+  SCHEME,
+  toNetwork,
+  zerc20TokenAbi,
+  type ChallengeOffer,
+  type PaymentRequirements,
+  type PermitPayload,
+} from "@svc/scheme";
+import { parse, stringify } from "smol-toml";
+import { createPublicClient, createWalletClient, http, type Hex, type PublicClient } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { foundry } from "viem/chains";
+import { startDaemon, type RunningDaemon } from "../daemon/startDaemon.js";
+
+/** A stack in a temp folder. */
+export type TestStack = RunningStack & { dir: string; client: PublicClient; env: Record<string, string>; close: () => Promise<void> };
+
+/** Starts the local stack in a fresh temp folder. */
+export async function startTestStack(): Promise<TestStack> {
+  const dir = await mkdtemp(join(tmpdir(), "facilitator-test-"));
+  const stack = await startStack({ dir, rootIntervalMs: 0 });
+  const env = Object.fromEntries(
+    (await readFile(stack.files.facilitatorEnv, "utf8"))
+      .split("\n")
+      .filter((line) => line.includes("=") && !line.startsWith("#"))
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+  );
+  const client = createPublicClient({ chain: foundry, transport: http(stack.deployment.rpcUrl) }) as PublicClient;
+  return {
+    ...stack,
+    dir,
+    client,
+    env,
+    close: async () => {
+      await stack.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Changes to the generated config: `{ settlement: { challenge_ttl_seconds: 2 } }`; `null` deletes a key. */
+export type ConfigPatch = Record<string, Record<string, unknown> | string | null>;
+
+/** Writes a config variant next to the stack's and returns its path. */
+export async function writeConfigVariant(stack: TestStack, name: string, patch: ConfigPatch): Promise<string> {
+  const config = parse(await readFile(stack.files.facilitatorToml, "utf8")) as Record<string, unknown>;
+  config.listen = { ...(config.listen as object), port: 0 };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete config[key];
+    else if (typeof value === "string") config[key] = value;
+    else {
+      const table = { ...((config[key] as Record<string, unknown> | undefined) ?? {}) };
+      for (const [inner, innerValue] of Object.entries(value)) {
+        if (innerValue === null) delete table[inner];
+        else table[inner] = innerValue;
+      }
+      config[key] = table;
+    }
+  }
+  const path = join(stack.dir, `${name}.toml`);
+  await writeFile(path, stringify(config));
+  return path;
+}
+
+/** A daemon started from a config variant, with its log lines captured. */
+export type TestDaemon = RunningDaemon & { logs: string[]; configPath: string };
+
+/** Starts the daemon in-process on a free port. */
+export async function startTestDaemon(stack: TestStack, name: string, patch: ConfigPatch = {}, env: Record<string, string | undefined> = stack.env): Promise<TestDaemon> {
+  const configPath = await writeConfigVariant(stack, name, { settlement: { journal: `${name}.journal.jsonl`, permit_receipt_timeout_ms: 2000 }, ...patch });
+  const logs: string[] = [];
+  const daemon = await startDaemon({ configPath, env, write: (line) => logs.push(line) });
+  return { ...daemon, logs, configPath };
+}
+
+/** POSTs JSON and returns status and parsed body. */
+export async function postJson(url: string, body: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Requests an offer and shapes it as the 402's requirements, as the provider plugin does. */
+export async function requestOffer(daemon: RunningDaemon, amount = "1000"): Promise<PaymentRequirements> {
+  const { status, body } = await postJson(`${daemon.url}/challenge`, { amount });
+  if (status !== 200) throw new TypeError(`challenge answered ${status}: ${JSON.stringify(body)}`);
+  return offerToRequirements(body as ChallengeOffer);
+}
+
+/** The 402 requirements the provider builds from a facilitator offer. */
+export function offerToRequirements(offer: ChallengeOffer): PaymentRequirements {
+  return {
+    scheme: SCHEME,
+    network: toNetwork(offer.chainId),
+    asset: offer.token,
+    amount: offer.amount,
+    payTo: offer.payTo,
+    maxTimeoutSeconds: Math.max(1, offer.expiresAt - Math.floor(Date.now() / 1000)),
+    extra: {
+      challengeNonce: offer.challengeNonce,
+      expiresAt: offer.expiresAt,
+      ...(offer.helper === undefined ? {} : { helper: offer.helper }),
+      ...(offer.deadline === undefined ? {} : { deadline: offer.deadline }),
+      ...(offer.fee === undefined ? {} : { fee: offer.fee }),
+    },
+  };
+}
+
+/** Signs both permit-path signatures for `requirements` with the payer key. */
+export async function signPermitPayment(stack: TestStack, requirements: PaymentRequirements, payerKey: Hex): Promise<PermitPayload> {
+  const account = privateKeyToAccount(payerKey);
+  const token = { address: requirements.asset, abi: zerc20TokenAbi } as const;
+  const [nonce, tokenName] = await Promise.all([
+    stack.client.readContract({ ...token, functionName: "nonces", args: [account.address] }),
+    stack.client.readContract({ ...token, functionName: "name" }),
+  ]);
+  const permitSignature = await account.signTypedData(buildPermitTypedData({ requirements, payer: account.address, nonce, tokenName }));
+  const burnAuthorizationSignature = await account.signTypedData(buildBurnAuthorizationTypedData({ requirements, payer: account.address }));
+  return buildPermitPayload({ requirements, payer: account.address, nonce, permitSignature, burnAuthorizationSignature });
+}
+
+/** Broadcasts the payer's own burn transfer and waits for its receipt. */
+export async function broadcastBurn(stack: TestStack, requirements: PaymentRequirements, payerKey: Hex, amount = BigInt(requirements.amount)): Promise<Hex> {
+  const wallet = createWalletClient({ chain: foundry, transport: http(stack.deployment.rpcUrl), account: privateKeyToAccount(payerKey) });
+  const hash = await wallet.writeContract({ address: requirements.asset, abi: zerc20TokenAbi, functionName: "transfer", args: [requirements.payTo, amount] });
+  await stack.client.waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+/** The `/verify` and `/settle` body for a payload against requirements. */
+export function facilitatorBody(requirements: PaymentRequirements, payload: object, accepted: PaymentRequirements = requirements) {
+  return { x402Version: 2, paymentPayload: { x402Version: 2, accepted, payload }, paymentRequirements: requirements };
+}
+
+/** zERC20 balance of an address. */
+export function balanceOf(stack: TestStack, address: Hex): Promise<bigint> {
+  return stack.client.readContract({ address: stack.deployment.token, abi: zerc20TokenAbi, functionName: "balanceOf", args: [address] });
+}
