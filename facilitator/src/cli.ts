@@ -8,6 +8,13 @@ import { Cli } from "./commands/clipanion.js";
 
 import { runCli } from "./commands/runCli.js";
 
+// A reader that goes away early (`check ... | head`) is not an error of ours: stop quietly instead of
+// crashing on EPIPE with a stack trace.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 const code = await runCli(process.argv.slice(2), Cli.defaultContext);
 // Exit explicitly: after `start` has stopped, a stray timer or socket left by a library must not keep the
 // process alive past the shutdown the operator asked for. Pipes are asynchronous on some platforms, so both

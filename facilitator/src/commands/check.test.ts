@@ -234,6 +234,27 @@ describe("runCheck against the local stack", () => {
     expect(lines.join("\n")).not.toContain("rpc-provider-secret-4711");
   });
 
+  it("prints one JSON object per finding and a summary object in json format", async () => {
+    const port = await closedPort();
+    const configPath = await writeConfigVariant(stack.files.facilitatorToml, {
+      network: { indexer_url: `http://127.0.0.1:${port}` },
+    });
+    let text = "";
+    const findings = await runCheck({ configPath, env, write: (chunk) => (text += chunk), format: "json" });
+    const lines = text.trimEnd().split("\n");
+    printed.push(...lines);
+    const objects: unknown[] = lines.map((line) => JSON.parse(line));
+    expect(objects.slice(0, -1)).toEqual(findings);
+    expect(objects.at(-1)).toEqual({ result: "failed", problems: 1, warnings: 2 });
+    expect(findings.filter((finding) => finding.status === "fail")).toEqual([
+      {
+        probe: "indexer",
+        status: "fail",
+        message: `indexer http://127.0.0.1:${port}/healthz is unreachable: ECONNREFUSED`,
+      },
+    ]);
+  });
+
   it("never prints a private key or the admin token", () => {
     const secrets = [
       env["SVC_TREASURY_PK"],

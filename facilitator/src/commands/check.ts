@@ -38,6 +38,8 @@ export type RunCheckParameters = {
   write?: ((text: string) => void) | undefined;
   /** Timeout of each network probe in milliseconds. */
   timeoutMs?: number | undefined;
+  /** `text` (default): marked lines for people; `json`: one JSON object per finding, then a summary object. */
+  format?: "text" | "json" | undefined;
 };
 
 /**
@@ -48,15 +50,17 @@ export type RunCheckParameters = {
  * const findings = await runCheck({ configPath: ".stack/facilitator.toml", env: process.env, write: (t) => process.stdout.write(t) });
  * process.exitCode = countProblems(findings) > 0 ? 1 : 0;
  */
-export async function runCheck({ configPath, env, write, timeoutMs }: RunCheckParameters): Promise<CheckFinding[]> {
-  const timeout = timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+export async function runCheck(parameters: RunCheckParameters): Promise<CheckFinding[]> {
+  const { configPath, env, write } = parameters;
+  const timeout = parameters.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const json = parameters.format === "json";
   const findings: CheckFinding[] = [];
   const emit = (text: string) => write?.(`${redactOutput(text, env)}\n`);
   const report = (batch: readonly CheckFinding[]) => {
     for (const finding of batch) {
       const safe = { ...finding, message: redactOutput(finding.message, env) };
       findings.push(safe);
-      emit(formatFinding(safe));
+      emit(json ? JSON.stringify(safe) : formatFinding(safe));
     }
   };
   const skip = (probe: CheckProbe, reason: string) => report([{ probe, status: "skip", message: `skipped: ${reason}` }]);
@@ -93,7 +97,8 @@ export async function runCheck({ configPath, env, write, timeoutMs }: RunCheckPa
 
   const problems = countProblems(findings);
   const warnings = findings.filter((finding) => finding.status === "warn").length;
-  if (problems === 0) {
+  if (json) emit(JSON.stringify({ result: problems === 0 ? "checks_out" : "failed", problems, warnings }));
+  else if (problems === 0) {
     emit(warnings === 0 ? CHECKS_OUT_LINE : `${CHECKS_OUT_LINE} (${plural(warnings, "warning")})`);
   } else {
     // No cross on this line: the spec asks for exactly one crossed line per problem.
@@ -124,6 +129,7 @@ export class CheckCommand extends Command {
     `,
     examples: [
       ["Check the local stack configuration", "$0 check --config .stack/facilitator.toml"],
+      ["Machine-readable findings", "$0 check --config facilitator.toml --json"],
       ["Load the secrets from an env file first", "set -a && . .stack/facilitator.env && set +a && $0 check --config .stack/facilitator.toml"],
     ],
   });
@@ -137,6 +143,10 @@ export class CheckCommand extends Command {
     description: `how long each network probe waits, in milliseconds (default ${DEFAULT_CHECK_TIMEOUT_MS})`,
   });
 
+  json = Option.Boolean("--json", false, {
+    description: "print one JSON object per finding, then a summary object `{ result, problems, warnings }`",
+  });
+
   override async execute(): Promise<number> {
     if (this.config.trim() === "") throw new UsageError("--config needs the path of a TOML file");
     const timeoutMs = parseTimeout(this.timeout);
@@ -145,6 +155,7 @@ export class CheckCommand extends Command {
       env: this.context.env,
       write: (text) => this.context.stdout.write(text),
       timeoutMs,
+      format: this.json ? "json" : "text",
     });
     return countProblems(findings) > 0 ? 1 : 0;
   }

@@ -32,6 +32,8 @@ export type StartDaemonOptions = {
   env: Environment;
   /** Where JSON log lines go (default stdout). */
   write?: (line: string) => void;
+  /** Burn addresses kept pre-derived (default 16); tests lower it to save CPU. */
+  burnAddressPoolSize?: number;
 };
 
 /** A running daemon. */
@@ -78,7 +80,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     retentionSeconds: config.settlement.expired_challenge_retention_seconds,
   });
   // Under a non-local profile no offer is ever issued, so no CPU goes into deriving burn addresses.
-  const pool = local ? new BurnAddressPool({ chainId: config.network.chain_id, treasury, seed }) : undefined;
+  const pool = local ? new BurnAddressPool({ chainId: config.network.chain_id, treasury, seed, size: options.burnAddressPoolSize }) : undefined;
   const issuer = pool ? createChallengeIssuer({ config, seed, pool, store }) : undefined;
   const settlement = createSettlementService({
     profile: config.profile,

@@ -78,9 +78,10 @@ export type TestDaemon = RunningDaemon & { logs: string[]; configPath: string };
 
 /** Starts the daemon in-process on a free port. */
 export async function startTestDaemon(stack: TestStack, name: string, patch: ConfigPatch = {}, env: Record<string, string | undefined> = stack.env): Promise<TestDaemon> {
-  const configPath = await writeConfigVariant(stack, name, { settlement: { journal: `${name}.journal.jsonl`, permit_receipt_timeout_ms: 2000 }, ...patch });
+  const settlement = { journal: `${name}.journal.jsonl`, permit_receipt_timeout_ms: 2000, ...(patch.settlement as object | undefined) };
+  const configPath = await writeConfigVariant(stack, name, { ...patch, settlement });
   const logs: string[] = [];
-  const daemon = await startDaemon({ configPath, env, write: (line) => logs.push(line) });
+  const daemon = await startDaemon({ configPath, env, write: (line) => logs.push(line), burnAddressPoolSize: 2 });
   return { ...daemon, logs, configPath };
 }
 
