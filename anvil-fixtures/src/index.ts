@@ -25,5 +25,13 @@ export {
 export { BaseError } from "./errors.js";
 export { listen, type Listening } from "./http/listen.js";
 export { startIndexer, type RunningIndexer, type StartIndexerOptions } from "./indexer/startIndexer.js";
+export {
+  FACILITATOR_CLI,
+  FacilitatorNotBuiltError,
+  startFacilitatorProcess,
+  type FacilitatorProcess,
+} from "./processes/startFacilitatorProcess.js";
+export { ProcessStartError, startProcess, type RunningProcess, type StartProcessOptions } from "./processes/startProcess.js";
+export { readEnvFile } from "./processes/readEnvFile.js";
 export { renderFacilitatorEnv, renderFacilitatorToml, type FacilitatorFilesInput } from "./stack/facilitatorFiles.js";
 export { startStack, type RunningStack, type StackDeployment, type StartStackOptions } from "./stack/startStack.js";
