@@ -121,6 +121,7 @@ export {
   decodeFixtureProof,
   encodeFixtureProof,
   type FixtureCircuit,
+  FIXTURE_PROVER_PRIVATE_KEY,
   fixtureCircuitTag,
   fixtureProofDigest,
   recoverFixtureProofSigner,
@@ -152,3 +153,55 @@ export {
   generalRecipientHash,
   type GeneralRecipient,
 } from "./zerc20/recipientHash.js";
+
+// Payer plugin (`client/`): the SchemeNetworkClient for @x402/core's x402Client, and its errors.
+export {
+  BurnBroadcastError,
+  BurnRevertedError,
+  BurnUnconfirmedError,
+  ChainMismatchError,
+  InsufficientTokenBalanceError,
+  InvalidOfferError,
+  OfferExpiringError,
+  SpendCapExceededError,
+} from "./errors/client.js";
+export { assertOfferLife } from "./client/assertOfferLife.js";
+export { type CreatePermitPaymentParameters, createPermitPayment } from "./client/createPermitPayment.js";
+export {
+  type CreateSelfTransferPaymentParameters,
+  createSelfTransferPayment,
+  DEFAULT_RECEIPT_TIMEOUT_MS,
+} from "./client/createSelfTransferPayment.js";
+export type { PayerClients } from "./client/payerClients.js";
+export type { OnPaymentPhase, PaymentPhaseEvent } from "./client/paymentPhase.js";
+export {
+  type RegisterSvcZerc20ClientParameters,
+  registerSvcZerc20Client,
+  type SvcZerc20AllowedAsset,
+} from "./client/registerSvcZerc20Client.js";
+export { SELF_TRANSFER_MIN_SECONDS_LEFT } from "./client/selfTransferMargin.js";
+export {
+  type PaymentMode,
+  SvcZerc20SchemeClient,
+  type SvcZerc20SchemeClientOptions,
+} from "./client/svcZerc20SchemeClient.js";
+
+// Resource-server plugin: offers minted by the facilitator's POST /challenge, cached for the paid retry.
+export { type ChallengeClient, createChallengeClient, type CreateChallengeClientParameters, DEFAULT_CHALLENGE_TIMEOUT_MS } from "./server/createChallengeClient.js";
+export {
+  type ChallengeFailure,
+  ChallengeRequestError,
+  InvalidListPriceError,
+  InvalidServerOptionError,
+  OfferNotIssuedError,
+  UnsupportedPriceError,
+} from "./server/errors.js";
+export { DEFAULT_MAX_CACHED_OFFERS } from "./server/offerCache.js";
+export { registerSvcZerc20Server } from "./server/registerSvcZerc20Server.js";
+export { CONCURRENT_PAYMENT_FAILED } from "./server/serverReasonCodes.js";
+export {
+  type ListPrice,
+  SvcZerc20ServerScheme,
+  type SvcZerc20RouteOptions,
+  type SvcZerc20ServerOptions,
+} from "./server/svcZerc20ServerScheme.js";

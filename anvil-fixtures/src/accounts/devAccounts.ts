@@ -3,7 +3,8 @@
  * public default mnemonic), so anyone can reproduce them; the facilitator accepts them only under profile
  * `local` on a loopback chain 31337.
  */
-import { keccak256, toHex, type Address, type Hex } from "viem";
+import { FIXTURE_PROVER_PRIVATE_KEY } from "@svc/scheme";
+import { toHex, type Address, type Hex } from "viem";
 import { mnemonicToAccount, privateKeyToAddress } from "viem/accounts";
 
 /** anvil's default mnemonic (public). */
@@ -38,11 +39,8 @@ export function devAccounts(): Record<DevAccountName, DevAccount> {
   return Object.fromEntries(entries) as Record<DevAccountName, DevAccount>;
 }
 
-/**
- * The published fixture proof key. The fixture proof verifiers accept proofs signed by it; it is public on
- * purpose, because the fixture proof system only ever runs on the local chain.
- */
-export const FIXTURE_PROVER_PRIVATE_KEY: Hex = keccak256(toHex("svc-zerc20 local fixture prover key"));
+/** The published fixture proof key (defined with the fixture proof format in `@svc/scheme`). */
+export { FIXTURE_PROVER_PRIVATE_KEY };
 
 /** Address of {@link FIXTURE_PROVER_PRIVATE_KEY}. */
 export const FIXTURE_PROVER_ADDRESS: Address = privateKeyToAddress(FIXTURE_PROVER_PRIVATE_KEY);

@@ -1,6 +1,6 @@
 /**
  * Chain access for the daemon: one public client whose concurrent calls share a JSON-RPC batch (so the
- * independent reads of a verify cost one round trip), and the relayer that signs locally.
+ * independent reads of a verify cost one round trip), and the two local signers (relayer, treasury).
  */
 import { createPublicClient, defineChain, http, type Chain, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
@@ -10,10 +10,12 @@ export type ChainClients = {
   chain: Chain;
   client: PublicClient;
   relayerAccount: PrivateKeyAccount;
+  /** Signs custodial fee sweeps only. */
+  treasuryAccount: PrivateKeyAccount;
 };
 
-/** Creates the clients for `rpcUrl` on `chainId`; the relayer key stays inside the returned account. */
-export function createChainClients(params: { rpcUrl: string; chainId: number; relayerPk: Hex }): ChainClients {
+/** Creates the clients for `rpcUrl` on `chainId`; the keys stay inside the returned accounts. */
+export function createChainClients(params: { rpcUrl: string; chainId: number; relayerPk: Hex; treasuryPk: Hex }): ChainClients {
   const chain = defineChain({
     id: params.chainId,
     name: `eip155:${params.chainId}`,
@@ -25,5 +27,10 @@ export function createChainClients(params: { rpcUrl: string; chainId: number; re
     transport: http(params.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: 10_000 }),
     pollingInterval: 100,
   });
-  return { chain, client, relayerAccount: privateKeyToAccount(params.relayerPk) };
+  return {
+    chain,
+    client,
+    relayerAccount: privateKeyToAccount(params.relayerPk),
+    treasuryAccount: privateKeyToAccount(params.treasuryPk),
+  };
 }

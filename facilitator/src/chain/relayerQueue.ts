@@ -4,7 +4,7 @@
  * settles and mints never collide on a nonce. A send the node refuses resynchronises the nonce from the
  * chain's pending count before the next one.
  */
-import type { Address, Chain, Hex, PublicClient } from "viem";
+import { keccak256, type Address, type Chain, type Hex, type PublicClient } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 
 /** A fully estimated call, ready to sign. */
@@ -16,11 +16,17 @@ export type RelayerCall = {
   maxPriorityFeePerGas: bigint;
 };
 
+/** A signed transaction before it is broadcast. */
+export type SignedTransaction = { hash: Hex; serialized: Hex };
+
 /** The relayer's serialised sender. */
 export type RelayerQueue = {
   address: Address;
-  /** Signs and broadcasts `call` with the next nonce; resolves to the transaction hash. */
-  send: (call: RelayerCall) => Promise<Hex>;
+  /**
+   * Signs and broadcasts `call` with the next nonce; resolves to the transaction hash. `beforeBroadcast`
+   * runs between signing and broadcasting (e.g. to journal the signed transaction first).
+   */
+  send: (call: RelayerCall, options?: { beforeBroadcast?: (signed: SignedTransaction) => Promise<void> }) => Promise<Hex>;
 };
 
 /** Creates the queue for `account` on `chain`. */
@@ -29,7 +35,7 @@ export function createRelayerQueue(params: { client: PublicClient; chain: Chain;
   let nextNonce: number | undefined;
   let tail: Promise<unknown> = Promise.resolve();
 
-  const sendNow = async (call: RelayerCall): Promise<Hex> => {
+  const sendNow = async (call: RelayerCall, beforeBroadcast?: (signed: SignedTransaction) => Promise<void>): Promise<Hex> => {
     nextNonce ??= await client.getTransactionCount({ address: account.address, blockTag: "pending" });
     const serialized = await account.signTransaction({
       type: "eip1559",
@@ -38,6 +44,7 @@ export function createRelayerQueue(params: { client: PublicClient; chain: Chain;
       ...call,
     });
     try {
+      await beforeBroadcast?.({ hash: keccak256(serialized), serialized });
       const hash = await client.sendRawTransaction({ serializedTransaction: serialized });
       nextNonce++;
       return hash;
@@ -49,8 +56,8 @@ export function createRelayerQueue(params: { client: PublicClient; chain: Chain;
 
   return {
     address: account.address,
-    send: (call) => {
-      const result = tail.then(() => sendNow(call));
+    send: (call, options) => {
+      const result = tail.then(() => sendNow(call, options?.beforeBroadcast));
       tail = result.catch(() => undefined);
       return result;
     },

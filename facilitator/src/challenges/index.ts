@@ -22,4 +22,4 @@ export {
   type CreateChallengeIssuerParameters,
   type IssueChallengeReturnType,
 } from "./createChallengeIssuer.js";
-export { reopenBurnSecret } from "./reopenBurnSecret.js";
+export { reopenBurnSecret, reopenBurnSecretOffThread } from "./reopenBurnSecret.js";

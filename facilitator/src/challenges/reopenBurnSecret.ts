@@ -3,8 +3,10 @@
  * (never the secret), and the derivation is deterministic: same seed, chain, treasury and id give the same
  * tweak, secret base and therefore the same smallest proof-of-work nonce the pool's worker found.
  */
-import { deriveBurnAddress } from "@svc/scheme";
+import { BN254_FIELD_MODULUS, burnAddressFromHash, burnAddressHash, deriveBurnAddress, meetsBurnAddressPow } from "@svc/scheme";
 import type { Address, Hex } from "viem";
+import { BurnAddressVerificationError } from "../errors/challenges.js";
+import type { BurnAddressWorker } from "./burnAddressWorker.js";
 
 import { burnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret } from "./challengeRecord.js";
@@ -20,4 +22,23 @@ export function reopenBurnSecret(seed: Hex, chainId: number, treasury: Address, 
   const inputs = burnSecretInputs(seed, chainId, treasury, paymentId);
   const { burnAddress, secret } = deriveBurnAddress(inputs.recipientFr, inputs.secretBase);
   return { paymentId, tweak: inputs.tweak, secret, recipientHash: inputs.recipientHash, burnAddress };
+}
+
+/**
+ * {@link reopenBurnSecret} with the proof-of-work search on `worker`, so the daemon's event loop stays free;
+ * the result is re-checked here with one hash.
+ */
+export async function reopenBurnSecretOffThread(
+  worker: Pick<BurnAddressWorker, "search">,
+  seed: Hex,
+  chainId: number,
+  treasury: Address,
+  paymentId: Hex,
+): Promise<BurnSecret> {
+  const inputs = burnSecretInputs(seed, chainId, treasury, paymentId);
+  const nonce = await worker.search(inputs.recipientFr, inputs.secretBase);
+  const secret = (inputs.secretBase + nonce) % BN254_FIELD_MODULUS;
+  const h = burnAddressHash(inputs.recipientFr, secret);
+  if (!meetsBurnAddressPow(h)) throw new BurnAddressVerificationError("the re-derived secret does not meet the proof of work");
+  return { paymentId, tweak: inputs.tweak, secret, recipientHash: inputs.recipientHash, burnAddress: burnAddressFromHash(h) };
 }

@@ -4,12 +4,14 @@
  * accepting, waits up to `daemon.shutdown_grace_ms` for requests and settles in flight, then closes.
  */
 import { SCHEME, toNetwork, X402_VERSION, type SupportedResponse } from "@svc/scheme";
-import { getAddress } from "viem";
+import { getAddress, type Hex } from "viem";
 import { BurnAddressPool } from "../challenges/burnAddressPool.js";
 import { ChallengeStore } from "../challenges/challengeStore.js";
 import { createChallengeIssuer } from "../challenges/createChallengeIssuer.js";
 import { createChainClients } from "../chain/createChainClients.js";
 import { createRelayerQueue } from "../chain/relayerQueue.js";
+import { BurnAddressWorker } from "../challenges/burnAddressWorker.js";
+import { reopenBurnSecretOffThread } from "../challenges/reopenBurnSecret.js";
 import { assertRpcChainId } from "../config/assertRpcChainId.js";
 import { deriveBurnSeed } from "../config/burnSeed.js";
 import { checkStartupRules } from "../config/checkStartupRules.js";
@@ -23,6 +25,12 @@ import { createApp } from "../http/createApp.js";
 import { listenApp } from "../http/listenApp.js";
 import { openSettlementJournal } from "../journal/openSettlementJournal.js";
 import { createLogger } from "../log/createLogger.js";
+import { createFinalizeLoop } from "../finalize/createFinalizeLoop.js";
+import { createFixtureProver } from "../finalize/createFixtureProver.js";
+import { finalizeEntry } from "../finalize/finalizeEntry.js";
+import { createIndexerClient } from "../finalize/indexerClient.js";
+import { settleFee } from "../finalize/settleFee.js";
+import type { JournalRecord } from "../journal/journalRecord.js";
 import { createSettlementService } from "../settlement/createSettlementService.js";
 import { SettlementBook, type SettlementEntry } from "../settlement/settlementBook.js";
 
@@ -54,11 +62,13 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     write: options.write,
     secrets: [secrets.treasuryPk, secrets.relayerPk, ...(secrets.adminToken ? [secrets.adminToken] : [])],
   });
-  const { chain, client, relayerAccount } = createChainClients({
+  const { chain, client, relayerAccount, treasuryAccount } = createChainClients({
     rpcUrl: config.network.rpc_url,
     chainId: config.network.chain_id,
     relayerPk: secrets.relayerPk,
+    treasuryPk: secrets.treasuryPk,
   });
+  const treasuryQueue = createRelayerQueue({ client, chain, account: treasuryAccount });
   const rpcChainId = await client.getChainId();
   assertRpcChainId(config, rpcChainId);
   const startupWarnings = [...warnings, ...checkStartupRules({ config, secrets, rpcChainId })];
@@ -82,12 +92,19 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   // Under a non-local profile no offer is ever issued, so no CPU goes into deriving burn addresses.
   const pool = local ? new BurnAddressPool({ chainId: config.network.chain_id, treasury, seed, size: options.burnAddressPoolSize }) : undefined;
   const issuer = pool ? createChallengeIssuer({ config, seed, pool, store }) : undefined;
+  const deployment = {
+    chainId: config.network.chain_id,
+    token: getAddress(config.network.token),
+    verifier: getAddress(config.network.verifier),
+    treasury,
+  };
+  const relayer = createRelayerQueue({ client, chain, account: relayerAccount });
   const settlement = createSettlementService({
     profile: config.profile,
     network,
-    deployment: { token: getAddress(config.network.token), verifier: getAddress(config.network.verifier), treasury },
+    deployment,
     client,
-    relayer: createRelayerQueue({ client, chain, account: relayerAccount }),
+    relayer,
     challenges: store,
     book,
     journal,
@@ -122,6 +139,50 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     },
   };
 
+  const journalAndApply = async (record: JournalRecord) => {
+    await journal.append(record);
+    book.apply(record);
+  };
+  // Only profile `local` on 31337 has a prover (the fixture one); elsewhere the loop runs frozen.
+  const prover = local ? createFixtureProver({ profile: config.profile, chainId: config.network.chain_id, deciderUrl: config.network.decider_url }) : undefined;
+  const indexer = createIndexerClient({ url: config.network.indexer_url, chainId: config.network.chain_id, token: deployment.token });
+  let secretWorker: BurnAddressWorker | undefined;
+  // The live challenge still holds the secret; after a restart it is re-derived from the nonce, off-thread.
+  const burnSecret = async (challengeNonce: Hex) => {
+    const live = store.get(challengeNonce);
+    if (live) return live.record.burn;
+    secretWorker ??= new BurnAddressWorker();
+    return reopenBurnSecretOffThread(secretWorker, seed, config.network.chain_id, treasury, challengeNonce);
+  };
+  const finalizeLoop = createFinalizeLoop({
+    active: prover !== undefined,
+    intervalMs: config.daemon.finalize_interval_ms,
+    deployment,
+    book,
+    journal: journalAndApply,
+    history: noHistory,
+    logger,
+    now: unixNow,
+    finalize: (entry) =>
+      prover
+        ? finalizeEntry({ client, relayer, prover, indexer, deployment, burnSecret }, entry)
+        : Promise.resolve({ kind: "waiting", reason: "no prover under this profile" }),
+    settleFee: (entry) =>
+      settleFee(
+        {
+          client,
+          fee: config.fee,
+          token: deployment.token,
+          treasury,
+          treasuryQueue,
+          relayer,
+          journal: journalAndApply,
+          now: unixNow,
+        },
+        entry,
+      ),
+  });
+
   const listening = await listenApp(createApp(deps), { host: config.listen.host, port: config.listen.port });
   logger.info("started", {
     listen: listening.address,
@@ -142,8 +203,9 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       logger.info("stopping", { grace_ms: config.daemon.shutdown_grace_ms });
       const grace = new Promise((resolve) => setTimeout(resolve, config.daemon.shutdown_grace_ms).unref());
       await listening.close(config.daemon.shutdown_grace_ms);
-      await Promise.race([Promise.allSettled(settlement.inflight()), grace]);
+      await Promise.race([Promise.allSettled([...settlement.inflight(), finalizeLoop.stop()]), grace]);
       await pool?.close();
+      await secretWorker?.terminate();
       await journal.close();
       logger.info("stopped");
     })();

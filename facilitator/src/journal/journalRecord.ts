@@ -81,6 +81,28 @@ export const LateBurnRecordSchema = z.object({
   at: unixSeconds,
 });
 
+/**
+ * Custodial fee sweep, signed but maybe not yet broadcast: the raw transaction is journaled first, so after a
+ * crash the very same transaction (same nonce) is re-broadcast and the fee can never be swept twice.
+ */
+export const FeeSweepRecordSchema = z.object({
+  type: z.literal("fee_sweep"),
+  challengeNonce: Bytes32Schema,
+  txHash: Bytes32Schema,
+  rawTransaction: z.string().regex(/^0x[0-9a-fA-F]+$/),
+  amount: DecimalStringSchema,
+  at: unixSeconds,
+});
+
+/** The fee of a finalized entry reached its recipient (custodial sweep or splitter distribution). */
+export const FeeSettledRecordSchema = z.object({
+  type: z.literal("fee_settled"),
+  challengeNonce: Bytes32Schema,
+  txHash: Bytes32Schema.optional(),
+  amount: DecimalStringSchema,
+  at: unixSeconds,
+});
+
 /** Any journal line; unknown keys are kept so a newer version's additions survive a rewrite. */
 export const JournalRecordSchema = z.discriminatedUnion("type", [
   IntentRecordSchema.loose(),
@@ -88,6 +110,8 @@ export const JournalRecordSchema = z.discriminatedUnion("type", [
   FinalizedRecordSchema.loose(),
   FailedRecordSchema.loose(),
   LateBurnRecordSchema.loose(),
+  FeeSweepRecordSchema.loose(),
+  FeeSettledRecordSchema.loose(),
 ]);
 
 /** One journal line. */
@@ -98,5 +122,7 @@ export type JournaledChallenge = z.infer<typeof JournaledChallengeSchema>;
 export type IntentRecord = z.infer<typeof IntentRecordSchema>;
 /** An accepted line. */
 export type AcceptedRecord = z.infer<typeof AcceptedRecordSchema>;
+/** A fee-sweep line. */
+export type FeeSweepRecord = z.infer<typeof FeeSweepRecordSchema>;
 /** A late-burn line. */
 export type LateBurnRecord = z.infer<typeof LateBurnRecordSchema>;

@@ -5,7 +5,7 @@
  * and a burn transaction can never be claimed by a second challenge.
  */
 import type { Hex } from "viem";
-import type { AcceptedRecord, IntentRecord, JournalRecord, LateBurnRecord } from "../journal/journalRecord.js";
+import type { AcceptedRecord, FeeSweepRecord, IntentRecord, JournalRecord, LateBurnRecord } from "../journal/journalRecord.js";
 
 /** One accepted payment and what happened to it since. */
 export type SettlementEntry = AcceptedRecord & {
@@ -14,6 +14,10 @@ export type SettlementEntry = AcceptedRecord & {
   mintTxHash?: Hex;
   failedAt?: number;
   reason?: string;
+  /** A signed custodial fee sweep, journaled before it was broadcast. */
+  feeSweep?: FeeSweepRecord;
+  /** Set once the fee reached its recipient (or there was none to pay). */
+  feeSettledAt?: number;
 };
 
 const key = (hex: string) => hex.toLowerCase();
@@ -46,6 +50,16 @@ export class SettlementBook {
         const entry = this.entries.get(key(record.challengeNonce));
         if (entry) Object.assign(entry, { state: "failed", failedAt: record.at, reason: record.reason });
         this.intents.delete(key(record.challengeNonce));
+        return;
+      }
+      case "fee_sweep": {
+        const entry = this.entries.get(key(record.challengeNonce));
+        if (entry) entry.feeSweep = record;
+        return;
+      }
+      case "fee_settled": {
+        const entry = this.entries.get(key(record.challengeNonce));
+        if (entry) entry.feeSettledAt = record.at;
         return;
       }
       case "late_burn":

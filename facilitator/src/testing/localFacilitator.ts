@@ -26,10 +26,10 @@ import { startDaemon, type RunningDaemon } from "../daemon/startDaemon.js";
 /** A stack in a temp folder. */
 export type TestStack = RunningStack & { dir: string; client: PublicClient; env: Record<string, string>; close: () => Promise<void> };
 
-/** Starts the local stack in a fresh temp folder. */
-export async function startTestStack(): Promise<TestStack> {
+/** Starts the local stack in a fresh temp folder; the root job is off unless `rootIntervalMs` is given. */
+export async function startTestStack(options: { rootIntervalMs?: number } = {}): Promise<TestStack> {
   const dir = await mkdtemp(join(tmpdir(), "facilitator-test-"));
-  const stack = await startStack({ dir, rootIntervalMs: 0 });
+  const stack = await startStack({ dir, rootIntervalMs: options.rootIntervalMs ?? 0 });
   const env = Object.fromEntries(
     (await readFile(stack.files.facilitatorEnv, "utf8"))
       .split("\n")
@@ -142,6 +142,24 @@ export async function broadcastBurn(stack: TestStack, requirements: PaymentRequi
 /** The `/verify` and `/settle` body for a payload against requirements. */
 export function facilitatorBody(requirements: PaymentRequirements, payload: object, accepted: PaymentRequirements = requirements) {
   return { x402Version: 2, paymentPayload: { x402Version: 2, accepted, payload }, paymentRequirements: requirements };
+}
+
+/** GETs an admin route with the stack's admin token. */
+export async function adminGet(stack: TestStack, daemon: RunningDaemon, path: string): Promise<any> {
+  const response = await fetch(`${daemon.url}${path}`, { headers: { authorization: `Bearer ${stack.env.SVC_ADMIN_TOKEN}` } });
+  return response.json();
+}
+
+/** Waits until the admin surface lists `challengeNonce` in `state` (default timeout 30 s). */
+export async function waitForState(stack: TestStack, daemon: RunningDaemon, challengeNonce: string, state: string, timeoutMs = 30_000): Promise<any> {
+  const giveUpAt = Date.now() + timeoutMs;
+  for (;;) {
+    const { settlements } = await adminGet(stack, daemon, `/admin/settlements?state=${state}`);
+    const entry = (settlements as { challengeNonce: string }[]).find((candidate) => candidate.challengeNonce === challengeNonce);
+    if (entry) return entry;
+    if (Date.now() > giveUpAt) throw new TypeError(`${challengeNonce} did not reach ${state} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** zERC20 balance of an address. */

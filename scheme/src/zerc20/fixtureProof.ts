@@ -19,6 +19,12 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 
 /**
+ * The published fixture proof key. The fixture proof verifiers of the local stack accept proofs signed by
+ * it; it is public on purpose, because the fixture proof system only ever runs on the local chain 31337.
+ */
+export const FIXTURE_PROVER_PRIVATE_KEY: Hex = keccak256(toHex("svc-zerc20 local fixture prover key"));
+
+/**
  * The circuits a fixture proof can stand in for. The `ivc_*` tags mark folded (Nova) proofs that only the
  * decider turns into the on-chain `withdraw_local` / `withdraw_global` proof, as on the real batch path.
  */

@@ -1,0 +1,129 @@
+/**
+ * The finalize loop: every `daemon.finalize_interval_ms`, off the request path, it walks the accepted
+ * entries and finalizes them (then pays their fee). A failed pass backs off exponentially, up to ten times
+ * the interval, and recovers on its own. Under a non-local profile it still runs but touches nothing, and an
+ * entry accepted under another chain, token, verifier or treasury stays frozen until that configuration
+ * returns.
+ */
+import { isAddressEqual, type Address } from "viem";
+import type { HistoryRecorder } from "../history/historyRecorder.js";
+import type { JournalRecord } from "../journal/journalRecord.js";
+import type { Logger } from "../log/createLogger.js";
+import type { SettlementBook, SettlementEntry } from "../settlement/settlementBook.js";
+import type { FinalizeOutcome } from "./finalizeEntry.js";
+
+/** What the loop drives. */
+export type FinalizeLoopDependencies = {
+  /** Whether this daemon may change chain state (profile `local` with a prover). */
+  active: boolean;
+  intervalMs: number;
+  deployment: { chainId: number; token: Address; verifier: Address; treasury: Address };
+  book: SettlementBook;
+  journal: (record: JournalRecord) => Promise<void>;
+  finalize: (entry: SettlementEntry) => Promise<FinalizeOutcome>;
+  settleFee: (entry: SettlementEntry) => Promise<"settled" | "pending">;
+  history: HistoryRecorder;
+  logger: Logger;
+  now: () => number;
+};
+
+/** A running loop. */
+export type FinalizeLoop = {
+  /** Runs one pass now (tests and benchmarks); resolves when it is done. */
+  runOnce: () => Promise<void>;
+  /** Stops scheduling and waits for a pass in progress. */
+  stop: () => Promise<void>;
+};
+
+/** The longest backoff, as a multiple of the interval. */
+export const MAX_BACKOFF_FACTOR = 10;
+
+/** Starts the loop; the first pass runs after one interval. */
+export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop {
+  const { book, logger } = deps;
+  let failures = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  const matchesDeployment = (entry: SettlementEntry): boolean =>
+    entry.challenge.chainId === deps.deployment.chainId &&
+    isAddressEqual(entry.token, deps.deployment.token) &&
+    isAddressEqual(entry.verifier, deps.deployment.verifier) &&
+    isAddressEqual(entry.treasury, deps.deployment.treasury);
+
+  const finalizeOne = async (entry: SettlementEntry): Promise<void> => {
+    const challengeNonce = entry.challenge.challengeNonce;
+    const outcome = await deps.finalize(entry);
+    if (outcome.kind === "waiting") {
+      logger.debug("finalize_waiting", { challenge_nonce: challengeNonce, reason: outcome.reason });
+      return;
+    }
+    if (outcome.kind === "failed") {
+      const record: JournalRecord = { type: "failed", challengeNonce, reason: outcome.reason, at: deps.now() };
+      await deps.journal(record);
+      book.apply(record);
+      logger.warn("payment_failed", { challenge_nonce: challengeNonce, reason: outcome.reason });
+      return;
+    }
+    const record: JournalRecord = { type: "finalized", challengeNonce, mintTxHash: outcome.mintTxHash, at: deps.now() };
+    await deps.journal(record);
+    book.apply(record);
+    logger.info("payment_finalized", { challenge_nonce: challengeNonce, mint_tx: outcome.mintTxHash, minted: outcome.minted });
+    deps.history
+      .recordFinalized({ challengeNonce, mintTxHash: outcome.mintTxHash })
+      .catch((error: unknown) => logger.warn("history_finalized_failed", { challenge_nonce: challengeNonce, error: error instanceof Error ? error.name : "unknown" }));
+  };
+
+  const pass = async (): Promise<void> => {
+    if (!deps.active) return;
+    for (const entry of book.list("accepted")) {
+      if (stopped) return;
+      if (matchesDeployment(entry)) await finalizeOne(entry);
+    }
+    for (const entry of book.list("finalized")) {
+      if (stopped) return;
+      if (entry.feeSettledAt !== undefined || !matchesDeployment(entry)) continue;
+      if ((await deps.settleFee(entry)) === "settled") {
+        logger.info("fee_settled", { challenge_nonce: entry.challenge.challengeNonce });
+      }
+    }
+  };
+
+  const schedule = (delayMs: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => void runOnce(), delayMs);
+    timer.unref();
+  };
+
+  const runOnce = (): Promise<void> => {
+    if (running) return running;
+    clearTimeout(timer);
+    running = pass()
+      .then(() => {
+        failures = 0;
+        schedule(deps.intervalMs);
+      })
+      .catch((error: unknown) => {
+        failures++;
+        const delay = Math.min(deps.intervalMs * 2 ** failures, deps.intervalMs * MAX_BACKOFF_FACTOR);
+        logger.warn("finalize_pass_failed", { error: error instanceof Error ? error.name : "unknown", failures, retry_in_ms: delay });
+        schedule(delay);
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+
+  if (!deps.active) logger.info("finalize_frozen", { reason: "payment acceptance is disabled for this profile; entries stay as they are" });
+  schedule(deps.intervalMs);
+  return {
+    runOnce,
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * One pass over one accepted entry: re-verify the burn on-chain, find its transfers through the indexer,
+ * wait for a proved root covering them, fetch the Merkle paths, obtain the proof through the prover port,
+ * and submit the proof-gated mint to the treasury with the relayer key. Idempotent: a mint that already
+ * landed is found through `totalTeleported` and never submitted again (the verifier would mint nothing more
+ * anyway: it mints only the difference).
+ */
+import { addressToRecipient, zerc20TokenAbi, zerc20VerifierAbi, type GeneralRecipient } from "@svc/scheme";
+import {
+  encodeFunctionData,
+  isAddressEqual,
+  parseEventLogs,
+  TransactionReceiptNotFoundError,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
+import type { BurnSecret } from "../challenges/challengeRecord.js";
+import type { RelayerQueue } from "../chain/relayerQueue.js";
+import { pollReceipt } from "../settlement/pollReceipt.js";
+import type { SettlementEntry } from "../settlement/settlementBook.js";
+import type { IndexerClient } from "./indexerClient.js";
+import type { ProverPort } from "./proverPort.js";
+
+/** What a finalize pass talks to. */
+export type FinalizeContext = {
+  client: PublicClient;
+  relayer: RelayerQueue;
+  prover: ProverPort;
+  indexer: IndexerClient;
+  deployment: { chainId: number; token: Address; verifier: Address; treasury: Address };
+  /** The burn secret of a challenge (from memory, or re-derived off the request path). */
+  burnSecret: (challengeNonce: Hex) => Promise<BurnSecret>;
+  /** How long to wait for the mint's receipt (default 60 s). */
+  mintReceiptTimeoutMs?: number;
+};
+
+/** What became of the entry in this pass. */
+export type FinalizeOutcome =
+  | { kind: "finalized"; mintTxHash: Hex; minted: bigint }
+  | { kind: "failed"; reason: string }
+  | { kind: "waiting"; reason: string };
+
+/** Runs the finalize steps for `entry`; throws only on infrastructure failures (RPC, indexer, prover). */
+export async function finalizeEntry(context: FinalizeContext, entry: SettlementEntry): Promise<FinalizeOutcome> {
+  const { client, deployment } = context;
+  const payTo = entry.challenge.payTo;
+  const amount = BigInt(entry.challenge.amount);
+
+  const evidence = await burnEvidence(client, entry, deployment.token);
+  if (evidence) return { kind: "failed", reason: evidence };
+
+  const burn = await context.burnSecret(entry.challenge.challengeNonce);
+  if (!isAddressEqual(burn.burnAddress, payTo)) return { kind: "failed", reason: "the seed does not open this burn address" };
+  const recipient: GeneralRecipient = { chainId: BigInt(deployment.chainId), recipient: addressToRecipient(deployment.treasury), tweak: burn.tweak };
+  const verifier = { address: deployment.verifier, abi: zerc20VerifierAbi } as const;
+
+  const [transfers, alreadyMinted, provedIndex] = await Promise.all([
+    context.indexer.transfersTo(payTo),
+    client.readContract({ ...verifier, functionName: "totalTeleported", args: [burn.recipientHash] }),
+    client.readContract({ ...verifier, functionName: "latestProvedIndex" }),
+  ]);
+  const total = transfers.reduce((sum, transfer) => sum + transfer.value, 0n);
+  if (total < amount) return { kind: "waiting", reason: "the indexer has not seen the burn yet" };
+  if (alreadyMinted >= total) {
+    const mintTxHash = await findMint(client, deployment.verifier, burn.recipientHash, BigInt(entry.burnBlockNumber));
+    return mintTxHash ? { kind: "finalized", mintTxHash, minted: 0n } : { kind: "waiting", reason: "minted, but the mint transaction is not found yet" };
+  }
+  const highest = transfers.reduce((max, transfer) => (transfer.event_index > max ? transfer.event_index : max), 0n);
+  if (highest >= provedIndex) return { kind: "waiting", reason: "no proved root covers the burn yet" };
+
+  const [paths, provedRoot] = await Promise.all([
+    context.indexer.proofs(provedIndex, transfers.map((transfer) => transfer.event_index)),
+    client.readContract({ ...verifier, functionName: "provedTransferRoots", args: [provedIndex] }),
+  ]);
+  if (paths.some((path) => path.root !== provedRoot)) return { kind: "waiting", reason: "the indexer's root differs from the proved root" };
+  const inputs = {
+    root: provedRoot,
+    rootIndex: provedIndex,
+    recipient,
+    recipientHash: burn.recipientHash,
+    burnAddress: burn.burnAddress,
+    secret: burn.secret,
+    transfers: paths.map((path, index) => ({ leafIndex: path.leaf_index, value: transfers[index]?.value ?? 0n, siblings: path.siblings })),
+    value: total,
+  };
+  const single = transfers.length === 1;
+  const proof = single ? await context.prover.proveSingle(inputs) : await context.prover.proveBatch(inputs);
+  const data = encodeFunctionData({
+    abi: zerc20VerifierAbi,
+    functionName: single ? "singleTeleport" : "teleport",
+    args: [false, provedIndex, recipient, proof],
+  });
+  const [gas, fees] = await Promise.all([
+    client.estimateGas({ account: context.relayer.address, to: deployment.verifier, data }),
+    client.estimateFeesPerGas(),
+  ]);
+  const mintTxHash = await context.relayer.send({
+    to: deployment.verifier,
+    data,
+    gas: (gas * 12n) / 10n,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+  });
+  const receipt = await pollReceipt(client, mintTxHash, { timeoutMs: context.mintReceiptTimeoutMs ?? 60_000 });
+  if (!receipt) return { kind: "waiting", reason: "the mint is not mined yet" };
+  if (receipt.status !== "success") return { kind: "waiting", reason: "the mint reverted; retrying" };
+  return { kind: "finalized", mintTxHash, minted: total - alreadyMinted };
+}
+
+/** `undefined` when the burn is still on-chain as accepted; otherwise why it is gone. */
+async function burnEvidence(client: PublicClient, entry: SettlementEntry, token: Address): Promise<string | undefined> {
+  const receipt = await client.getTransactionReceipt({ hash: entry.burnTxHash }).catch((error: unknown) => {
+    if (error instanceof TransactionReceiptNotFoundError) return undefined;
+    throw error;
+  });
+  if (!receipt) return "chain evidence vanished: the burn transaction is no longer on-chain";
+  if (receipt.status !== "success") return "chain evidence vanished: the burn transaction no longer succeeds";
+  const covered = parseEventLogs({ abi: zerc20TokenAbi, eventName: "IndexedTransfer", logs: receipt.logs, strict: true }).some(
+    (log) => isAddressEqual(log.address, token) && isAddressEqual(log.args.to, entry.challenge.payTo) && log.args.value >= BigInt(entry.challenge.amount),
+  );
+  return covered ? undefined : "chain evidence vanished: the burn no longer transfers the amount";
+}
+
+async function findMint(client: PublicClient, verifier: Address, recipientHash: Hex, fromBlock: bigint): Promise<Hex | undefined> {
+  const [log] = await client.getContractEvents({
+    address: verifier,
+    abi: zerc20VerifierAbi,
+    eventName: "Teleported",
+    args: { recipientHash },
+    fromBlock,
+    strict: true,
+  });
+  return log?.transactionHash;
+}
