@@ -12,6 +12,7 @@ it("exports exactly the challenge surface", () => {
       "DEFAULT_MAX_RETAINED_EXPIRED",
       "createChallengeIssuer",
       "reopenBurnSecret",
+      "reopenBurnSecretOffThread",
     ]
   `);
 });

@@ -350,7 +350,12 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
       // A concurrent identical settle shares the one running; anything else for this challenge is refused.
       return running.digest === digest ? (running.result as Promise<SettleResponse>) : Promise.resolve(failure(PAYLOAD_CONFLICT));
     }
-    const result = Promise.resolve().then(() => settleClaimed(body, digest));
+    const result = Promise.resolve()
+      .then(() => settleClaimed(body, digest))
+      .then((response) => {
+        if (!response.success) logger.info("settle_refused", { challenge_nonce: challengeNonce, reason: response.errorReason });
+        return response;
+      });
     book.claim(challengeNonce, digest, result);
     return result.finally(() => book.release(challengeNonce));
   };
