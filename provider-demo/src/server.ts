@@ -1,0 +1,73 @@
+/**
+ * The demo provider as a program (`node provider-demo/dist/server.js`): reads its environment, checks the
+ * facilitator, listens, and prints one JSON line per event to stdout. Readiness contract: the first line is
+ * `{"event":"listening","url":"http://<host>:<port>",...}`. Start-up failures go to stderr with exit code 1;
+ * SIGTERM and SIGINT close the server and exit 0.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+import { HTTPFacilitatorClient } from "@x402/core/server";
+
+import { checkFacilitatorSupport } from "./checkFacilitatorSupport.js";
+import { createProviderApp } from "./createProviderApp.js";
+import { loadProviderConfig } from "./loadProviderConfig.js";
+
+/** How long open keep-alive connections may finish their request after a stop signal. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
+const writeLine = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+async function main(): Promise<void> {
+  const config = loadProviderConfig(process.env);
+  const facilitatorClient = new HTTPFacilitatorClient({ url: config.facilitatorUrl });
+  await checkFacilitatorSupport({ facilitatorClient, facilitatorUrl: config.facilitatorUrl, network: config.network });
+
+  const app = createProviderApp({
+    facilitatorUrl: config.facilitatorUrl,
+    network: config.network,
+    price: config.price,
+    facilitatorClient,
+    log: writeLine,
+  });
+  const server = createServer(app);
+  await listen(server, config.port, config.host);
+  const { port } = boundAddress(server);
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  const stop = (signal: NodeJS.Signals): void => {
+    writeLine(JSON.stringify({ event: "stopping", signal, ts: new Date().toISOString() }));
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+  };
+  // Installed before the readiness line, so a supervisor may signal as soon as it reads it.
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  writeLine(
+    JSON.stringify({ event: "listening", url: `http://${host}:${port}`, network: config.network, price: config.price, ts: new Date().toISOString() }),
+  );
+}
+
+function boundAddress(server: Server): AddressInfo {
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new TypeError("the server is not listening on a TCP port");
+  return address;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+main().catch((error: unknown) => {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  process.stderr.write(`provider-demo could not start: ${text}\n`);
+  process.exit(1);
+});

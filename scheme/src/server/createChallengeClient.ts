@@ -1,0 +1,87 @@
+import { type ChallengeOffer, ChallengeOfferSchema } from "../wire/challengeOffer.js";
+import type { DecimalString } from "../wire/decimalString.js";
+import { describeIssues } from "../wire/describeIssues.js";
+import { type Network, parseNetwork } from "../wire/network.js";
+import { type ChallengeFailure, ChallengeRequestError } from "./errors.js";
+
+/** Default bound on one `POST /challenge`, short because a paying client is waiting for its 402. */
+export const DEFAULT_CHALLENGE_TIMEOUT_MS = 10_000;
+
+/** Where and how to ask for offers. */
+export type CreateChallengeClientParameters = {
+  /** The facilitator's base URL, e.g. `http://127.0.0.1:4032`; `/challenge` is appended. */
+  facilitatorUrl: string;
+  /** The network the provider sells on; an offer for another chain is refused. */
+  network: Network;
+  /** Injected for tests and custom transports; defaults to the global `fetch`. */
+  fetch?: typeof fetch | undefined;
+  /** Per-request bound in milliseconds; default {@link DEFAULT_CHALLENGE_TIMEOUT_MS}. */
+  timeoutMs?: number | undefined;
+};
+
+/** Asks the facilitator for one fresh offer at a list price (base units); throws `ChallengeRequestError`. */
+export type ChallengeClient = (listPrice: DecimalString) => Promise<ChallengeOffer>;
+
+/**
+ * Builds the client for the facilitator's `POST /challenge` extension, the only way a provider can obtain a
+ * one-time burn address. The offer is returned exactly as parsed: its strings reach the 402 unchanged.
+ *
+ * @example
+ * const challenge = createChallengeClient({ facilitatorUrl: "http://127.0.0.1:4032", network: "eip155:31337" });
+ * const offer = await challenge("1000000000000000");
+ */
+export function createChallengeClient(parameters: CreateChallengeClientParameters): ChallengeClient {
+  const url = `${parameters.facilitatorUrl.replace(/\/+$/, "")}/challenge`;
+  const chainId = parseNetwork(parameters.network);
+  const timeoutMs = parameters.timeoutMs ?? DEFAULT_CHALLENGE_TIMEOUT_MS;
+  const fail = (failure: ChallengeFailure, cause?: unknown) => new ChallengeRequestError({ failure, url, cause });
+
+  return async (listPrice) => {
+    const fetchFn = parameters.fetch ?? globalThis.fetch;
+    let status: number;
+    let text: string;
+    try {
+      const response = await fetchFn(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ amount: listPrice }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      status = response.status;
+      // The body is read under the same deadline, so a facilitator that stalls mid-answer still times out.
+      text = await response.text();
+    } catch (cause) {
+      throw isTimeout(cause) ? fail({ kind: "timeout", timeoutMs }, cause) : fail({ kind: "unreachable" }, cause);
+    }
+
+    const json = parseJson(text);
+    if (status < 200 || status > 299) {
+      throw fail({ kind: "refused", status, facilitatorError: errorText(json) });
+    }
+    const parsed = ChallengeOfferSchema.safeParse(json);
+    if (!parsed.success) throw fail({ kind: "invalid_offer", issues: describeIssues(parsed.error) });
+    if (parsed.data.chainId !== chainId) {
+      throw fail({ kind: "invalid_offer", issues: `offer is for chain ${parsed.data.chainId}, not ${parameters.network}` });
+    }
+    return parsed.data;
+  };
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The facilitator's own `{ error }` text, which it writes to be safe to show to a client. */
+function errorText(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const error: unknown = Reflect.get(body, "error");
+  return typeof error === "string" && error !== "" ? error : undefined;
+}

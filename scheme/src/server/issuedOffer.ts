@@ -1,0 +1,53 @@
+import type { SettleResponse } from "@x402/core/types";
+import type { Hex } from "viem";
+
+import type { ChallengeOffer } from "../wire/challengeOffer.js";
+import type { DecimalString } from "../wire/decimalString.js";
+import type { SubethaExtra } from "../wire/subethaExtra.js";
+
+/** The standard optional requirements fields a provider may attach to its offers. */
+export type OptionalRequirementFields = {
+  resource?: string | undefined;
+  description?: string | undefined;
+  mimeType?: string | undefined;
+  outputSchema?: Record<string, unknown> | undefined;
+};
+
+/** A payment the facilitator accepted for an offer, kept so an identical re-send is served again. */
+export type SettledPayment = {
+  /** `payloadFingerprint` of the accepted payment's scheme payload. */
+  fingerprint: Hex;
+  /** The facilitator's accepted answer, re-sent as `PAYMENT-RESPONSE`. */
+  response: SettleResponse;
+};
+
+/**
+ * One offer as the provider issued it: the facilitator's answer untouched, plus everything the paid retry
+ * must reproduce exactly (`maxTimeoutSeconds` is fixed here, at issue) and what binds it to its route.
+ */
+export type IssuedOffer = {
+  readonly offer: ChallengeOffer;
+  /** Identity of the route option that issued it: an offer bought for one route never pays for another. */
+  readonly route: object;
+  readonly listPrice: DecimalString;
+  readonly maxTimeoutSeconds: number;
+  readonly fields: OptionalRequirementFields;
+  /** `offer.expiresAt`, for the cache. */
+  readonly expiresAt: number;
+  /** Set once the facilitator accepted a payment for this offer. */
+  settled?: SettledPayment;
+};
+
+/**
+ * The offer's `extra` (`SubethaExtra`): only the fields the spec defines, each exactly as the facilitator
+ * wrote it, and optional ones only when present, so the payer's echo deep-equals it.
+ */
+export function offerExtra(offer: ChallengeOffer): SubethaExtra {
+  return {
+    challengeNonce: offer.challengeNonce,
+    expiresAt: offer.expiresAt,
+    ...(offer.helper === undefined ? {} : { helper: offer.helper }),
+    ...(offer.deadline === undefined ? {} : { deadline: offer.deadline }),
+    ...(offer.fee === undefined ? {} : { fee: offer.fee }),
+  };
+}
