@@ -205,3 +205,115 @@ export {
   type SvcZerc20RouteOptions,
   type SvcZerc20ServerOptions,
 } from "./server/svcZerc20ServerScheme.js";
+
+// Payment history (`history/`): artifact schemas, signing, the offline proof verifier, wallet-login message and
+// the `/history/*` wire shapes and client. Pure except for Node's crypto; the verifier takes no network client.
+export { artifactDigest } from "./history/artifactDigest.js";
+export {
+  HistorySubjectSchema,
+  type HistorySubject,
+  KeyIdSchema,
+  PaymentIdSchema,
+  type PaymentId,
+  ProofIdSchema,
+  VisibleIdSchema,
+} from "./history/artifactFields.js";
+export {
+  type ArtifactSignature,
+  ArtifactSignatureSchema,
+  type ArtifactSigner,
+  type SignedArtifact,
+  signArtifact,
+  verifyArtifactSignature,
+} from "./history/artifactSignature.js";
+export { ArtifactTimeSchema, formatArtifactTime, parseArtifactTime } from "./history/artifactTime.js";
+export { canonicalJson } from "./history/canonicalJson.js";
+export {
+  type CreateHistoryClientParameters,
+  createHistoryClient,
+  DEFAULT_HISTORY_TIMEOUT_MS,
+  type HistoryClient,
+  type HistoryLoginParameters,
+} from "./history/createHistoryClient.js";
+export { ed25519PublicKeyOf, importEd25519PublicKey } from "./history/ed25519Key.js";
+export { CanonicalJsonError, HistoryRequestError, type HistoryRequestFailure, InvalidArtifactKeyError } from "./history/errors.js";
+export {
+  buildHistoryLoginMessage,
+  HISTORY_LOGIN_PURPOSE,
+  HISTORY_LOGIN_TITLE,
+  type HistoryLoginMessageFields,
+  parseHistoryLoginMessage,
+} from "./history/historyLoginMessage.js";
+export {
+  type HistoryChallengeRequest,
+  HistoryChallengeRequestSchema,
+  type HistoryChallengeResponse,
+  HistoryChallengeResponseSchema,
+  type HistoryTokenResponse,
+  HistoryTokenResponseSchema,
+  type HistoryVerifyRequest,
+  HistoryVerifyRequestSchema,
+  MAX_HISTORY_LOGIN_MESSAGE_LENGTH,
+} from "./history/historyLoginWire.js";
+export {
+  type HistoryPaymentsResponse,
+  HistoryPaymentsResponseSchema,
+  type HistoryPaymentView,
+  HistoryPaymentViewSchema,
+  type ProviderSettlementEvidence,
+  ProviderSettlementEvidenceSchema,
+} from "./history/historyPaymentView.js";
+export {
+  type ProofIssueRequest,
+  ProofIssueRequestSchema,
+  type ProofIssueResponse,
+  ProofIssueResponseSchema,
+  type ProofRevokeRequest,
+  ProofRevokeRequestSchema,
+  type ProofRevokeResponse,
+  ProofRevokeResponseSchema,
+  type ProofVerifyRequest,
+  ProofVerifyRequestSchema,
+  type ProofVerifyResponse,
+  ProofVerifyResponseSchema,
+} from "./history/historyProofWire.js";
+export { issuerKeyValidAt } from "./history/issuerKeyValidity.js";
+export {
+  ISSUER_MANIFEST_TYPE,
+  type IssuerKey,
+  IssuerKeySchema,
+  type IssuerManifest,
+  type IssuerManifestPayload,
+  IssuerManifestSchema,
+} from "./history/issuerManifest.js";
+export {
+  PAYMENT_PROOF_TYPE,
+  type PaymentProof,
+  type PaymentProofPayload,
+  PaymentProofSchema,
+  RECORD_COMMITMENT_ALG,
+} from "./history/paymentProof.js";
+export { PROOF_RESULTS, type ProofResult } from "./history/proofResult.js";
+export { PROOF_STATUS_TYPE, type ProofStatus, type ProofStatusPayload, ProofStatusSchema } from "./history/proofStatus.js";
+export { readStatusChainText } from "./history/readStatusChainText.js";
+export {
+  computeRecordCommitment,
+  type ComputeRecordCommitmentParameters,
+  RECORD_COMMITMENT_TYPE,
+} from "./history/recordCommitment.js";
+export { TRUST_ANCHOR_TYPE, type TrustAnchor, TrustAnchorSchema } from "./history/trustAnchor.js";
+export {
+  type VerifyIssuerManifestParameters,
+  type VerifyIssuerManifestReturnType,
+  verifyIssuerManifest,
+} from "./history/verifyIssuerManifest.js";
+export {
+  type PaymentProofVerification,
+  type VerifyPaymentProofParameters,
+  verifyPaymentProof,
+} from "./history/verifyPaymentProof.js";
+export {
+  type VerifyStatusChainParameters,
+  type VerifyStatusChainReturnType,
+  verifyStatusChain,
+} from "./history/verifyStatusChain.js";

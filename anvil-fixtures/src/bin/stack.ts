@@ -8,16 +8,17 @@ import { performance } from "node:perf_hooks";
 import { startStack } from "../stack/startStack.js";
 
 const dir = resolve(process.env.STACK_DIR ?? ".stack");
-const port = (name: string, fallback: number): number => {
+const integerEnv = (name: string, fallback: number, max: number): number => {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) {
-    process.stderr.write(`${name} must be a port number (0-65535)\n`);
+  if (!Number.isInteger(value) || value < 0 || value > max) {
+    process.stderr.write(`${name} must be an integer from 0 to ${max}\n`);
     process.exit(2);
   }
   return value;
 };
+const port = (name: string, fallback: number): number => integerEnv(name, fallback, 65_535);
 
 const started = performance.now();
 const stack = await startStack({
@@ -26,6 +27,7 @@ const stack = await startStack({
   indexerPort: port("STACK_INDEXER_PORT", 4040),
   deciderPort: port("STACK_DECIDER_PORT", 4041),
   facilitatorPort: port("STACK_FACILITATOR_PORT", 4032),
+  rootIntervalMs: integerEnv("STACK_ROOT_INTERVAL_MS", 500, 600_000),
   onError: (error) => process.stderr.write(`stack: ${error instanceof Error ? error.message : String(error)}\n`),
 });
 const { deployment, files } = stack;

@@ -9,10 +9,17 @@ import { Builtins, Cli, UsageError, type BaseContext, type Command } from "./cli
 import { CheckCommand } from "./check.js";
 import { describeError } from "./describeError.js";
 import { redactOutput } from "./redactOutput.js";
+import { HistoryKeysInitCommand } from "./historyKeys/init.js";
+import { HistoryKeysRevokeCommand } from "./historyKeys/revoke.js";
+import { HistoryKeysRotateCommand } from "./historyKeys/rotate.js";
 import { StartCommand } from "./start.js";
+import { VerifyProofCommand } from "./verifyProof.js";
 
 /** Exit code for a usage mistake (unknown command, missing or malformed option). */
 export const EXIT_USAGE = 2;
+
+/** Commands whose usage mistakes exit 2 and whose unexpected errors print one redacted line. */
+const OWN_EXIT_CODES = [CheckCommand, StartCommand, VerifyProofCommand, HistoryKeysInitCommand, HistoryKeysRotateCommand, HistoryKeysRevokeCommand];
 
 /** Builds the clipanion `Cli` with every facilitator command registered. */
 export function createCli(): Cli {
@@ -25,6 +32,10 @@ export function createCli(): Cli {
   });
   cli.register(CheckCommand);
   cli.register(StartCommand);
+  cli.register(VerifyProofCommand);
+  cli.register(HistoryKeysInitCommand);
+  cli.register(HistoryKeysRotateCommand);
+  cli.register(HistoryKeysRevokeCommand);
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
   return cli;
@@ -50,7 +61,7 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
     context.stderr.write(cli.error(error, { colored: false }));
     return EXIT_USAGE;
   }
-  if (!(command instanceof CheckCommand || command instanceof StartCommand) || command.help) {
+  if (!OWN_EXIT_CODES.some((type) => command instanceof type) || command.help) {
     return cli.run(command, context);
   }
   command.context = context;

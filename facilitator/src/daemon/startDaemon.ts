@@ -20,6 +20,8 @@ import type { Environment } from "../config/parseSecrets.js";
 import { redactUrl } from "../config/redactUrl.js";
 import { ProfileDisabledError } from "../errors/challenges.js";
 import { noHistory } from "../history/historyRecorder.js";
+import { type HistoryOptions, openHistory } from "../history/openHistory.js";
+import { historySecretValues } from "../history/parseHistoryEnvironment.js";
 import type { AdminSettlement, AppDependencies, SettlementState } from "../http/appDependencies.js";
 import { createApp } from "../http/createApp.js";
 import { listenApp } from "../http/listenApp.js";
@@ -42,6 +44,8 @@ export type StartDaemonOptions = {
   write?: (line: string) => void;
   /** Burn addresses kept pre-derived (default 16); tests lower it to save CPU. */
   burnAddressPoolSize?: number;
+  /** Code-level payment-history options (identity source, token lifetime, proof policy); the environment switches history on. */
+  history?: HistoryOptions;
 };
 
 /** A running daemon. */
@@ -60,7 +64,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const { config, secrets, warnings } = await loadConfig(options.configPath, options.env);
   const logger = createLogger({
     write: options.write,
-    secrets: [secrets.treasuryPk, secrets.relayerPk, ...(secrets.adminToken ? [secrets.adminToken] : [])],
+    secrets: [secrets.treasuryPk, secrets.relayerPk, ...(secrets.adminToken ? [secrets.adminToken] : []), ...historySecretValues(options.env)],
   });
   const { chain, client, relayerAccount, treasuryAccount } = createChainClients({
     rpcUrl: config.network.rpc_url,
@@ -74,12 +78,16 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const startupWarnings = [...warnings, ...checkStartupRules({ config, secrets, rpcChainId })];
   for (const warning of dedupe(startupWarnings)) logger.warn(warning.code, { message: warning.message });
 
+  // History is opened before the journal so a bad history or partial proof configuration stops startup early.
+  const history = await openHistory({ env: options.env, recipient: getAddress(config.settlement.treasury), logger, options: options.history });
   const journal = await openSettlementJournal(config.settlement.journal);
   if (journal.tornLine) logger.warn("journal_torn_line_repaired", { line: journal.tornLine.lineNumber, bytes: journal.tornLine.bytes });
   const book = new SettlementBook();
   for (const record of journal.restored) book.apply(record);
   const pending = book.list("accepted").length;
   logger.info("journal_restored", { records: journal.restored.length, pending, open_intents: book.openIntents().length });
+  const historyCaughtUp = (await history?.recorder.reconcile(book.list())) ?? 0;
+  if (historyCaughtUp > 0) logger.info("history_reconciled", { records: historyCaughtUp });
 
   const local = config.profile === "local";
   const network = toNetwork(config.network.chain_id);
@@ -108,7 +116,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     challenges: store,
     book,
     journal,
-    history: noHistory,
+    history: history?.recorder ?? noHistory,
     logger,
     now: unixNow,
     permitReceiptTimeoutMs: config.settlement.permit_receipt_timeout_ms,
@@ -137,6 +145,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       challenges: () => ({ ...store.counts(), maxOpen: config.daemon.max_open_challenges }),
       settlements: (state) => adminSettlements(book, state),
     },
+    ...(history === undefined ? {} : { history: history.service }),
   };
 
   const journalAndApply = async (record: JournalRecord) => {
@@ -160,7 +169,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     deployment,
     book,
     journal: journalAndApply,
-    history: noHistory,
+    history: history?.recorder ?? noHistory,
     logger,
     now: unixNow,
     finalize: (entry) =>
@@ -207,6 +216,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       await pool?.close();
       await secretWorker?.terminate();
       await journal.close();
+      await history?.close();
       logger.info("stopped");
     })();
     return stopping;

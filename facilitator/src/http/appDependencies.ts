@@ -4,6 +4,7 @@
  */
 import type { ChallengeOffer, ClassifiedFacilitatorBody, SettleResponse, SupportedResponse, VerifyResponse } from "@svc/scheme";
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
+import type { HistoryService } from "../history/createHistoryService.js";
 import type { Logger } from "../log/createLogger.js";
 
 /** States `GET /admin/settlements?state=` filters on. */
@@ -48,4 +49,6 @@ export type AppDependencies = {
     challenges: () => { open: number; retainedExpired: number; maxOpen: number };
     settlements: (state: SettlementState | undefined) => AdminSettlement[];
   };
+  /** Payment history, present only with the complete history environment; it registers `/history/*`. */
+  history?: HistoryService | undefined;
 };

@@ -19,6 +19,7 @@ import { healthRoute } from "./routes/healthRoute.js";
 import { settleRoute } from "./routes/settleRoute.js";
 import { supportedRoute } from "./routes/supportedRoute.js";
 import { verifyRoute } from "./routes/verifyRoute.js";
+import { registerHistoryRoutes } from "./routes/history/registerHistoryRoutes.js";
 
 /** Test seams of {@link createApp}; the daemon passes none. */
 export type CreateAppOptions = {
@@ -60,6 +61,8 @@ export function createApp(deps: AppDependencies, options: CreateAppOptions = {})
     .post("/settle", shared, readJsonBody, settleRoute(deps))
     .get("/admin/challenges", adminChallengesRoute(deps))
     .get("/admin/settlements", adminSettlementsRoute(deps));
+  // Only with the complete history environment; otherwise /history/* is not served at all.
+  if (deps.history) registerHistoryRoutes(router, deps.history, { now: options.now });
 
   app
     .use(inFlight.middleware)

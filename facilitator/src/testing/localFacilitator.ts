@@ -21,7 +21,7 @@ import { parse, stringify } from "smol-toml";
 import { createPublicClient, createWalletClient, http, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
-import { startDaemon, type RunningDaemon } from "../daemon/startDaemon.js";
+import { startDaemon, type RunningDaemon, type StartDaemonOptions } from "../daemon/startDaemon.js";
 
 /** A stack in a temp folder. */
 export type TestStack = RunningStack & { dir: string; client: PublicClient; env: Record<string, string>; close: () => Promise<void> };
@@ -77,11 +77,17 @@ export async function writeConfigVariant(stack: TestStack, name: string, patch: 
 export type TestDaemon = RunningDaemon & { logs: string[]; configPath: string };
 
 /** Starts the daemon in-process on a free port. */
-export async function startTestDaemon(stack: TestStack, name: string, patch: ConfigPatch = {}, env: Record<string, string | undefined> = stack.env): Promise<TestDaemon> {
+export async function startTestDaemon(
+  stack: TestStack,
+  name: string,
+  patch: ConfigPatch = {},
+  env: Record<string, string | undefined> = stack.env,
+  options: Pick<StartDaemonOptions, "history"> = {},
+): Promise<TestDaemon> {
   const settlement = { journal: `${name}.journal.jsonl`, permit_receipt_timeout_ms: 2000, ...(patch.settlement as object | undefined) };
   const configPath = await writeConfigVariant(stack, name, { ...patch, settlement });
   const logs: string[] = [];
-  const daemon = await startDaemon({ configPath, env, write: (line) => logs.push(line), burnAddressPoolSize: 2 });
+  const daemon = await startDaemon({ configPath, env, write: (line) => logs.push(line), burnAddressPoolSize: 2, ...options });
   return { ...daemon, logs, configPath };
 }
 

@@ -1,0 +1,96 @@
+/**
+ * `facilitator history-keys init --dir <dir>`: creates the proof issuer's keys and artifacts in an empty
+ * folder: the root key, the first issuer key, the signed manifest and the trust anchor, and prints the
+ * variables to set and the anchor's fingerprint to publish.
+ */
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { artifactDigest, VisibleIdSchema } from "@svc/scheme";
+
+import { createIssuerKeySet, DEFAULT_ISSUER_ID } from "../../history/createIssuerKeySet.js";
+import { Command, Option, UsageError } from "../clipanion.js";
+import { KEY_FILES, writeJson, writePrivateKey } from "./keyDirectory.js";
+
+/** Parameters of {@link runHistoryKeysInit}. */
+export type RunHistoryKeysInitParameters = { dir: string; issuer?: string | undefined; nowSeconds?: number | undefined };
+
+/** What init wrote: absolute file paths, key ids and the trust anchor fingerprint. */
+export type HistoryKeysInitResult = {
+  files: { rootKey: string; issuerKey: string; manifest: string; trustAnchor: string };
+  rootKeyId: string;
+  issuerKeyId: string;
+  /** SHA-256 of the anchor's canonical JSON: read it out to whoever pins the anchor. */
+  trustAnchorFingerprint: string;
+};
+
+/**
+ * Creates the key set in `dir` (created if missing); refuses when any of its files already exists.
+ *
+ * @example
+ * const result = await runHistoryKeysInit({ dir: "/etc/facilitator/history-keys", issuer: "pay.example" });
+ */
+export async function runHistoryKeysInit({ dir, issuer = DEFAULT_ISSUER_ID, nowSeconds = Math.floor(Date.now() / 1000) }: RunHistoryKeysInitParameters): Promise<HistoryKeysInitResult> {
+  if (!VisibleIdSchema.safeParse(issuer).success) throw new UsageError("--issuer must be 1 to 128 visible ASCII characters without spaces");
+  const root = resolve(dir);
+  await mkdir(root, { recursive: true });
+  const set = createIssuerKeySet({ issuer, nowSeconds });
+  const files = {
+    rootKey: join(root, KEY_FILES.rootKey),
+    issuerKey: join(root, KEY_FILES.issuerKey),
+    manifest: join(root, KEY_FILES.manifest),
+    trustAnchor: join(root, KEY_FILES.trustAnchor),
+  };
+  await writePrivateKey(files.rootKey, set.root);
+  await writePrivateKey(files.issuerKey, set.issuer);
+  await writeJson(files.manifest, set.manifest, { exclusive: true });
+  await writeJson(files.trustAnchor, set.trustAnchor, { exclusive: true });
+  return { files, rootKeyId: set.root.keyId, issuerKeyId: set.issuer.keyId, trustAnchorFingerprint: artifactDigest(set.trustAnchor) };
+}
+
+/** The `history-keys init` command. */
+export class HistoryKeysInitCommand extends Command {
+  static override paths = [["history-keys", "init"]];
+
+  static override usage = Command.Usage({
+    description: "create a proof issuer key, a signed key manifest and the trust anchor",
+    details: `
+      Writes \`root-key.pem\` (the root key: it signs manifests only; move it offline after this), \`issuer-key.pem\` (the daemon's proof signing key), \`manifest.json\` (the issuer key manifest signed by the root key) and \`trust-anchor.json\` (the root public key, to publish out of band) into \`--dir\`. Refuses to overwrite any of them.
+
+      Then set \`HISTORY_ISSUER_PRIVATE_KEY_PATH\`, \`HISTORY_ISSUER_MANIFEST_PATH\`, \`HISTORY_ISSUER_TRUST_ANCHOR_PATH\` and \`HISTORY_ARTIFACT_PATH\` for the daemon.
+    `,
+    examples: [
+      ["Create the keys for the local stack", "$0 history-keys init --dir .stack/history-keys"],
+      ["Name the issuer", "$0 history-keys init --dir /etc/facilitator/history-keys --issuer pay.example"],
+    ],
+  });
+
+  dir = Option.String("--dir", { required: true, description: "folder to write the keys, manifest and trust anchor into" });
+
+  issuer = Option.String("--issuer", { description: `issuer name written into manifest and anchor (default ${DEFAULT_ISSUER_ID})` });
+
+  json = Option.Boolean("--json", false, { description: "print one JSON object with the file paths, key ids and anchor fingerprint" });
+
+  override async execute(): Promise<number> {
+    if (this.dir.trim() === "") throw new UsageError("--dir needs a folder");
+    const result = await runHistoryKeysInit({ dir: this.dir, issuer: this.issuer });
+    if (this.json) {
+      this.context.stdout.write(`${JSON.stringify(result)}\n`);
+      return 0;
+    }
+    const { files } = result;
+    this.context.stdout.write(
+      [
+        `✓ root key ${result.rootKeyId}: ${files.rootKey} (keep offline; needed only to rotate or revoke)`,
+        `✓ issuer key ${result.issuerKeyId}: ${files.issuerKey}`,
+        `✓ manifest: ${files.manifest}`,
+        `✓ trust anchor: ${files.trustAnchor} (sha256 ${result.trustAnchorFingerprint}; publish it out of band)`,
+        "",
+        `HISTORY_ISSUER_PRIVATE_KEY_PATH=${files.issuerKey}`,
+        `HISTORY_ISSUER_MANIFEST_PATH=${files.manifest}`,
+        `HISTORY_ISSUER_TRUST_ANCHOR_PATH=${files.trustAnchor}`,
+        "",
+      ].join("\n"),
+    );
+    return 0;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Switches payment history on from the environment, for the daemon. With any of the six history variables
+ * missing it returns `undefined` (no recorder, no routes; settlement runs as without history) after logging
+ * which names are missing; a partial proof group fails startup either way. Otherwise it opens the history
+ * file, builds the recorder for settlement, wallet login, identity tokens, reads, and (with the whole proof
+ * group) the proof service.
+ */
+import type { Address } from "viem";
+
+import type { Environment } from "../config/parseSecrets.js";
+import type { Logger } from "../log/createLogger.js";
+import { createHistoryRecorder, type PaymentHistoryRecorder } from "./createHistoryRecorder.js";
+import { createHistoryService, type HistoryService } from "./createHistoryService.js";
+import { createProofService } from "./createProofService.js";
+import { defaultHistoryPolicy, type HistoryPolicy } from "./historyPolicy.js";
+import { createIdentityTokens } from "./identityToken.js";
+import { loadProofIssuer } from "./loadProofIssuer.js";
+import { type OpenHistoryFile, openPaymentHistory } from "./openPaymentHistory.js";
+import { isBoundParticipant } from "./participantAccess.js";
+import { parseHistoryEnvironment } from "./parseHistoryEnvironment.js";
+import { createProofArtifactStore } from "./proofArtifactStore.js";
+import { createIdentityResolver, type IdentitySource } from "./resolveIdentity.js";
+import { createWalletLogin } from "./walletLogin.js";
+
+/** Code-level history options: none of them has an environment variable, on purpose. */
+export type HistoryOptions = {
+  /** `wallet-token` (default). `legacy-headers` trusts `x-history-*` headers: trusted networks only. */
+  identitySource?: IdentitySource | undefined;
+  /** Identity-token lifetime in seconds; default 900, at most 3600. */
+  tokenTtlSeconds?: number | undefined;
+  /** Proof authorization; default {@link defaultHistoryPolicy}. */
+  policy?: HistoryPolicy | undefined;
+  /** Opens the history file; tests pass one whose writes can fail. */
+  openFile?: OpenHistoryFile | undefined;
+  /** Wall clock in unix milliseconds, for tests. */
+  now?: (() => number) | undefined;
+};
+
+/** What the daemon wires when history is on. */
+export type OpenedHistory = {
+  /** Goes into settlement and the finalize loop in place of `noHistory`. */
+  recorder: PaymentHistoryRecorder;
+  /** Goes into the app's dependencies; its presence registers the `/history/*` routes. */
+  service: HistoryService;
+  close: () => Promise<void>;
+};
+
+/** Parameters of {@link openHistory}. */
+export type OpenHistoryParameters = {
+  env: Environment;
+  /** `settlement.treasury`: recorded as provider-side evidence. */
+  recipient: Address;
+  logger: Logger;
+  options?: HistoryOptions | undefined;
+};
+
+/**
+ * Opens history from `env`, or returns `undefined` when the history group is incomplete.
+ *
+ * @example
+ * const history = await openHistory({ env: process.env, recipient: treasury, logger });
+ * const recorder = history?.recorder ?? noHistory;
+ */
+export async function openHistory({ env, recipient, logger, options = {} }: OpenHistoryParameters): Promise<OpenedHistory | undefined> {
+  const parsed = parseHistoryEnvironment(env);
+  if (!parsed.enabled) {
+    if (parsed.missing.length < 6) logger.warn("history_disabled", { missing: parsed.missing });
+    if (parsed.proofs) logger.warn("history_proofs_ignored", { reason: "the history variables are incomplete" });
+    return undefined;
+  }
+  const settings = parsed.history;
+  const now = options.now ?? Date.now;
+  const nowSeconds = () => Math.floor(now() / 1000);
+  // Everything that can refuse the configuration runs before the file is opened, so a refusal leaks no handle.
+  const tokens = createIdentityTokens({ secret: settings.identitySecret, issuer: settings.loginDomain, ttlSeconds: options.tokenTtlSeconds, now });
+  const issuer = parsed.proofs === undefined ? undefined : await loadProofIssuer(parsed.proofs, nowSeconds());
+  const history = await openPaymentHistory(settings.path, options.openFile);
+  if (history.tornLine) logger.warn("history_torn_line_repaired", { line: history.tornLine.lineNumber, bytes: history.tornLine.bytes });
+
+  const identitySource = options.identitySource ?? "wallet-token";
+  const proofs =
+    issuer === undefined
+      ? undefined
+      : createProofService({
+          history,
+          issuer,
+          artifacts: createProofArtifactStore(issuer.artifactPath),
+          policy: options.policy ?? defaultHistoryPolicy,
+          canSee: isBoundParticipant,
+          now,
+        });
+  const service = createHistoryService({
+    history,
+    grants: settings.bindings,
+    login: createWalletLogin({ domain: settings.loginDomain, bindings: settings.bindings, wallets: settings.wallets, tokens, now }),
+    resolveIdentity: createIdentityResolver({ source: identitySource, tokens, bindings: settings.bindings }),
+    projection: { providerSettlementEvidence: settings.providerSettlementEvidence },
+    proofs,
+  });
+  if (identitySource === "legacy-headers") logger.warn("history_legacy_header_identity", { message: "x-history-* headers are trusted as identity; use only on a trusted network" });
+  logger.info("history_enabled", {
+    records: history.book.entries().length,
+    proofs: issuer !== undefined,
+    wallet_login: (["payer", "provider"] as const).filter((subject) => settings.wallets[subject] !== undefined),
+    provider_settlement_evidence: settings.providerSettlementEvidence,
+  });
+  return {
+    recorder: createHistoryRecorder({ history, bindings: settings.bindings, recipient, now: nowSeconds }),
+    service,
+    close: history.close,
+  };
+}
