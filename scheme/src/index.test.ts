@@ -186,6 +186,7 @@ describe("public surface", () => {
       "parseHistoryLoginMessage",
       "parseNetwork",
       "parseSchemePayload",
+      "payloadDigest",
       "permitBurnerAbi",
       "permitTypes",
       "readStatusChainText",

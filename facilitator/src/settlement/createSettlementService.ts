@@ -15,6 +15,7 @@ import {
   CHALLENGE_EXPIRED,
   INTENT_NOT_RECORDED,
   PAYLOAD_CONFLICT,
+  payloadDigest,
   PENDING_BURN,
   PROFILE_UNSUPPORTED,
   RELAY_FAILED,
@@ -44,7 +45,7 @@ import { checkSelfTransferBurn, type SelfTransferBurnEvidence } from "./checkSel
 import { findPermitBurn } from "./findPermitBurn.js";
 import { requirementsMismatch } from "./matchData.js";
 import { offerRequirements } from "./offerRequirements.js";
-import { payloadDigest } from "./payloadDigest.js";
+
 import { pollReceipt } from "./pollReceipt.js";
 import type { SettlementBook, SettlementEntry } from "./settlementBook.js";
 

@@ -15,7 +15,7 @@ export type OptionalRequirementFields = {
 
 /** A payment the facilitator accepted for an offer, kept so an identical re-send is served again. */
 export type SettledPayment = {
-  /** `payloadFingerprint` of the accepted payment's scheme payload. */
+  /** `payloadDigest` of the accepted payment's scheme payload. */
   fingerprint: Hex;
   /** The facilitator's accepted answer, re-sent as `PAYMENT-RESPONSE`. */
   response: SettleResponse;

@@ -12,7 +12,7 @@ import type { Hex } from "viem";
 import { CHALLENGE_EXPIRED, PAYLOAD_CONFLICT } from "../reasons/reasonCodes.js";
 import type { IssuedOffer } from "./issuedOffer.js";
 import type { OfferCache } from "./offerCache.js";
-import { payloadFingerprint } from "./payloadFingerprint.js";
+import { payloadDigest } from "../wire/payloadDigest.js";
 import { CONCURRENT_PAYMENT_FAILED } from "./serverReasonCodes.js";
 
 /** How the one running attempt for an offer ended. */
@@ -70,7 +70,7 @@ export class PaymentGate {
   private async beforeVerify(context: VerifyContext) {
     const challengeNonce = readChallengeNonce(context.requirements);
     if (challengeNonce === undefined) return undefined;
-    const fingerprint = payloadFingerprint(context.paymentPayload.payload);
+    const fingerprint = payloadDigest(context.paymentPayload.payload);
 
     for (;;) {
       const settled = this.offers.peek(challengeNonce)?.settled;
