@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 
-.PHONY: install build typecheck test stack clean
+.PHONY: install build typecheck test e2e demo demo-tui stack clean
 
 # npm ci only when the lockfile changed since the last install.
 node_modules/.svc-installed: package-lock.json
@@ -19,6 +19,15 @@ typecheck: build
 
 test: typecheck
 	$(NODE_BIN)/vitest run
+
+e2e: build
+	$(NODE_BIN)/vitest run --project e2e
+
+demo: build
+	node e2e/dist/demo/demo.js
+
+demo-tui: build
+	node e2e/dist/demo/demoTui.js
 
 stack: build
 	node anvil-fixtures/dist/bin/stack.js

@@ -1,0 +1,66 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+
+import { AddressSchema, DecimalStringSchema, NetworkSchema } from "@svc/scheme";
+import { z } from "zod";
+
+/** Folder of the approval files inside the state folder. */
+export const APPROVALS_DIR = "approvals";
+
+/** Approval ids are ledger payment ids; the pattern also keeps a typed id from naming a path. */
+export const APPROVAL_ID_PATTERN = /^[0-9a-f]{12}$/;
+
+/** What a waiting agent writes to `approvals/<id>.request.json`: enough for a human to decide. */
+export const ApprovalRequestSchema = z.object({
+  id: z.string().regex(APPROVAL_ID_PATTERN),
+  url: z.string(),
+  mode: z.enum(["permit", "self-transfer"]),
+  network: NetworkSchema,
+  asset: AddressSchema,
+  amount: DecimalStringSchema,
+  /** The `SVC_APPROVE_ABOVE` threshold the amount exceeded. */
+  threshold: DecimalStringSchema,
+  /** The offer's `extra.expiresAt`, unix seconds. */
+  offerExpiresAt: z.number().int(),
+  /** Unix milliseconds after which the agent declines on its own. */
+  decideBy: z.number().int(),
+  /** The waiting agent process; a request whose process is gone is not pending any more. */
+  pid: z.number().int().positive(),
+  createdAt: z.iso.datetime(),
+});
+
+/** A pending approval as its request file holds it. */
+export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>;
+
+/** The outcomes a decision file can record; `expired` is written by the agent itself at its timeout. */
+export const ApprovalDecisionSchema = z.object({
+  id: z.string().regex(APPROVAL_ID_PATTERN),
+  decision: z.enum(["approved", "denied", "expired"]),
+  by: z.string(),
+  decidedAt: z.iso.datetime(),
+});
+
+/** A decision as `approvals/<id>.decision.json` holds it. */
+export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
+
+/** Paths of one approval's files. */
+export function approvalPaths(stateDir: string, id: string): { dir: string; request: string; decision: string } {
+  const dir = join(stateDir, APPROVALS_DIR);
+  return { dir, request: join(dir, `${id}.request.json`), decision: join(dir, `${id}.decision.json`) };
+}
+
+/** Reads and validates a JSON file; `undefined` when it is missing or not (yet) valid. */
+export async function readJsonFile<T>(path: string, schema: z.ZodType<T>): Promise<T | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+/**
+ * Entry point of `agent/dist/cli.js` (`svc-agent`): quote, pay, resend, ledger, approvals and tui. Exit codes
+ * are listed in `commands/exitCodes.ts` and the README. Everything lives in `commands/` so tests can run the
+ * command line without starting a process.
+ */
+import { Cli } from "./commands/clipanion.js";
+import { runCli } from "./commands/runCli.js";
+
+// A reader that goes away early (`ledger | head`) is not an error of ours.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
+const code = await runCli(process.argv.slice(2), Cli.defaultContext);
+// Exit explicitly so a keep-alive socket or a stray timer cannot hold the process after the answer; both
+// streams are flushed first because pipes are asynchronous.
+await Promise.all([flush(process.stdout), flush(process.stderr)]);
+process.exit(code);
+
+function flush(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.write("", () => resolve());
+  });
+}

@@ -1,0 +1,19 @@
+import type { PayOutcome } from "../payment/payOutcome.js";
+
+/** The one line `pay` and `resend` print to stderr about how the payment ended. */
+export function describeOutcome(outcome: PayOutcome): string {
+  switch (outcome.kind) {
+    case "paid":
+      return `paid ${outcome.offer.amount} base units of ${outcome.offer.asset} on ${outcome.offer.network} (payment ${outcome.id}${outcome.transaction === undefined ? "" : `, burn ${outcome.transaction}`})`;
+    case "not-required":
+      return `no payment required (HTTP ${outcome.resource.status})`;
+    case "declined":
+      return `declined by policy (${outcome.reason}): ${outcome.message}`;
+    case "approval-denied":
+      return `not paid (payment ${outcome.id}): ${outcome.message}`;
+    case "failed":
+      return `payment failed${outcome.id === undefined ? "" : ` (payment ${outcome.id})`}${outcome.errorReason === undefined ? "" : ` [${outcome.errorReason}]`}: ${outcome.message}`;
+    case "unknown":
+      return `outcome unknown (payment ${outcome.id})${outcome.errorReason === undefined ? "" : ` [${outcome.errorReason}]`}: ${outcome.message}`;
+  }
+}

@@ -1,0 +1,109 @@
+import { encodePaymentRequiredHeader } from "@svc/scheme";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { buildOffer, buildPaymentRequired } from "../testing/buildOffer.js";
+import { runCliInProcess } from "../testing/runCliInProcess.js";
+import { startTestServer, type TestServer } from "../testing/startTestServer.js";
+import { makeTempDir } from "../testing/tempDir.js";
+import { EXIT_APPROVAL_DENIED, EXIT_DECLINED, EXIT_FAILED, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE } from "./exitCodes.js";
+
+const KEY = "0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba";
+
+let dir: Awaited<ReturnType<typeof makeTempDir>>;
+let provider: TestServer;
+beforeEach(async () => {
+  dir = await makeTempDir();
+  provider = await startTestServer((request, response) => {
+    if (request.url === "/free") {
+      response.end("free content");
+      return;
+    }
+    response.statusCode = 402;
+    response.setHeader("PAYMENT-REQUIRED", encodePaymentRequiredHeader(buildPaymentRequired([buildOffer({ amount: "1010" })])));
+    response.end("{}");
+  });
+});
+afterEach(async () => {
+  await provider.close();
+  await dir.remove();
+});
+
+const env = (extra: Record<string, string> = {}) => ({ SVC_STATE_DIR: dir.path, SVC_RPC_URL: "http://127.0.0.1:9/", SVC_TIMEOUT_MS: "2000", ...extra });
+
+describe("exit codes", () => {
+  it("keeps the documented values", () => {
+    expect([EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DECLINED, EXIT_APPROVAL_DENIED, EXIT_UNKNOWN]).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it.each([[[]], [["frobnicate"]], [["pay"]], [["pay", "not a url"]], [["pay", "ftp://127.0.0.1/x"]], [["resend"]]])("%j is a usage mistake (2)", async (argv) => {
+    expect((await runCliInProcess(argv, env())).code).toBe(EXIT_USAGE);
+  });
+
+  it("rejects a malformed variable at load with 2, naming it and never its value", async () => {
+    const run = await runCliInProcess(["pay", `${provider.origin}/weather`], env({ SVC_PAYER_PK: "0xdeadbeefdeadbeefdeadbeef" }));
+    expect(run.code).toBe(EXIT_USAGE);
+    expect(run.stderr).toContain("SVC_PAYER_PK is malformed");
+    expect(run.stderr).not.toContain("deadbeef");
+    expect(provider.requests).toEqual([]);
+  });
+
+  it("needs SVC_PAYER_PK to pay (2) but not to quote", async () => {
+    const pay = await runCliInProcess(["pay", "--json", `${provider.origin}/weather`], env());
+    expect(pay.code).toBe(EXIT_USAGE);
+    expect(JSON.parse(pay.stdout)).toMatchObject({ result: "error", error: "PayerKeyMissingError" });
+    const quote = await runCliInProcess(["quote", `${provider.origin}/weather`], env());
+    expect(quote.code).toBe(EXIT_OK);
+    expect(quote.stdout).toContain("amount   1010 base units");
+    expect(quote.stdout).toContain("policy   allowed");
+  });
+});
+
+describe("pay and quote against a local 402 server", () => {
+  it("refuses a host off the allowlist before any request leaves (3)", async () => {
+    const run = await runCliInProcess(["pay", "--json", `http://localhost:${provider.port}/weather`], env({ SVC_PAYER_PK: KEY, SVC_ALLOWED_HOSTS: "127.0.0.1" }));
+    expect(run.code).toBe(EXIT_DECLINED);
+    expect(run.stdout.trim().split("\n")).toHaveLength(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ result: "declined", reason: "host_not_allowed" });
+    expect(provider.requests).toEqual([]);
+  });
+
+  it("quotes with the policy's verdict as one JSON line and exits 3 when it would decline", async () => {
+    const run = await runCliInProcess(["quote", "--json", `${provider.origin}/weather`], env({ SVC_MAX_TOTAL: "1000" }));
+    expect(run.code).toBe(EXIT_DECLINED);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      result: "offer",
+      offer: { amount: "1010" },
+      token: null,
+      mode: "permit",
+      policy: { kind: "declined", reason: "above_max_total", spent: "0", cap: "1000" },
+    });
+  });
+
+  it("declines above SVC_MAX_PER_PAYMENT (3) without writing the ledger", async () => {
+    const run = await runCliInProcess(["pay", `${provider.origin}/weather`], env({ SVC_PAYER_PK: KEY, SVC_MAX_PER_PAYMENT: "1009" }));
+    expect(run.code).toBe(EXIT_DECLINED);
+    expect(run.stderr).toContain("declined by policy (above_max_per_payment)");
+    expect((await runCliInProcess(["ledger", "--json"], env())).stdout).toBe("");
+  });
+
+  it("prints a resource that needs no payment (0)", async () => {
+    const run = await runCliInProcess(["pay", `${provider.origin}/free`], env({ SVC_PAYER_PK: KEY }));
+    expect(run.code).toBe(EXIT_OK);
+    expect(run.stdout).toBe("free content\n");
+  });
+
+  it("fails (1) when the provider cannot be reached, and says so in --json", async () => {
+    await provider.close();
+    const run = await runCliInProcess(["pay", "--json", `${provider.origin}/weather`], env({ SVC_PAYER_PK: KEY }));
+    expect(run.code).toBe(EXIT_FAILED);
+    expect(JSON.parse(run.stdout)).toMatchObject({ result: "error", error: "HttpRequestFailedError" });
+  });
+});
+
+describe("ledger and approvals", () => {
+  it("start empty", async () => {
+    expect(await runCliInProcess(["ledger"], env())).toMatchObject({ code: 0, stdout: expect.stringContaining("no spend yet") });
+    expect(await runCliInProcess(["approvals"], env())).toMatchObject({ code: 0, stdout: "no pending approvals\n" });
+    expect((await runCliInProcess(["approvals", "approve", "0123456789ab"], env())).code).toBe(EXIT_FAILED);
+  });
+});

@@ -1,0 +1,96 @@
+import { readFileSync } from "node:fs";
+
+import { describeError } from "../errors/describeError.js";
+import { PayerKeyMissingError, PolicyConfigError } from "../policy/errors.js";
+import { ApprovalsApproveCommand } from "./approvals/approve.js";
+import { ApprovalsDenyCommand } from "./approvals/deny.js";
+import { ApprovalsListCommand } from "./approvals/list.js";
+import { BINARY_NAME } from "./binaryName.js";
+import { type BaseContext, Builtins, Cli, type Command, UsageError } from "./clipanion.js";
+import { EXIT_FAILED, EXIT_USAGE } from "./exitCodes.js";
+import { LedgerCommand } from "./ledger.js";
+import { PayCommand } from "./pay.js";
+import { QuoteCommand } from "./quote.js";
+import { ResendCommand } from "./resend.js";
+import { TuiCommand } from "./tui.js";
+import { writeJsonLine } from "./writeLine.js";
+
+/** Builds the clipanion `Cli` with every agent command registered. */
+export function createCli(): Cli {
+  const cli = new Cli({
+    binaryLabel: "svc-zerc20 payer agent",
+    binaryName: BINARY_NAME,
+    binaryVersion: packageVersion(),
+    // Plain text: the output lands in scripts and logs as often as on a terminal.
+    enableColors: false,
+  });
+  for (const command of [
+    QuoteCommand,
+    PayCommand,
+    ResendCommand,
+    LedgerCommand,
+    ApprovalsListCommand,
+    ApprovalsApproveCommand,
+    ApprovalsDenyCommand,
+    TuiCommand,
+    Builtins.HelpCommand,
+    Builtins.VersionCommand,
+  ]) {
+    cli.register(command);
+  }
+  return cli;
+}
+
+/**
+ * Runs the command line `argv` (without node and script) and resolves with the exit code. clipanion alone
+ * answers 1 for every error, so usage mistakes and configuration errors are mapped to 2 here; a command's
+ * own result (0, 1, 3, 4, 5; see `exitCodes.ts`) passes through.
+ *
+ * @example
+ * process.exitCode = await runCli(["pay", "--json", "http://127.0.0.1:4021/weather"], Cli.defaultContext);
+ */
+export async function runCli(argv: readonly string[], context: BaseContext): Promise<number> {
+  const cli = createCli();
+  if (argv.length === 0) {
+    context.stderr.write(cli.usage());
+    return EXIT_USAGE;
+  }
+  let command: Command;
+  try {
+    command = cli.process([...argv], context);
+  } catch (error) {
+    context.stderr.write(cli.error(error, { colored: false }));
+    return EXIT_USAGE;
+  }
+  if (command.help || command instanceof Builtins.HelpCommand || command instanceof Builtins.VersionCommand) {
+    return cli.run(command, context);
+  }
+  command.context = context;
+  try {
+    return (await command.validateAndExecute()) ?? 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      context.stderr.write(cli.error(error, { colored: false, command }));
+      return EXIT_USAGE;
+    }
+    const code = error instanceof PolicyConfigError || error instanceof PayerKeyMissingError ? EXIT_USAGE : EXIT_FAILED;
+    const message = describeError(error);
+    // A script reading `--json` output gets its one line even when the command could not run.
+    if (Reflect.get(command, "json") === true) {
+      writeJsonLine(context.stdout, { result: "error", error: error instanceof Error ? error.name : "Error", message });
+    }
+    context.stderr.write(`${BINARY_NAME}: ${message}\n`);
+    return code;
+  }
+}
+
+/** The package version, read at run time: `src` and `dist` sit at the same depth under the package. */
+function packageVersion(): string {
+  try {
+    const manifest: unknown = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    const version = typeof manifest === "object" && manifest !== null ? Reflect.get(manifest, "version") : undefined;
+    return typeof version === "string" ? version : "unknown";
+  } catch {
+    return "unknown";
+  }
+}

@@ -1,0 +1,59 @@
+import { AddressSchema, Bytes32Schema, DecimalStringSchema, NetworkSchema } from "@svc/scheme";
+import { z } from "zod";
+
+/**
+ * Where a payment stands. Every status but `released` counts against `SVC_MAX_TOTAL`: `reserved` and
+ * `signed` are in flight, `unknown` may have been paid (timeout, lost answer, unconfirmed burn), `settled`
+ * was paid, and `failed` means the provider refused but the tokens had already left (a confirmed
+ * self-transfer burn). Only a definite failure before any funds could move is `released`.
+ */
+export const PAYMENT_STATUSES = ["reserved", "signed", "unknown", "settled", "failed", "released"] as const;
+
+/** One of the ledger's payment statuses. */
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** One payment in the ledger: the offer it pays, its status, and the exact header bytes once signed. */
+export const LedgerEntrySchema = z.object({
+  /** Short random id, used by `resend` and approvals. */
+  id: z.string().regex(/^[0-9a-f]{12}$/),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  status: z.enum(PAYMENT_STATUSES),
+  /** The URL the payment is (re-)sent to: the last hop of the request that answered 402. */
+  url: z.string(),
+  mode: z.enum(["permit", "self-transfer"]),
+  network: NetworkSchema,
+  asset: AddressSchema,
+  amount: DecimalStringSchema,
+  payTo: AddressSchema,
+  challengeNonce: Bytes32Schema,
+  /** The offer's `extra.expiresAt`: a resend after it is refused. */
+  expiresAt: z.number().int().nonnegative(),
+  /** The `PAYMENT-SIGNATURE` value, stored before it is first sent; `resend` sends exactly these bytes. */
+  paymentHeader: z.string().optional(),
+  /** Self-transfer: the burn's hash, stored before the burn is broadcast. */
+  burnTxHash: Bytes32Schema.optional(),
+  /** The burn transaction the provider reported in `PAYMENT-RESPONSE`. */
+  transaction: z.string().optional(),
+  /** The provider's or facilitator's reason for the last failure. */
+  errorReason: z.string().optional(),
+  /** A human-readable account of the last outcome. */
+  message: z.string().optional(),
+});
+
+/** One payment in the ledger. */
+export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
+
+/** The whole `ledger.json`. */
+export const LedgerFileSchema = z.object({
+  version: z.literal(1),
+  entries: z.array(LedgerEntrySchema),
+});
+
+/** The contents of `ledger.json`. */
+export type LedgerFile = z.infer<typeof LedgerFileSchema>;
+
+/** True when an entry's amount counts against the total cap. */
+export function countsAgainstCap(status: PaymentStatus): boolean {
+  return status !== "released";
+}

@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import type { ApprovalRequest } from "../approvals/approvalFiles.js";
+import { Ledger } from "../ledger/ledger.js";
+import { PayerKeyMissingError } from "../policy/errors.js";
+import { evaluateOffer } from "../policy/evaluateOffer.js";
+import type { Policy } from "../policy/policy.js";
+import { buildOffer, buildPaymentRequired } from "../testing/buildOffer.js";
+import { buildPolicy } from "../testing/buildPolicy.js";
+import { makeTempDir } from "../testing/tempDir.js";
+import type { PayEvent } from "./payEvent.js";
+import { payQuote } from "./payQuote.js";
+import type { Quote } from "./quote.js";
+
+/** A throwaway key; the RPC below is closed, so nothing these tests do can reach a chain. */
+const KEY = "0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba";
+
+let dir: Awaited<ReturnType<typeof makeTempDir>>;
+beforeEach(async () => {
+  dir = await makeTempDir();
+});
+afterEach(() => dir.remove());
+
+function policy(overrides: Partial<Policy> = {}): Policy {
+  return buildPolicy({ payerKey: KEY, rpcUrl: "http://127.0.0.1:9/", timeoutMs: 500, stateDir: dir.path, ...overrides });
+}
+
+function quoteFor(p: Policy, amount = "1000"): Quote {
+  const offer = buildOffer({ amount });
+  return { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired([offer]), offer, evaluation: evaluateOffer(p, offer, Date.now()) };
+}
+
+describe("payQuote before signing", () => {
+  it("declines by policy without touching the ledger", async () => {
+    const p = policy({ maxPerPayment: "999" });
+    const ledger = new Ledger(dir.path);
+    const outcome = await payQuote({ quote: quoteFor(p), policy: p, ledger, approve: async () => "approved" });
+    expect(outcome).toMatchObject({ kind: "declined", reason: "above_max_per_payment" });
+    expect(await ledger.entries()).toEqual([]);
+  });
+
+  it("declines above the total cap, counting what is already reserved", async () => {
+    const p = policy({ maxTotal: "1500" });
+    const ledger = new Ledger(dir.path);
+    await ledger.reserve({ url: "http://x/", mode: "permit", network: "eip155:31337", asset: buildOffer().asset, amount: "600", payTo: buildOffer().payTo, challengeNonce: `0x${"22".repeat(32)}`, expiresAt: 1_900_000_300 }, undefined);
+    const outcome = await payQuote({ quote: quoteFor(p), policy: p, ledger, approve: async () => "approved" });
+    expect(outcome).toMatchObject({ kind: "declined", reason: "above_max_total" });
+    expect(outcome.kind === "declined" ? outcome.message : "").toContain("above SVC_MAX_TOTAL (1500); already spent or reserved: 600");
+    expect(await ledger.entries()).toHaveLength(1);
+  });
+
+  it("needs the payer key to pay, and says so before reserving anything", async () => {
+    const p = policy({ payerKey: undefined });
+    const ledger = new Ledger(dir.path);
+    await expect(payQuote({ quote: quoteFor(p), policy: p, ledger, approve: async () => "approved" })).rejects.toThrow(PayerKeyMissingError);
+    expect(await ledger.entries()).toEqual([]);
+  });
+});
+
+describe("payQuote approval", () => {
+  it.each(["denied", "timed-out"] as const)("releases the reservation when the approval is %s", async (result) => {
+    const p = policy({ approveAbove: "999" });
+    const ledger = new Ledger(dir.path);
+    const asked: ApprovalRequest[] = [];
+    const outcome = await payQuote({
+      quote: quoteFor(p),
+      policy: p,
+      ledger,
+      approve: async (request) => {
+        asked.push(request);
+        expect((await ledger.get(request.id)).status).toBe("reserved");
+        return result;
+      },
+    });
+    expect(outcome).toMatchObject({ kind: "approval-denied", result });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ amount: "1000", threshold: "999", pid: process.pid });
+    expect(await ledger.get(asked[0]?.id ?? "")).toMatchObject({ status: "released" });
+  });
+
+  it("does not ask at or below the threshold", async () => {
+    const p = policy({ approveAbove: "1000" });
+    let asked = false;
+    await payQuote({ quote: quoteFor(p), policy: p, ledger: new Ledger(dir.path), approve: async () => {
+      asked = true;
+      return "approved";
+    } });
+    expect(asked).toBe(false);
+  });
+
+  it("goes on to sign once approved, and releases the spend when signing fails before anything was sent", async () => {
+    const p = policy({ approveAbove: "999" });
+    const ledger = new Ledger(dir.path);
+    const events: PayEvent["type"][] = [];
+    const outcome = await payQuote({ quote: quoteFor(p), policy: p, ledger, approve: async () => "approved", onEvent: (event) => events.push(event.type) });
+    expect(events).toEqual(["reserved", "approval-pending", "approval-decided"]);
+    expect(outcome).toMatchObject({ kind: "failed" });
+    const [entry] = await ledger.entries();
+    expect(entry).toMatchObject({ status: "released" });
+    expect(entry?.paymentHeader).toBeUndefined();
+  });
+});

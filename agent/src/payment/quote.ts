@@ -1,0 +1,60 @@
+import {
+  decodePaymentRequiredHeader,
+  InvalidHeaderError,
+  PAYMENT_REQUIRED_HEADER,
+  type PaymentRequired,
+  type PaymentRequirements,
+  selectSchemeRequirements,
+} from "@svc/scheme";
+
+import { fetchWithPolicy, type PolicyResponse } from "../http/fetchWithPolicy.js";
+import { evaluateOffer, type OfferEvaluation } from "../policy/evaluateOffer.js";
+import type { Policy } from "../policy/policy.js";
+
+/** An svc-zerc20 offer for a resource, with the policy's verdict on it. */
+export type Quote = {
+  /** The URL that answered 402 (the last redirect hop); the payment goes here. */
+  url: URL;
+  paymentRequired: PaymentRequired;
+  /** The offer the agent would pay. */
+  offer: PaymentRequirements;
+  /** The policy's verdict at quote time; paying re-evaluates it. */
+  evaluation: OfferEvaluation;
+};
+
+/** What asking for a resource without paying produced. */
+export type QuoteResult =
+  | { kind: "offer"; quote: Quote }
+  /** The resource answered without asking for payment (any status but 402). */
+  | { kind: "not-required"; response: PolicyResponse }
+  /** A 402 the agent cannot pay: no decodable header, or no svc-zerc20 offer in it. */
+  | { kind: "no-offer"; url: URL; message: string };
+
+/**
+ * Requests `url` unpaid (allowlist checked on every hop) and reads its 402: decodes `PAYMENT-REQUIRED`,
+ * picks the first svc-zerc20 offer the policy allows (or, when none is allowed, the first one, so the
+ * refusal can name a reason) and evaluates it. HTTP failures are thrown; nothing is signed here.
+ *
+ * @example
+ * const result = await fetchQuote({ url: new URL("http://127.0.0.1:4021/weather"), policy });
+ */
+export async function fetchQuote(parameters: { url: URL; policy: Policy; now?: (() => number) | undefined }): Promise<QuoteResult> {
+  const { policy } = parameters;
+  const now = parameters.now ?? Date.now;
+  const response = await fetchWithPolicy({ url: parameters.url, allowedHosts: policy.allowedHosts, timeoutMs: policy.timeoutMs });
+  if (response.status !== 402) return { kind: "not-required", response };
+  const header = response.headers.get(PAYMENT_REQUIRED_HEADER);
+  if (header === null) return { kind: "no-offer", url: response.url, message: `402 without a ${PAYMENT_REQUIRED_HEADER} header` };
+  let paymentRequired: PaymentRequired;
+  try {
+    paymentRequired = decodePaymentRequiredHeader(header);
+  } catch (error) {
+    if (error instanceof InvalidHeaderError) return { kind: "no-offer", url: response.url, message: error.message };
+    throw error;
+  }
+  const offers = selectSchemeRequirements(paymentRequired);
+  const evaluated = offers.map((offer) => ({ offer, evaluation: evaluateOffer(policy, offer, now()) }));
+  const chosen = evaluated.find((candidate) => candidate.evaluation.kind === "allowed") ?? evaluated[0];
+  if (chosen === undefined) return { kind: "no-offer", url: response.url, message: "the 402 offers no svc-zerc20 payment" };
+  return { kind: "offer", quote: { url: response.url, paymentRequired, ...chosen } };
+}

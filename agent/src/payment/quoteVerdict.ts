@@ -1,0 +1,23 @@
+import type { Ledger } from "../ledger/ledger.js";
+import { spentOn } from "../ledger/summarizeSpend.js";
+import type { OfferEvaluation } from "../policy/evaluateOffer.js";
+import type { Policy } from "../policy/policy.js";
+import type { Quote } from "./quote.js";
+
+/** The policy's verdict on a quote including the total cap, as far as the ledger shows it right now. */
+export type QuoteVerdict = OfferEvaluation & { spent: string; cap: string | undefined };
+
+/**
+ * Applies the total cap to a quote's evaluation, without reserving anything: paying
+ * re-checks under the ledger lock. Shown by `quote` and the TUI.
+ */
+export async function quoteVerdict(quote: Quote, policy: Policy, ledger: Ledger): Promise<QuoteVerdict> {
+  const spent = spentOn(await ledger.entries(), quote.offer.network, quote.offer.asset);
+  const cap = policy.maxTotal;
+  const base = { spent: spent.toString(), cap };
+  if (quote.evaluation.kind === "allowed" && cap !== undefined && spent + BigInt(quote.offer.amount) > BigInt(cap)) {
+    return { ...base, kind: "declined", reason: "above_max_total", message: `paying would bring the spend to ${spent + BigInt(quote.offer.amount)}, above SVC_MAX_TOTAL (${cap})` };
+  }
+  return { ...base, ...quote.evaluation };
+}
+

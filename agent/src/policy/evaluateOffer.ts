@@ -1,0 +1,45 @@
+import { type PaymentRequirements, SELF_TRANSFER_MIN_SECONDS_LEFT } from "@svc/scheme";
+
+import type { DeclineReason } from "./declineReasons.js";
+import type { Policy } from "./policy.js";
+
+/** The policy's verdict on one offer, before the ledger checks the total cap. */
+export type OfferEvaluation =
+  | { kind: "allowed"; needsApproval: boolean }
+  | { kind: "declined"; reason: DeclineReason; message: string };
+
+/**
+ * Applies every per-offer rule: network pin, token pin, per-payment cap, the permit path's need for
+ * `extra.helper`, and enough offer life left to pay; then says whether the amount needs a human. The total
+ * cap is not here: only the ledger, under its lock, can check it without a race.
+ *
+ * @example
+ * const verdict = evaluateOffer(policy, offer, Date.now());
+ * if (verdict.kind === "declined") console.error(verdict.message);
+ */
+export function evaluateOffer(policy: Policy, offer: PaymentRequirements, nowMs: number): OfferEvaluation {
+  const amount = BigInt(offer.amount);
+  if (offer.network !== policy.allowedNetwork) {
+    return declined("network_not_allowed", `the offer is on ${offer.network}; only ${policy.allowedNetwork} is allowed (SVC_ALLOWED_NETWORK)`);
+  }
+  if (policy.allowedToken !== undefined && offer.asset.toLowerCase() !== policy.allowedToken.toLowerCase()) {
+    return declined("token_not_allowed", `the offer is in token ${offer.asset}; only ${policy.allowedToken} is allowed (SVC_ALLOWED_TOKEN)`);
+  }
+  if (policy.maxPerPayment !== undefined && amount > BigInt(policy.maxPerPayment)) {
+    return declined("above_max_per_payment", `the quote of ${offer.amount} base units is above SVC_MAX_PER_PAYMENT (${policy.maxPerPayment})`);
+  }
+  if (policy.mode === "permit" && (offer.extra.helper === undefined || offer.extra.deadline === undefined)) {
+    return declined("permit_unavailable", "the offer has no gasless path (extra.helper) and SVC_MODE is permit; the agent never falls back to paying gas");
+  }
+  const margin = policy.mode === "self-transfer" ? SELF_TRANSFER_MIN_SECONDS_LEFT : 0;
+  const secondsLeft = Math.floor(offer.extra.expiresAt - nowMs / 1000);
+  if (secondsLeft <= margin) {
+    return declined("offer_expiring", secondsLeft <= 0 ? "the offer has expired" : `the offer expires in ${secondsLeft} s, too soon to pay in ${policy.mode} mode`);
+  }
+  const needsApproval = policy.approveAbove !== undefined && amount > BigInt(policy.approveAbove);
+  return { kind: "allowed", needsApproval };
+}
+
+function declined(reason: DeclineReason, message: string): OfferEvaluation {
+  return { kind: "declined", reason, message };
+}

@@ -1,0 +1,32 @@
+import type { Address, DecimalString, Network, PaymentMode } from "@svc/scheme";
+import type { Hex } from "viem";
+
+/**
+ * The payer's spending policy, read once from the environment by `loadPolicy`. Everything the agent may
+ * sign, send or spend is decided from this value; nothing is read from the environment later.
+ */
+export type Policy = {
+  /** The paying account's key; absent when only quoting. */
+  payerKey: Hex | undefined;
+  /** EVM RPC for reads and, in self-transfer mode, the burn broadcast. */
+  rpcUrl: string;
+  mode: PaymentMode;
+  /** Timeout of each HTTP exchange with a provider, in milliseconds. */
+  timeoutMs: number;
+  /** Lower-case host names a request may go to, or `"*"` for any host. */
+  allowedHosts: "*" | readonly string[];
+  /** The only network an offer may be on. */
+  allowedNetwork: Network;
+  /** The only token an offer may be in, or any token when unset. */
+  allowedToken: Address | undefined;
+  /** Largest single payment in base units. */
+  maxPerPayment: DecimalString | undefined;
+  /** Largest total spend per network and token, in base units. */
+  maxTotal: DecimalString | undefined;
+  /** Quotes above this many base units wait for a human; unset turns approval off. */
+  approveAbove: DecimalString | undefined;
+  /** How long a quote waits for a human decision before it is declined. */
+  approvalTimeoutMs: number;
+  /** Folder of the spend ledger and the approval files. */
+  stateDir: string;
+};

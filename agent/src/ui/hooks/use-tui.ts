@@ -1,0 +1,42 @@
+import { useApp } from "ink";
+import { useCallback, useEffect } from "react";
+
+import type { PayOutcome } from "../../payment/payOutcome.js";
+import type { TuiDependencies } from "../tuiDependencies.js";
+import { useClock } from "./use-clock.js";
+import { useKeymap } from "./use-keymap.js";
+import { type PaymentSession, usePaymentSession } from "./use-payment-session.js";
+import { type PendingApprovals, usePendingApprovals } from "./use-pending-approvals.js";
+import { useSpend } from "./use-spend.js";
+
+/** Everything the TUI screen shows, gathered from the individual hooks. */
+export type TuiState = {
+  session: PaymentSession;
+  approvals: PendingApprovals;
+  spend: ReturnType<typeof useSpend>;
+  /** The ticking clock for countdowns, milliseconds. */
+  now: number;
+};
+
+/**
+ * Wires the TUI's hooks together: the purchase session, other agents' pending approvals, the ledger's spend
+ * (re-read when a payment ends) and the keymap. `onExit` receives the last payment's outcome on quit.
+ */
+export function useTui(dependencies: TuiDependencies, url: URL | undefined, onExit?: (outcome: PayOutcome | undefined) => void): TuiState {
+  const { exit } = useApp();
+  const session = usePaymentSession(dependencies, url);
+  const approvals = usePendingApprovals(dependencies);
+  const spend = useSpend(dependencies);
+  const now = useClock(dependencies.now);
+  const { refresh } = spend;
+  useEffect(() => {
+    refresh();
+  }, [session.lastOutcome, session.state.stage, refresh]);
+  const { lastOutcome } = session;
+  const quit = useCallback(() => {
+    onExit?.(lastOutcome);
+    exit();
+  }, [exit, lastOutcome, onExit]);
+  useKeymap(session, approvals, quit);
+  return { session, approvals, spend, now };
+}

@@ -1,0 +1,39 @@
+import type { Readable, Writable } from "node:stream";
+
+import { render } from "ink";
+
+import type { PayOutcome } from "../payment/payOutcome.js";
+import type { Policy } from "../policy/policy.js";
+import { App } from "./components/App.js";
+import { createTuiDependencies } from "./tuiDependencies.js";
+
+/** Inputs to `runTui`. */
+export type RunTuiParameters = {
+  policy: Policy;
+  url: URL | undefined;
+  binaryName: string;
+  stdin: Readable;
+  stdout: Writable;
+};
+
+/**
+ * Runs the Ink TUI until the user quits and resolves with the last payment's outcome (for the exit code).
+ * Keyboard only; Ctrl-C also quits.
+ */
+export async function runTui(parameters: RunTuiParameters): Promise<PayOutcome | undefined> {
+  let outcome: PayOutcome | undefined;
+  const instance = render(
+    <App
+      dependencies={createTuiDependencies(parameters.policy)}
+      url={parameters.url}
+      binaryName={parameters.binaryName}
+      onExit={(last) => {
+        outcome = last;
+      }}
+    />,
+    // Ink reads process streams' TTY details from these; the CLI passes its own context streams.
+    { stdin: parameters.stdin as NodeJS.ReadStream, stdout: parameters.stdout as NodeJS.WriteStream, exitOnCtrlC: true },
+  );
+  await instance.waitUntilExit();
+  return outcome;
+}

@@ -1,0 +1,36 @@
+/** Read-only chain checks the scenarios assert on. */
+import { permitBurnerAbi, zerc20TokenAbi, zerc20VerifierAbi } from "@svc/scheme";
+import { createPublicClient, http, type Address, type PublicClient } from "viem";
+import { foundry } from "viem/chains";
+import type { StackProcess } from "./startStackProcess.js";
+
+/** A public client on the stack's anvil. */
+export function chainClient(stack: StackProcess): PublicClient {
+  return createPublicClient({ chain: foundry, transport: http(stack.deployment.rpcUrl) }) as PublicClient;
+}
+
+/** zERC20 balance of `address`. */
+export function tokenBalance(stack: StackProcess, address: Address): Promise<bigint> {
+  return chainClient(stack).readContract({ address: stack.deployment.token, abi: zerc20TokenAbi, functionName: "balanceOf", args: [address] });
+}
+
+/** How many permit burns PermitBurner executed in total. */
+export async function permitBurnCount(stack: StackProcess): Promise<number> {
+  const logs = await chainClient(stack).getContractEvents({ address: stack.deployment.permitBurner, abi: permitBurnerAbi, eventName: "BurnExecuted", fromBlock: 0n });
+  return logs.length;
+}
+
+/** How many proof-gated mints went to `to`. */
+export async function mintCount(stack: StackProcess, to: Address): Promise<number> {
+  const logs = await chainClient(stack).getContractEvents({ address: stack.deployment.verifier, abi: zerc20VerifierAbi, eventName: "Teleported", args: { to }, fromBlock: 0n });
+  return logs.length;
+}
+
+/** Polls `condition` every 200 ms until it holds or `timeoutMs` passed. */
+export async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 30_000, what = "condition"): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > giveUpAt) throw new TypeError(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Paid requests across the three programs, each a real process: the stack, the facilitator CLI, the demo
+ * provider and the headless agent CLI.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFacilitatorProcess, type FacilitatorProcess } from "@svc/anvil-fixtures";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminSettlements } from "./harness/admin.js";
+import { permitBurnCount, tokenBalance, waitUntil } from "./harness/chain.js";
+import { fetchOffer, payWith, permitPayload, selfTransferBurn } from "./harness/payerSignatures.js";
+import { lastJson, runAgent } from "./harness/runAgent.js";
+import { startProviderProcess, type ProviderProcess } from "./harness/startProviderProcess.js";
+import { startStackProcess, type StackProcess } from "./harness/startStackProcess.js";
+
+let stack: StackProcess;
+let facilitator: FacilitatorProcess;
+let provider: ProviderProcess;
+const stateDirs: string[] = [];
+
+beforeAll(async () => {
+  stack = await startStackProcess();
+  facilitator = await startFacilitatorProcess({ configPath: stack.facilitatorToml, env: stack.facilitatorEnv });
+  provider = await startProviderProcess({ facilitatorUrl: facilitator.url, price: "1000" });
+}, 120_000);
+
+afterAll(async () => {
+  await provider?.stop();
+  await facilitator?.stop();
+  await stack?.close();
+  await Promise.all(stateDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+const weather = () => `${provider.url}/weather`;
+const adminToken = () => stack.facilitatorEnv.SVC_ADMIN_TOKEN ?? "";
+
+async function agentEnv(overrides: Record<string, string> = {}, stateDir?: string): Promise<Record<string, string>> {
+  const dir = stateDir ?? (await mkdtemp(join(tmpdir(), "e2e-agent-")));
+  stateDirs.push(dir);
+  return { SVC_PAYER_PK: stack.deployment.accounts.payer.privateKey, SVC_RPC_URL: stack.deployment.rpcUrl, SVC_STATE_DIR: dir, ...overrides };
+}
+
+describe("paying from the headless agent", () => {
+  it.each([["permit"], ["self-transfer"]])("%s mode: served, accepted, then finalized with the treasury paid on-chain", async (mode) => {
+    const treasury = stack.deployment.accounts.treasury.address;
+    const before = await tokenBalance(stack, treasury);
+    const run = await runAgent(["pay", weather(), "--json"], await agentEnv({ SVC_MODE: mode }));
+    expect(run.code, run.stderr).toBe(0);
+    const result = lastJson(run.stdout);
+    expect(result).toMatchObject({ result: "paid", amount: "1010" });
+    expect(JSON.stringify(result.resource)).toContain("temperature");
+    await waitUntil(async () => (await adminSettlements(facilitator.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === result.transaction), 60_000, "finalized");
+    await waitUntil(async () => (await tokenBalance(stack, treasury)) === before + 1000n, 30_000, "treasury paid the list price");
+  });
+
+  it("an identical re-sent payment within the offer's life is served again without a second burn", async () => {
+    const env = await agentEnv();
+    const paid = lastJson((await runAgent(["pay", weather(), "--json"], env)).stdout);
+    const burns = await permitBurnCount(stack);
+    const resent = await runAgent(["resend", String(paid.id), "--json"], env);
+    expect(resent.code, resent.stdout + resent.stderr).toBe(0);
+    expect(lastJson(resent.stdout)).toMatchObject({ result: "paid", transaction: paid.transaction });
+    expect(await permitBurnCount(stack)).toBe(burns);
+  });
+});
+
+describe("payer policy, before anything is signed", () => {
+  it.each([
+    ["host allowlist", { SVC_ALLOWED_HOSTS: "example.com" }],
+    ["network pin", { SVC_ALLOWED_NETWORK: "eip155:1" }],
+    ["token pin", { SVC_ALLOWED_TOKEN: "0x000000000000000000000000000000000000dEaD" }],
+    ["per-payment cap", { SVC_MAX_PER_PAYMENT: "1009" }],
+    ["total cap", { SVC_MAX_TOTAL: "1000" }],
+  ])("declines on the %s with its own exit code and burns nothing", async (_rule, overrides) => {
+    const burns = await permitBurnCount(stack);
+    const run = await runAgent(["pay", weather(), "--json"], await agentEnv(overrides));
+    expect(run.code).toBe(3);
+    expect(lastJson(run.stdout).result).toBe("declined");
+    expect(await permitBurnCount(stack)).toBe(burns);
+  });
+
+  it("two agent processes share one total cap: only one of them pays", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "e2e-shared-"));
+    const env = await agentEnv({ SVC_MAX_TOTAL: "1500" }, dir);
+    const runs = await Promise.all([runAgent(["pay", weather(), "--json"], env), runAgent(["pay", weather(), "--json"], env)]);
+    expect(runs.map((run) => run.code).sort()).toEqual([0, 3]);
+  });
+});
+
+describe("human approval", () => {
+  const pending = async (env: Record<string, string>) => {
+    for (;;) {
+      const listed = await runAgent(["approvals", "--json"], env);
+      const ids = listed.stdout.trim().split("\n").filter((line) => line.startsWith("{")).map((line) => (JSON.parse(line) as { id?: string }).id).filter(Boolean);
+      if (ids.length > 0) return String(ids[0]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+
+  it("a payment above the threshold waits for a human: approved from another process, it pays", async () => {
+    const env = await agentEnv({ SVC_APPROVE_ABOVE: "10", SVC_APPROVAL_TIMEOUT_MS: "30000" });
+    const paying = runAgent(["pay", weather(), "--json"], env);
+    expect((await runAgent(["approvals", "approve", await pending(env)], env)).code).toBe(0);
+    const run = await paying;
+    expect(run.code, run.stdout).toBe(0);
+  });
+
+  it("denied, it exits with the approval code and signs nothing", async () => {
+    const env = await agentEnv({ SVC_APPROVE_ABOVE: "10", SVC_APPROVAL_TIMEOUT_MS: "30000" });
+    const burns = await permitBurnCount(stack);
+    const paying = runAgent(["pay", weather(), "--json"], env);
+    await runAgent(["approvals", "deny", await pending(env)], env);
+    const run = await paying;
+    expect(run.code).toBe(4);
+    expect(lastJson(run.stdout)).toMatchObject({ result: "approval_denied", decision: "denied" });
+    expect(await permitBurnCount(stack)).toBe(burns);
+  });
+
+  it("nobody answers: declined when the approval times out", async () => {
+    const run = await runAgent(["pay", weather(), "--json"], await agentEnv({ SVC_APPROVE_ABOVE: "10", SVC_APPROVAL_TIMEOUT_MS: "500" }));
+    expect(run.code).toBe(4);
+    expect(lastJson(run.stdout)).toMatchObject({ result: "approval_denied", decision: "timed_out" });
+  });
+});
+
+describe("what a provider must refuse", () => {
+  const payer = () => stack.deployment.accounts.payer2.privateKey;
+
+  it.each([
+    ["amount", (offer: any) => ({ ...offer, amount: "1" })],
+    ["payTo", (offer: any) => ({ ...offer, payTo: "0x000000000000000000000000000000000000dEaD" })],
+    ["asset", (offer: any) => ({ ...offer, asset: "0x000000000000000000000000000000000000dEaD" })],
+    ["network", (offer: any) => ({ ...offer, network: "eip155:1" })],
+    ["challengeNonce", (offer: any) => ({ ...offer, extra: { ...offer.extra, challengeNonce: `0x${"11".repeat(32)}` } })],
+  ])("a payment whose echoed offer has a tampered %s gets a 402 and burns nothing", async (_field, tamper) => {
+    const offer = await fetchOffer(weather());
+    const payload = await permitPayload(stack, offer, payer());
+    const burns = await permitBurnCount(stack);
+    expect((await payWith(weather(), tamper(offer), payload)).status).toBe(402);
+    expect(await permitBurnCount(stack)).toBe(burns);
+    expect(await tokenBalance(stack, offer.payTo)).toBe(0n);
+  });
+
+  it("a burn transaction reused for a second offer is refused", async () => {
+    const first = await fetchOffer(weather());
+    const burnTxHash = await selfTransferBurn(stack, first, payer());
+    expect((await payWith(weather(), first, { challengeNonce: first.extra.challengeNonce, burnTxHash })).status).toBe(200);
+    const second = await fetchOffer(weather());
+    expect((await payWith(weather(), second, { challengeNonce: second.extra.challengeNonce, burnTxHash })).status).toBe(402);
+  });
+
+  it("a permit signature reused for a second offer is refused", async () => {
+    const first = await fetchOffer(weather());
+    const payload = await permitPayload(stack, first, payer());
+    const second = await fetchOffer(weather());
+    const burns = await permitBurnCount(stack);
+    expect((await payWith(weather(), second, { ...payload, challengeNonce: second.extra.challengeNonce })).status).toBe(402);
+    expect(await permitBurnCount(stack)).toBe(burns);
+  });
+});

@@ -1,0 +1,56 @@
+import { buildPermitPayload } from "../eip712/buildPermitPayload.js";
+import { buildBurnAuthorizationTypedData } from "../eip712/burnAuthorizationTypedData.js";
+import { getPermitFields } from "../eip712/getPermitFields.js";
+import { buildPermitTypedData } from "../eip712/permitTypedData.js";
+import type { PaymentRequirements } from "../wire/paymentRequirements.js";
+import type { PermitPayload } from "../wire/permitPayload.js";
+import { zerc20TokenAbi } from "../zerc20/abis.js";
+import { assertOfferLife } from "./assertOfferLife.js";
+import { assertPayable } from "./assertPayable.js";
+import type { PayerClients } from "./payerClients.js";
+import type { OnPaymentPhase } from "./paymentPhase.js";
+
+/** Inputs to `createPermitPayment`. */
+export type CreatePermitPaymentParameters = PayerClients & {
+  /** The offer being paid, already validated. */
+  requirements: PaymentRequirements;
+  /** Clock in milliseconds; injected so tests can pin it. */
+  now?: (() => number) | undefined;
+  /** Progress callback; see `PaymentPhaseEvent`. */
+  onPhase?: OnPaymentPhase | undefined;
+};
+
+/**
+ * Signs the gasless payment for an offer: the EIP-2612 `Permit` (live token nonce and `name()`, spender =
+ * `extra.helper`) and the `BurnAuthorization`, then assembles the permit payload. Nothing is broadcast; the
+ * facilitator relays the burn. Throws `PermitUnavailableError` for an offer without `extra.helper` rather
+ * than falling back to a gas-paying transfer.
+ *
+ * @example
+ * const payload = await createPermitPayment({ requirements, publicClient, walletClient });
+ */
+export async function createPermitPayment(parameters: CreatePermitPaymentParameters): Promise<PermitPayload> {
+  const { requirements, publicClient, walletClient, onPhase } = parameters;
+  const now = parameters.now ?? Date.now;
+  // First, so an offer without the gasless path fails before any RPC call or signature.
+  getPermitFields(requirements);
+  assertOfferLife({ requirements, nowMs: now(), minimumSeconds: 0 });
+  const payer = walletClient.account.address;
+  await assertPayable({ requirements, publicClient, payer });
+
+  await onPhase?.({ phase: "signing" });
+  const token = { address: requirements.asset, abi: zerc20TokenAbi } as const;
+  const [nonce, tokenName] = await Promise.all([
+    publicClient.readContract({ ...token, functionName: "nonces", args: [payer] }),
+    publicClient.readContract({ ...token, functionName: "name" }),
+  ]);
+  const permitSignature = await walletClient.signTypedData({
+    account: walletClient.account,
+    ...buildPermitTypedData({ requirements, payer, nonce, tokenName }),
+  });
+  const burnAuthorizationSignature = await walletClient.signTypedData({
+    account: walletClient.account,
+    ...buildBurnAuthorizationTypedData({ requirements, payer }),
+  });
+  return buildPermitPayload({ requirements, payer, nonce, permitSignature, burnAuthorizationSignature });
+}
