@@ -143,6 +143,21 @@ describe("configurations", () => {
     await expect(provider).rejects.toThrow(/exited with 1/);
   });
 
+  it("an expired offer is refused and burns nothing", async () => {
+    const facilitator = await startFacilitatorProcess({ configPath: await writeFacilitatorConfig(stack, "short-ttl", { settlement: { challenge_ttl_seconds: 2 } }), env: stack.facilitatorEnv });
+    cleanups.push(() => facilitator.stop());
+    const provider = await startProviderProcess({ facilitatorUrl: facilitator.url, price: "1000" });
+    cleanups.push(() => provider.stop());
+    const url = `${provider.url}/weather`;
+    const offer = await fetchOffer(url);
+    const payload = await permitPayload(stack, offer, stack.deployment.accounts.payer2.privateKey);
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    const burns = await permitBurnCount(stack);
+    expect((await payWith(url, offer, payload)).status).toBe(402);
+    expect(await permitBurnCount(stack)).toBe(burns);
+    expect(await tokenBalance(stack, offer.payTo)).toBe(0n);
+  });
+
   it("permit mode against an offer without the gasless helper: the agent refuses, never pays gas itself", async () => {
     const facilitator = await startFacilitatorProcess({ configPath: await writeFacilitatorConfig(stack, "no-helper", { settlement: { permit_burner: null } }), env: stack.facilitatorEnv });
     cleanups.push(() => facilitator.stop());

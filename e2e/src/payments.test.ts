@@ -55,13 +55,14 @@ describe("paying from the headless agent", () => {
   });
 
   it("an identical re-sent payment within the offer's life is served again without a second burn", async () => {
-    const env = await agentEnv();
-    const paid = lastJson((await runAgent(["pay", weather(), "--json"], env)).stdout);
+    const offer = await fetchOffer(weather());
+    const payload = await permitPayload(stack, offer, stack.deployment.accounts.payer2.privateKey);
     const burns = await permitBurnCount(stack);
-    const resent = await runAgent(["resend", String(paid.id), "--json"], env);
-    expect(resent.code, resent.stdout + resent.stderr).toBe(0);
-    expect(lastJson(resent.stdout)).toMatchObject({ result: "paid", transaction: paid.transaction });
-    expect(await permitBurnCount(stack)).toBe(burns);
+    const first = await payWith(weather(), offer, payload);
+    expect(first.status).toBe(200);
+    const again = await payWith(weather(), offer, payload);
+    expect(again).toEqual(first);
+    expect(await permitBurnCount(stack)).toBe(burns + 1);
   });
 });
 
