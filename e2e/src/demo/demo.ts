@@ -23,7 +23,8 @@ try {
   const paid = await runAgent(["pay", `${provider.url}/weather`, "--json"], agentEnv);
   if (paid.code !== 0) throw new DemoError(`the agent did not pay (exit ${paid.code}): ${paid.stdout}${paid.stderr}`);
   const result = lastJson(paid.stdout);
-  say(`  resource: ${JSON.stringify(result.resource)}`);
+  const resource = result.resource as { body?: unknown } | undefined;
+  say(`  resource: ${typeof resource?.body === "string" ? resource.body : JSON.stringify(resource)}`);
   say(`  burn transaction (payment accepted): ${String(result.transaction)}`);
   say("waiting for the finalize loop's proof-gated mint to the treasury...");
   const mint = await waitForMint(facilitator.url, stack.facilitatorEnv.SVC_ADMIN_TOKEN ?? "", String(result.transaction));
