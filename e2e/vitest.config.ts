@@ -4,7 +4,7 @@ export default defineProject({
   test: {
     name: "e2e",
     include: ["src/**/*.test.ts", "src/**/*.test.tsx"],
-    testTimeout: 60_000,
+    testTimeout: 240_000,
     hookTimeout: 120_000,
   },
 });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Entry point of `agent/dist/cli.js` (`svc-agent`): quote, pay, resend, ledger, approvals and tui. Exit codes
+ * Entry point of `agent/dist/cli.js` (`svc-agent`): quote, pay, resend, ledger, approvals, history, proof and tui. Exit codes
  * are listed in `commands/exitCodes.ts` and the README. Everything lives in `commands/` so tests can run the
  * command line without starting a process.
  */

@@ -62,7 +62,7 @@ describe("facilitator restarts", () => {
     const fast = await writeFacilitatorConfig(stack, "sigterm", { daemon: { finalize_interval_ms: 1000 } });
     const second = await startFacilitatorProcess({ configPath: fast, env: stack.facilitatorEnv });
     cleanups.push(() => second.stop());
-    await waitUntil(async () => (await adminSettlements(second.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === paid.transaction), 60_000, "finalized");
+    await waitUntil(async () => (await adminSettlements(second.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === paid.transaction), 150_000, "finalized");
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(await mintCount(stack, treasury())).toBe(mints + 1);
   });
@@ -189,7 +189,7 @@ describe("configurations", () => {
     expect(run.code, run.stdout).toBe(0);
     const minted = 101_000n;
     const fee = (minted * BigInt(stack.deployment.feeSplit.bps)) / 10_000n;
-    await waitUntil(async () => (await tokenBalance(stack, payee)) === payeeBefore + minted - fee, 60_000, "payee paid");
+    await waitUntil(async () => (await tokenBalance(stack, payee)) === payeeBefore + minted - fee, 150_000, "payee paid");
     expect(await tokenBalance(stack, feeRecipient)).toBe(feeBefore + fee);
   });
 });

@@ -50,7 +50,7 @@ describe("paying from the headless agent", () => {
     const result = lastJson(run.stdout);
     expect(result).toMatchObject({ result: "paid", amount: "1010" });
     expect(JSON.stringify(result.resource)).toContain("temperature");
-    await waitUntil(async () => (await adminSettlements(facilitator.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === result.transaction), 60_000, "finalized");
+    await waitUntil(async () => (await adminSettlements(facilitator.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === result.transaction), 150_000, "finalized");
     await waitUntil(async () => (await tokenBalance(stack, treasury)) === before + 1000n, 30_000, "treasury paid the list price");
   });
 

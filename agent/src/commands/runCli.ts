@@ -1,15 +1,20 @@
 import { readFileSync } from "node:fs";
 
 import { describeError } from "../errors/describeError.js";
+import { FacilitatorUrlMissingError, HistoryKeyMissingError } from "../history/errors.js";
+import { HostNotAllowedError } from "../http/errors.js";
 import { PayerKeyMissingError, PolicyConfigError } from "../policy/errors.js";
 import { ApprovalsApproveCommand } from "./approvals/approve.js";
 import { ApprovalsDenyCommand } from "./approvals/deny.js";
 import { ApprovalsListCommand } from "./approvals/list.js";
 import { BINARY_NAME } from "./binaryName.js";
 import { type BaseContext, Builtins, Cli, type Command, UsageError } from "./clipanion.js";
-import { EXIT_FAILED, EXIT_USAGE } from "./exitCodes.js";
+import { EXIT_DECLINED, EXIT_FAILED, EXIT_USAGE } from "./exitCodes.js";
+import { HistoryCommand } from "./history.js";
 import { LedgerCommand } from "./ledger.js";
 import { PayCommand } from "./pay.js";
+import { ProofCommand } from "./proof.js";
+import { ProofVerifyCommand } from "./proof/verify.js";
 import { QuoteCommand } from "./quote.js";
 import { ResendCommand } from "./resend.js";
 import { TuiCommand } from "./tui.js";
@@ -32,6 +37,9 @@ export function createCli(): Cli {
     ApprovalsListCommand,
     ApprovalsApproveCommand,
     ApprovalsDenyCommand,
+    HistoryCommand,
+    ProofCommand,
+    ProofVerifyCommand,
     TuiCommand,
     Builtins.HelpCommand,
     Builtins.VersionCommand,
@@ -73,7 +81,9 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
       context.stderr.write(cli.error(error, { colored: false, command }));
       return EXIT_USAGE;
     }
-    const code = error instanceof PolicyConfigError || error instanceof PayerKeyMissingError ? EXIT_USAGE : EXIT_FAILED;
+    const configError = [PolicyConfigError, PayerKeyMissingError, FacilitatorUrlMissingError, HistoryKeyMissingError].some((type) => error instanceof type);
+    // Commands that pay or quote turn a refused host into their own result; one reaching here is still a policy refusal.
+    const code = configError ? EXIT_USAGE : error instanceof HostNotAllowedError ? EXIT_DECLINED : EXIT_FAILED;
     const message = describeError(error);
     // A script reading `--json` output gets its one line even when the command could not run.
     if (Reflect.get(command, "json") === true) {

@@ -30,6 +30,8 @@ export const PROVIDER_SERVER = fileURLToPath(new URL("../../../provider-demo/dis
 export type PaymentWorldOptions = {
   /** List price of `GET /weather` in base units (the facilitator adds its 1% payer-charged fee). */
   price?: string;
+  /** Extra variables for the main facilitator (e.g. the `HISTORY_*` set), given the running stack. */
+  facilitatorEnv?: ((stack: RunningStack) => Record<string, string>) | undefined;
 };
 
 /** A facilitator and provider pair started beside the main one. */
@@ -89,7 +91,10 @@ export async function startPaymentWorld(options: PaymentWorldOptions = {}): Prom
     const stack = await startStack({ dir, facilitatorPort: 0 });
     stoppers.push(stack.stop);
     const facilitatorEnv = await readEnvFile(stack.files.facilitatorEnv);
-    const facilitator = await startFacilitatorProcess({ configPath: stack.files.facilitatorToml, env: facilitatorEnv });
+    const facilitator = await startFacilitatorProcess({
+      configPath: stack.files.facilitatorToml,
+      env: { ...facilitatorEnv, ...options.facilitatorEnv?.(stack) },
+    });
     stoppers.push(() => facilitator.stop());
     const provider = await startProvider(facilitator.url, price);
     stoppers.push(() => provider.stop());

@@ -2,6 +2,7 @@ import type { Readable, Writable } from "node:stream";
 
 import { render } from "ink";
 
+import type { HistoryConfig } from "../history/loadHistoryConfig.js";
 import type { PayOutcome } from "../payment/payOutcome.js";
 import type { Policy } from "../policy/policy.js";
 import { App } from "./components/App.js";
@@ -12,6 +13,8 @@ export type RunTuiParameters = {
   policy: Policy;
   url: URL | undefined;
   binaryName: string;
+  /** Where the history view reads from; without a facilitator URL the view is off. */
+  history?: HistoryConfig | undefined;
   stdin: Readable;
   stdout: Writable;
 };
@@ -24,7 +27,7 @@ export async function runTui(parameters: RunTuiParameters): Promise<PayOutcome |
   let outcome: PayOutcome | undefined;
   const instance = render(
     <App
-      dependencies={createTuiDependencies(parameters.policy)}
+      dependencies={createTuiDependencies(parameters.policy, parameters.history)}
       url={parameters.url}
       binaryName={parameters.binaryName}
       onExit={(last) => {

@@ -1,3 +1,5 @@
+import type { HistoryPaymentView } from "@svc/scheme";
+
 import { decideApproval } from "../approvals/decideApproval.js";
 import type { ApprovalRequest } from "../approvals/approvalFiles.js";
 import { listPendingApprovals } from "../approvals/listPendingApprovals.js";
@@ -9,6 +11,8 @@ import { type ApprovalGate, payQuote } from "../payment/payQuote.js";
 import { fetchQuote, type Quote, type QuoteResult } from "../payment/quote.js";
 import { quoteVerdict, type QuoteVerdict } from "../payment/quoteVerdict.js";
 import { readTokenInfo, type TokenInfo } from "../payment/tokenInfo.js";
+import { createPayerHistoryReader } from "../history/createPayerHistoryReader.js";
+import type { HistoryConfig } from "../history/loadHistoryConfig.js";
 import type { Policy } from "../policy/policy.js";
 
 /**
@@ -24,13 +28,15 @@ export type TuiDependencies = {
   spend: () => Promise<LedgerEntry[]>;
   pendingApprovals: () => Promise<ApprovalRequest[]>;
   decide: (id: string, decision: "approved" | "denied") => Promise<void>;
+  /** The payer's payments from the facilitator; absent without `SVC_FACILITATOR_URL` or `SVC_PAYER_PK`. */
+  history?: (() => Promise<HistoryPaymentView[]>) | undefined;
   now: () => number;
   /** How often the spend and the pending approvals are re-read. */
   pollMs: number;
 };
 
 /** The TUI's dependencies on the real policy, ledger, approval files, chain and HTTP. */
-export function createTuiDependencies(policy: Policy): TuiDependencies {
+export function createTuiDependencies(policy: Policy, historyConfig?: HistoryConfig): TuiDependencies {
   const ledger = new Ledger(policy.stateDir);
   return {
     policy,
@@ -41,6 +47,8 @@ export function createTuiDependencies(policy: Policy): TuiDependencies {
     spend: () => ledger.entries(),
     pendingApprovals: () => listPendingApprovals(policy.stateDir),
     decide: (id, decision) => decideApproval({ stateDir: policy.stateDir, id, decision, by: "tui" }),
+    history:
+      historyConfig?.facilitatorUrl === undefined || policy.payerKey === undefined ? undefined : createPayerHistoryReader(policy, historyConfig),
     now: Date.now,
     pollMs: 500,
   };

@@ -64,6 +64,8 @@ shutdown_grace_ms = 5000
 rate_limit_per_min = 0
 max_open_challenges = 1000
 challenge_per_key_per_min = 0
+# A small pool: each pre-derived burn address costs about a second of CPU at start.
+burn_address_pool_size = 4
 `;
 }
 

@@ -10,7 +10,12 @@ export type ConfigPatch = Record<string, Record<string, unknown> | string | null
 /** Writes `<name>.toml` beside the stack's config with `patch` applied and its own journal; returns its path. */
 export async function writeFacilitatorConfig(stack: StackProcess, name: string, patch: ConfigPatch = {}): Promise<string> {
   const config = parse(await readFile(stack.facilitatorToml, "utf8")) as Record<string, unknown>;
-  const merged: Record<string, unknown> = { ...config, settlement: { ...(config.settlement as object), journal: `${name}.journal.jsonl` } };
+  // Two pre-derived burn addresses per facilitator: every one costs about a second of CPU at start.
+  const merged: Record<string, unknown> = {
+    ...config,
+    settlement: { ...(config.settlement as object), journal: `${name}.journal.jsonl` },
+    daemon: { ...(config.daemon as object), burn_address_pool_size: 2 },
+  };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];
     else if (typeof value === "string") merged[key] = value;

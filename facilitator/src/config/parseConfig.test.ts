@@ -40,6 +40,7 @@ describe("parseConfig: a valid file", () => {
         rate_limit_per_min: 0,
         max_open_challenges: 1,
         challenge_per_key_per_min: -1,
+        burn_address_pool_size: 16,
       },
     });
     expect(config).toEqual({
@@ -104,6 +105,7 @@ describe("parseConfig: defaults", () => {
     ["daemon.rate_limit_per_min", config.daemon.rate_limit_per_min, 120],
     ["daemon.max_open_challenges", config.daemon.max_open_challenges, 1000],
     ["daemon.challenge_per_key_per_min", config.daemon.challenge_per_key_per_min, 20],
+    ["daemon.burn_address_pool_size", config.daemon.burn_address_pool_size, 16],
   ])("%s defaults to %j", (_key, actual, expected) => {
     expect(actual).toEqual(expected);
   });

@@ -42,8 +42,6 @@ export type StartDaemonOptions = {
   env: Environment;
   /** Where JSON log lines go (default stdout). */
   write?: (line: string) => void;
-  /** Burn addresses kept pre-derived (default 16); tests lower it to save CPU. */
-  burnAddressPoolSize?: number;
   /** Code-level payment-history options (identity source, token lifetime, proof policy); the environment switches history on. */
   history?: HistoryOptions;
 };
@@ -98,7 +96,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     retentionSeconds: config.settlement.expired_challenge_retention_seconds,
   });
   // Under a non-local profile no offer is ever issued, so no CPU goes into deriving burn addresses.
-  const pool = local ? new BurnAddressPool({ chainId: config.network.chain_id, treasury, seed, size: options.burnAddressPoolSize }) : undefined;
+  const pool = local ? new BurnAddressPool({ chainId: config.network.chain_id, treasury, seed, size: config.daemon.burn_address_pool_size }) : undefined;
   const issuer = pool ? createChallengeIssuer({ config, seed, pool, store }) : undefined;
   const deployment = {
     chainId: config.network.chain_id,

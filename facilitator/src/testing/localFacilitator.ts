@@ -85,10 +85,11 @@ export async function startTestDaemon(
   options: Pick<StartDaemonOptions, "history"> = {},
 ): Promise<TestDaemon> {
   const settlement = { journal: `${name}.journal.jsonl`, permit_receipt_timeout_ms: 2000, ...(patch.settlement as object | undefined) };
-  const configPath = await writeConfigVariant(stack, name, { ...patch, settlement });
+  const daemon = { burn_address_pool_size: 2, ...(patch.daemon as object | undefined) };
+  const configPath = await writeConfigVariant(stack, name, { ...patch, settlement, daemon });
   const logs: string[] = [];
-  const daemon = await startDaemon({ configPath, env, write: (line) => logs.push(line), burnAddressPoolSize: 2, ...options });
-  return { ...daemon, logs, configPath };
+  const running = await startDaemon({ configPath, env, write: (line) => logs.push(line), ...options });
+  return { ...running, logs, configPath };
 }
 
 /** POSTs JSON and returns status and parsed body. */

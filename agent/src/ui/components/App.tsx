@@ -4,6 +4,7 @@ import type { PayOutcome } from "../../payment/payOutcome.js";
 import { useTui } from "../hooks/use-tui.js";
 import type { TuiDependencies } from "../tuiDependencies.js";
 import { ApprovalPrompt } from "./ApprovalPrompt.js";
+import { HistoryPanel } from "./HistoryPanel.js";
 import { KeyHelp } from "./KeyHelp.js";
 import { OfferPanel } from "./OfferPanel.js";
 import { OutcomePanel } from "./OutcomePanel.js";
@@ -23,7 +24,7 @@ export type AppProps = {
 
 /** The whole TUI screen: offer, policy verdict, caps and spend, approval prompt, phases, outcome, other agents' approvals. */
 export function App({ dependencies, url, binaryName, onExit }: AppProps) {
-  const { session, approvals, spend, now } = useTui(dependencies, url, onExit);
+  const { session, approvals, spend, history, now } = useTui(dependencies, url, onExit);
   const { state } = session;
   const { policy } = dependencies;
   const offered = state.stage === "quoted" || state.stage === "paying" || state.stage === "done" ? state : undefined;
@@ -55,7 +56,8 @@ export function App({ dependencies, url, binaryName, onExit }: AppProps) {
       ) : null}
       {state.stage === "done" ? <OutcomePanel outcome={state.outcome} binaryName={binaryName} /> : null}
       <PendingApprovalsPanel pending={approvals.pending} selected={approvals.selected} now={now} notice={approvals.notice} error={approvals.error} />
-      <KeyHelp state={state} hasPending={approvals.pending.length > 0} />
+      {history.open ? <HistoryPanel payments={history.payments} loading={history.loading} error={history.error} /> : null}
+      <KeyHelp state={state} hasPending={approvals.pending.length > 0} history={history.available ? (history.open ? "open" : "closed") : undefined} />
     </Box>
   );
 }

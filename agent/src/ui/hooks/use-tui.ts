@@ -3,6 +3,7 @@ import { useCallback, useEffect } from "react";
 
 import type { PayOutcome } from "../../payment/payOutcome.js";
 import type { TuiDependencies } from "../tuiDependencies.js";
+import { type HistoryView, useHistory } from "./use-history.js";
 import { useClock } from "./use-clock.js";
 import { useKeymap } from "./use-keymap.js";
 import { type PaymentSession, usePaymentSession } from "./use-payment-session.js";
@@ -14,6 +15,7 @@ export type TuiState = {
   session: PaymentSession;
   approvals: PendingApprovals;
   spend: ReturnType<typeof useSpend>;
+  history: HistoryView;
   /** The ticking clock for countdowns, milliseconds. */
   now: number;
 };
@@ -27,6 +29,7 @@ export function useTui(dependencies: TuiDependencies, url: URL | undefined, onEx
   const session = usePaymentSession(dependencies, url);
   const approvals = usePendingApprovals(dependencies);
   const spend = useSpend(dependencies);
+  const history = useHistory(dependencies.history);
   const now = useClock(dependencies.now);
   const { refresh } = spend;
   useEffect(() => {
@@ -37,6 +40,6 @@ export function useTui(dependencies: TuiDependencies, url: URL | undefined, onEx
     onExit?.(lastOutcome);
     exit();
   }, [exit, lastOutcome, onExit]);
-  useKeymap(session, approvals, quit);
-  return { session, approvals, spend, now };
+  useKeymap(session, approvals, quit, history);
+  return { session, approvals, spend, history, now };
 }

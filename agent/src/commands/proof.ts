@@ -1,0 +1,50 @@
+import { resolve } from "node:path";
+
+import { fetchPaymentProof } from "../history/fetchPaymentProof.js";
+import { loadHistoryConfig } from "../history/loadHistoryConfig.js";
+import { loadPolicy } from "../policy/loadPolicy.js";
+import { Command, Option } from "./clipanion.js";
+import { proofResultExitCode } from "./proofResultExitCode.js";
+import { writeJsonLine, writeLine } from "./writeLine.js";
+
+/** `proof <paymentId>`: obtain a signed proof of one payment, save it, and verify it offline. */
+export class ProofCommand extends Command {
+  static override paths = [["proof"]];
+
+  static override usage = Command.Usage({
+    description: "obtain a signed proof of a payment, save it and verify it offline",
+    details: `
+      Logs in to the facilitator at \`SVC_FACILITATOR_URL\` as the payer (signed with \`SVC_PAYER_PK\`), asks it to issue a proof of the payment (its id as \`history\` shows it), saves \`proof.json\`, \`manifest.json\` and \`status-chain.jsonl\` into \`--out\`, then verifies the saved files offline against \`--trust-anchor\` (the issuer's trust anchor, obtained out of band, never from the facilitator's answer).
+
+      Prints \`RESULT: reason\` (\`--json\`: one object). Exit code 0 for \`VALID_NOW\` or \`VALID_AT_ISSUANCE\`, 1 for any other result or when the facilitator refuses.
+    `,
+    examples: [["Prove a payment", "$0 proof 0x3f…9a --out ./proof --trust-anchor ./trust-anchor.json"]],
+  });
+
+  paymentId = Option.String({ name: "paymentId" });
+
+  out = Option.String("--out", { required: true, description: "folder to save proof.json, manifest.json and status-chain.jsonl into (created if missing)" });
+
+  trustAnchor = Option.String("--trust-anchor", { required: true, description: "the issuer's trust anchor file, obtained out of band" });
+
+  json = Option.Boolean("--json", false, { description: "print one JSON object instead of text" });
+
+  override async execute(): Promise<number> {
+    const { stdout, env } = this.context;
+    const policy = loadPolicy(env);
+    const { proofId, files, verification } = await fetchPaymentProof({
+      policy,
+      config: loadHistoryConfig(env),
+      paymentId: this.paymentId.toLowerCase(),
+      outDir: resolve(this.out),
+      trustAnchor: resolve(this.trustAnchor),
+    });
+    if (this.json) {
+      writeJsonLine(stdout, { result: verification.result, reason: verification.reason, proofId, paymentId: this.paymentId.toLowerCase(), files });
+    } else {
+      writeLine(stdout, `proof ${proofId} saved: ${files.proof}, ${files.manifest}, ${files.statusChain}`);
+      writeLine(stdout, `${verification.result}: ${verification.reason}`);
+    }
+    return proofResultExitCode(verification.result);
+  }
+}

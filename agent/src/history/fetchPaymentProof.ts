@@ -1,0 +1,44 @@
+import { mkdir, writeFile } from "node:fs/promises";
+
+import type { PaymentProofVerification } from "@svc/scheme";
+
+import type { Policy } from "../policy/policy.js";
+import type { HistoryConfig } from "./loadHistoryConfig.js";
+import { openPayerHistory } from "./openPayerHistory.js";
+import { type ProofFiles, proofFilesIn } from "./proofFiles.js";
+import { verifyProofFiles } from "./verifyProofFiles.js";
+
+/** Inputs to `fetchPaymentProof`. */
+export type FetchPaymentProofParameters = {
+  policy: Policy;
+  config: HistoryConfig;
+  paymentId: string;
+  /** Folder to save `proof.json`, `manifest.json` and `status-chain.jsonl` into (created if missing). */
+  outDir: string;
+  /** Path of the trust anchor, obtained out of band; the proof is checked against it after saving. */
+  trustAnchor: string;
+  fetch?: typeof fetch | undefined;
+};
+
+/** What `fetchPaymentProof` did: the proof's id, where it saved the artifacts, and the offline verdict. */
+export type FetchPaymentProofReturnType = { proofId: string; files: ProofFiles; verification: PaymentProofVerification };
+
+/**
+ * Logs in as the payer, asks the facilitator to issue a proof of `paymentId`, saves the three artifacts into
+ * `outDir`, then verifies the saved files offline against the trust anchor: the facilitator's answer is not
+ * trusted, only what verifies.
+ *
+ * @example
+ * const { verification } = await fetchPaymentProof({ policy, config, paymentId, outDir: "proof", trustAnchor: "trust-anchor.json" });
+ */
+export async function fetchPaymentProof(parameters: FetchPaymentProofParameters): Promise<FetchPaymentProofReturnType> {
+  const { client, token } = await openPayerHistory(parameters);
+  const issued = await client.issueProof(token, parameters.paymentId);
+  await mkdir(parameters.outDir, { recursive: true });
+  const files = proofFilesIn(parameters.outDir);
+  await writeFile(files.proof, `${JSON.stringify(issued.proof, null, 2)}\n`);
+  await writeFile(files.manifest, `${JSON.stringify(issued.manifest, null, 2)}\n`);
+  await writeFile(files.statusChain, issued.statusChain.map((status) => `${JSON.stringify(status)}\n`).join(""));
+  const verification = await verifyProofFiles({ ...files, trustAnchor: parameters.trustAnchor });
+  return { proofId: issued.proofId, files, verification };
+}
