@@ -54,6 +54,7 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
         rate_limit_per_min: 120,
         max_open_challenges: 1000,
         challenge_per_key_per_min: 20,
+        burn_address_pool_size: 16,
         ...daemon,
       },
     },
