@@ -160,3 +160,17 @@ describe("pool options", () => {
     expect(() => new BurnAddressPool({ chainId, treasury, seed: "0x00" as Hex, ...options })).toThrow(option);
   });
 });
+
+describe("BurnAddressPool.whenStocked", () => {
+  it("resolves once the first address is stocked, so readiness never precedes an instant offer", async () => {
+    const treasury = getAddress("0x70997970c51812dc3a010c7d01b50e0d17dc79c8");
+    const pool = new BurnAddressPool({ chainId: 31337, treasury, seed: deriveBurnSeed(TEST_TREASURY_PK), size: 1, workers: 1 });
+    try {
+      expect(pool.stats().stocked).toBe(0);
+      await pool.whenStocked();
+      expect(pool.stats().stocked).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+});

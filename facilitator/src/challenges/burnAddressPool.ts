@@ -102,6 +102,7 @@ export class BurnAddressPool implements BurnAddressSource {
   readonly #takeTimeoutMs: number;
   readonly #stock: BurnSecret[] = [];
   readonly #waiters: Waiter[] = [];
+  readonly #stockedListeners: (() => void)[] = [];
   #workers: BurnAddressWorker[] = [];
   #deriving = 0;
   #derived = 0;
@@ -156,6 +157,21 @@ export class BurnAddressPool implements BurnAddressSource {
       };
       this.#waiters.push(waiter);
       this.#refill();
+    });
+  }
+
+  /**
+   * Resolves once at least one address is stocked (at once if one is), so a daemon can announce readiness
+   * only when its first offer would not wait; resolves anyway after `timeoutMs`.
+   */
+  whenStocked(timeoutMs: number = this.#takeTimeoutMs): Promise<void> {
+    if (this.#stock.length > 0 || this.#stoppedError() !== undefined) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.#stockedListeners.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
   }
 
@@ -245,6 +261,7 @@ export class BurnAddressPool implements BurnAddressSource {
     const waiter = this.#waiters.shift();
     if (waiter === undefined) {
       this.#stock.push(secret);
+      for (const notify of this.#stockedListeners.splice(0)) notify();
       return;
     }
     clearTimeout(waiter.timer);

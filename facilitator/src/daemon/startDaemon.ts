@@ -190,6 +190,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       ),
   });
 
+  // `started` means an offer can be issued at once: wait (bounded) for the first pre-derived burn address.
+  await pool?.whenStocked();
   const listening = await listenApp(createApp(deps), { host: config.listen.host, port: config.listen.port });
   logger.info("started", {
     listen: listening.address,
