@@ -107,3 +107,11 @@ describe("ledger and approvals", () => {
     expect((await runCliInProcess(["approvals", "approve", "0123456789ab"], env())).code).toBe(EXIT_FAILED);
   });
 });
+
+describe("help", () => {
+  it.each([["pay", "--help"], ["approvals", "approve", "--help"], ["--help"]])("`%s %s` prints usage and exits 0", async (...args) => {
+    const run = await runCliInProcess(args.filter((arg): arg is string => typeof arg === "string"), env());
+    expect(run.code).toBe(EXIT_OK);
+    expect(run.stdout).toMatch(/Usage|svc-agent/);
+  });
+});

@@ -29,25 +29,27 @@ export function createCli(): Cli {
     // Plain text: the output lands in scripts and logs as often as on a terminal.
     enableColors: false,
   });
-  for (const command of [
-    QuoteCommand,
-    PayCommand,
-    ResendCommand,
-    LedgerCommand,
-    ApprovalsListCommand,
-    ApprovalsApproveCommand,
-    ApprovalsDenyCommand,
-    HistoryCommand,
-    ProofCommand,
-    ProofVerifyCommand,
-    TuiCommand,
-    Builtins.HelpCommand,
-    Builtins.VersionCommand,
-  ]) {
+  for (const command of [...AGENT_COMMANDS, Builtins.HelpCommand, Builtins.VersionCommand]) {
     cli.register(command);
   }
   return cli;
 }
+
+/** The agent's own commands: run directly so their exit codes pass through; anything else (help, version,
+ * and clipanion's per-command `--help`) goes through clipanion. */
+const AGENT_COMMANDS = [
+  QuoteCommand,
+  PayCommand,
+  ResendCommand,
+  LedgerCommand,
+  ApprovalsListCommand,
+  ApprovalsApproveCommand,
+  ApprovalsDenyCommand,
+  HistoryCommand,
+  ProofCommand,
+  ProofVerifyCommand,
+  TuiCommand,
+] as const;
 
 /**
  * Runs the command line `argv` (without node and script) and resolves with the exit code. clipanion alone
@@ -70,7 +72,7 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
     context.stderr.write(cli.error(error, { colored: false }));
     return EXIT_USAGE;
   }
-  if (command.help || command instanceof Builtins.HelpCommand || command instanceof Builtins.VersionCommand) {
+  if (command.help || !AGENT_COMMANDS.some((type) => command instanceof type)) {
     return cli.run(command, context);
   }
   command.context = context;
