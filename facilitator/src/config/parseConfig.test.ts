@@ -32,7 +32,7 @@ describe("parseConfig: a valid file", () => {
   it("parses a full configuration with every key set", () => {
     const config = parse({
       listen: { host: "0.0.0.0", port: 8080, trusted_proxies: ["10.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"] },
-      settlement: { challenge_ttl_seconds: 60, expired_challenge_retention_seconds: 0, journal: "/var/lib/svc/journal.jsonl" },
+      settlement: { challenge_ttl_seconds: 60, expired_challenge_retention_seconds: 0, permit_receipt_timeout_ms: 15_000, journal: "/var/lib/svc/journal.jsonl" },
       fee: { bps: 250, min_per_payment: 5, charge_to: "provider" },
       daemon: {
         finalize_interval_ms: 1000,
@@ -40,7 +40,7 @@ describe("parseConfig: a valid file", () => {
         rate_limit_per_min: 0,
         max_open_challenges: 1,
         challenge_per_key_per_min: -1,
-        burn_address_pool_size: 16,
+        burn_address_pool_size: 3,
       },
     });
     expect(config).toEqual({
@@ -76,6 +76,7 @@ describe("parseConfig: a valid file", () => {
         rate_limit_per_min: 0,
         max_open_challenges: 1,
         challenge_per_key_per_min: -1,
+        burn_address_pool_size: 3,
       },
     });
   });
