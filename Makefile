@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 
-.PHONY: install build typecheck test e2e demo demo-tui stack clean
+.PHONY: install build typecheck test e2e demo demo-tui stack bench clean
 
 # npm ci only when the lockfile changed since the last install.
 node_modules/.svc-installed: package-lock.json
@@ -31,6 +31,10 @@ demo-tui: build
 
 stack: build
 	node anvil-fixtures/dist/bin/stack.js
+
+# Side by side with the official x402 exact scheme on one local stack; writes bench/results.md (about 6 minutes).
+bench: build
+	node bench/dist/run.js
 
 clean:
 	rm -rf node_modules */node_modules */dist .stack .cache

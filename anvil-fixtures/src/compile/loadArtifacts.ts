@@ -11,6 +11,7 @@ export const DEPLOYABLE_CONTRACT_NAMES = [
   "FixtureProofVerifier",
   "Verifier",
   "Hub",
+  "FixtureUsdc3009",
 ] as const;
 
 /** Name of a contract the local stack deploys. */
@@ -40,5 +41,6 @@ export async function loadArtifacts(parameters: CompileContractsParameters = {})
     FixtureProofVerifier: pick("FixtureProofVerifier"),
     Verifier: pick("Verifier"),
     Hub: pick("Hub"),
+    FixtureUsdc3009: pick("FixtureUsdc3009"),
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPublicClient, http, parseUnits, type Address } from "viem";
+import { createPublicClient, getContractAddress, http, parseUnits, type Address } from "viem";
 import { fixtureCircuitTag, fixtureProofVerifierAbi, zerc20TokenAbi, zerc20VerifierAbi } from "@svc/scheme";
 import { devAccounts, FIXTURE_PROVER_ADDRESS } from "../accounts/devAccounts.js";
 import { startAnvil, type StartAnvilReturnType } from "../anvil/startAnvil.js";
@@ -38,6 +38,7 @@ describe("deployContracts", () => {
       deployment.verifier,
       deployment.permitBurner,
       deployment.feeSplitter,
+      deployment.usdc3009,
     ];
     expect(new Set(addresses).size).toBe(addresses.length);
     for (const address of addresses) {
@@ -55,6 +56,22 @@ describe("deployContracts", () => {
     expect(deployment.payerBalance).toBe(parseUnits("1000000", 18));
     expect(await tokenBalance(deployment.token, accounts.payer.address)).toBe(deployment.payerBalance);
     expect(await tokenBalance(deployment.token, accounts.payer2.address)).toBe(deployment.payerBalance);
+    // The EIP-3009 fixture token (benchmarks) funds both payers too; its ERC-20 balanceOf reads the same way.
+    expect(await tokenBalance(deployment.usdc3009, accounts.payer.address)).toBe(parseUnits("1000000", 6));
+    expect(await tokenBalance(deployment.usdc3009, accounts.payer2.address)).toBe(parseUnits("1000000", 6));
+  });
+
+  it("deploys the EIP-3009 fixture token after everything else, so earlier addresses never move", () => {
+    // On a fresh chain: token, hub, four proof verifiers, verifier, PermitBurner, FeeSplitter at deployer nonces
+    // 0..8, then four wiring and funding calls, and only then (nonce 13) the EIP-3009 token and its two mints.
+    const creationNonce = (address: Address): number | undefined =>
+      Array.from({ length: 32 }, (_, nonce) => nonce).find(
+        (nonce) => getContractAddress({ from: accounts.deployer.address, nonce: BigInt(nonce) }) === address,
+      );
+    expect([deployment.token, deployment.hub, deployment.verifier, deployment.permitBurner, deployment.feeSplitter].map(creationNonce)).toEqual([
+      0, 1, 6, 7, 8,
+    ]);
+    expect(creationNonce(deployment.usdc3009)).toBe(13);
   });
 
   it("deploys one fixture proof verifier per circuit and stores the empty root in the verifier", async () => {

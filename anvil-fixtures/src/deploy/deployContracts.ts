@@ -1,6 +1,7 @@
 /**
  * Deploys the local zERC20 world (token, hub, fixture proof verifiers, verifier) and the product contracts
- * (PermitBurner, FeeSplitter), wires the token's roles and funds the payers.
+ * (PermitBurner, FeeSplitter), wires the token's roles and funds the payers; last, the EIP-3009 fixture token
+ * the official x402 `exact` scheme pays with (benchmarks), so every earlier address stays where it was.
  *
  * Every transaction is signed locally with an explicit nonce, gas limit and fee, and all of them are
  * submitted at once before any receipt is awaited: the deployer's nonce order already serialises them on
@@ -44,6 +45,14 @@ export const FIXTURE_TOKEN_DECIMALS = 18;
 export const DEFAULT_FEE_BPS = 100;
 /** Default zERC20 balance minted to each payer: one million tokens. */
 export const DEFAULT_PAYER_BALANCE: bigint = parseUnits("1000000", FIXTURE_TOKEN_DECIMALS);
+/** Name (and EIP-712 domain name) of the EIP-3009 fixture token. */
+export const FIXTURE_USDC3009_NAME = "Fixture USD Coin";
+/** Symbol of the EIP-3009 fixture token. */
+export const FIXTURE_USDC3009_SYMBOL = "fUSDC";
+/** Decimals of the EIP-3009 fixture token (like USDC). */
+export const FIXTURE_USDC3009_DECIMALS = 6;
+/** EIP-3009 fixture token minted to `payer` and `payer2` each: one million tokens. */
+export const FIXTURE_USDC3009_PAYER_BALANCE: bigint = parseUnits("1000000", FIXTURE_USDC3009_DECIMALS);
 
 /** The circuits verified on chain, each by its own FixtureProofVerifier (the `ivc_*` ones never reach a contract). */
 export type OnChainFixtureCircuit = Extract<FixtureCircuit, "root" | "withdraw_single" | "withdraw_local" | "withdraw_global">;
@@ -82,6 +91,8 @@ export type Deployment = {
   feeSplitter: Address;
   /** The FeeSplitter's immutable configuration. */
   feeSplit: { payee: Address; feeRecipient: Address; bps: number };
+  /** FixtureUsdc3009: the EIP-3009 token of the official x402 `exact` scheme (benchmarks only; owner = deployer). */
+  usdc3009: Address;
   /** The fixture prover key's address every proof verifier accepts. */
   fixtureProver: Address;
   /** Root of the empty transfer tree, stored at proved index 0. */
@@ -183,6 +194,16 @@ export async function deployContracts(parameters: DeployContractsParameters): Pr
   callToken("setVerifier", token, tokenCall("setVerifier", verifier));
   callToken("mint payer", token, mintCall(accounts.payer.address));
   callToken("mint payer2", token, mintCall(accounts.payer2.address));
+  // Appended last: the nonces, and so the addresses, of everything above stay what they always were.
+  const usdc3009 = deploy("deploy FixtureUsdc3009", "FixtureUsdc3009", [
+    FIXTURE_USDC3009_NAME,
+    FIXTURE_USDC3009_SYMBOL,
+    deployer.address,
+  ]);
+  const usdcMintCall = (to: Address): Hex =>
+    encodeFunctionData({ abi: artifacts.FixtureUsdc3009.abi, functionName: "mint", args: [to, FIXTURE_USDC3009_PAYER_BALANCE] });
+  callToken("mint payer fUSDC", usdc3009, usdcMintCall(accounts.payer.address));
+  callToken("mint payer2 fUSDC", usdc3009, usdcMintCall(accounts.payer2.address));
 
   // Constructors only store addresses, so creations can be estimated before anything exists; calls into the
   // not-yet-deployed token cannot, and carry a fixed limit instead.
@@ -229,6 +250,7 @@ export async function deployContracts(parameters: DeployContractsParameters): Pr
     permitBurner,
     feeSplitter,
     feeSplit: { payee: accounts.payee.address, feeRecipient: accounts.feeRecipient.address, bps: feeBps },
+    usdc3009,
     fixtureProver: FIXTURE_PROVER_ADDRESS,
     emptyRoot,
     payerBalance,

@@ -54,7 +54,7 @@ const post = (url: string, body: unknown) =>
 describe("startStack", () => {
   it("writes the deployment file and a ready facilitator config", async () => {
     const deployment = JSON.parse(await readFile(stack.files.deployment, "utf8")) as Record<string, unknown>;
-    for (const key of ["rpcUrl", "chainId", "token", "verifier", "hub", "permitBurner", "feeSplitter", "indexerUrl", "deciderUrl", "fixtureProverKey", "accounts"]) {
+    for (const key of ["rpcUrl", "chainId", "token", "verifier", "hub", "permitBurner", "feeSplitter", "usdc3009", "indexerUrl", "deciderUrl", "fixtureProverKey", "accounts"]) {
       expect(deployment).toHaveProperty(key);
     }
     expect(Object.keys(stack.deployment.accounts)).toEqual(

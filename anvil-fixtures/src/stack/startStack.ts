@@ -41,6 +41,8 @@ export type StackDeployment = {
   permitBurner: Address;
   feeSplitter: Address;
   feeSplit: Deployment["feeSplit"];
+  /** The EIP-3009 fixture token (FixtureUsdc3009) the official x402 `exact` scheme pays with in the benchmarks. */
+  usdc3009: Address;
   proofVerifiers: Deployment["proofVerifiers"];
   indexerUrl: string;
   deciderUrl: string;
@@ -102,6 +104,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       permitBurner: contracts.permitBurner,
       feeSplitter: contracts.feeSplitter,
       feeSplit: contracts.feeSplit,
+      usdc3009: contracts.usdc3009,
       proofVerifiers: contracts.proofVerifiers,
       indexerUrl: indexer.url,
       deciderUrl: decider.url,

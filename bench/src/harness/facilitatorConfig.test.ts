@@ -1,0 +1,49 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ConfigTemplateError, writeFacilitatorConfig } from "./facilitatorConfig.js";
+
+const dir = await mkdtemp(join(tmpdir(), "bench-config-"));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const TEMPLATE = `profile = "local"
+[network]
+rpc_url = "http://127.0.0.1:8545"
+indexer_url = "http://127.0.0.1:4040"
+[listen]
+port = 4032
+[settlement]
+journal = "journal.jsonl"
+challenge_ttl_seconds = 300
+[daemon]
+finalize_interval_ms = 1000
+max_open_challenges = 1000
+`;
+
+const overrides = { rpcUrl: "http://127.0.0.1:9999", journal: "f1.jsonl", challengeTtlSeconds: 1800, finalizeIntervalMs: 2000, maxOpenChallenges: 50 };
+
+describe("writeFacilitatorConfig", () => {
+  it("changes exactly the bench's keys and keeps everything else", async () => {
+    await writeFile(join(dir, "template.toml"), TEMPLATE);
+    await writeFacilitatorConfig(join(dir, "template.toml"), join(dir, "out.toml"), { ...overrides, indexerUrl: "http://127.0.0.1:5050" });
+    expect(await readFile(join(dir, "out.toml"), "utf8")).toBe(`profile = "local"
+[network]
+rpc_url = "http://127.0.0.1:9999"
+indexer_url = "http://127.0.0.1:5050"
+[listen]
+port = 0
+[settlement]
+journal = "f1.jsonl"
+challenge_ttl_seconds = 1800
+[daemon]
+finalize_interval_ms = 2000
+max_open_challenges = 50
+`);
+  });
+
+  it("refuses a template that lacks one of the keys", async () => {
+    await writeFile(join(dir, "short.toml"), TEMPLATE.replace("max_open_challenges = 1000\n", ""));
+    await expect(writeFacilitatorConfig(join(dir, "short.toml"), join(dir, "never.toml"), overrides)).rejects.toBeInstanceOf(ConfigTemplateError);
+  });
+});

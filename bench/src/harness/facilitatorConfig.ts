@@ -1,0 +1,52 @@
+/**
+ * Writes a variant of the stack's `facilitator.toml` for one bench facilitator. The file is edited line by
+ * line (each key the bench changes appears exactly once in the rendered template), so the rest of the local
+ * configuration stays exactly what `make stack` writes.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { BenchError } from "./benchError.js";
+
+/** The keys a bench facilitator changes. */
+export type FacilitatorConfigOverrides = {
+  /** `network.rpc_url`: the counting proxy in front of anvil. */
+  rpcUrl: string;
+  /** `network.indexer_url`, when the bench runs its own indexer. */
+  indexerUrl?: string;
+  /** `settlement.journal`, relative to the written file's folder. */
+  journal: string;
+  /** `settlement.challenge_ttl_seconds`. */
+  challengeTtlSeconds: number;
+  /** `daemon.finalize_interval_ms`. */
+  finalizeIntervalMs: number;
+  /** `daemon.max_open_challenges`. */
+  maxOpenChallenges: number;
+};
+
+/** The key `key` was not found exactly once in the template. */
+export class ConfigTemplateError extends BenchError {
+  override name = "ConfigTemplateError";
+}
+
+function setValue(toml: string, key: string, value: string | number): string {
+  const pattern = new RegExp(`^${key} = .*$`, "gm");
+  const matches = toml.match(pattern) ?? [];
+  if (matches.length !== 1) throw new ConfigTemplateError(`expected one \`${key} = ...\` line in facilitator.toml, found ${matches.length}`);
+  return toml.replace(pattern, `${key} = ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
+}
+
+/**
+ * Reads `template`, applies `overrides` (and `listen.port = 0`), writes the result to `target`.
+ * @example
+ * await writeFacilitatorConfig(stack.files.facilitatorToml, join(dir, "f1.toml"), { rpcUrl: proxy.url, ... });
+ */
+export async function writeFacilitatorConfig(template: string, target: string, overrides: FacilitatorConfigOverrides): Promise<void> {
+  let toml = await readFile(template, "utf8");
+  toml = setValue(toml, "rpc_url", overrides.rpcUrl);
+  if (overrides.indexerUrl !== undefined) toml = setValue(toml, "indexer_url", overrides.indexerUrl);
+  toml = setValue(toml, "journal", overrides.journal);
+  toml = setValue(toml, "port", 0);
+  toml = setValue(toml, "challenge_ttl_seconds", overrides.challengeTtlSeconds);
+  toml = setValue(toml, "finalize_interval_ms", overrides.finalizeIntervalMs);
+  toml = setValue(toml, "max_open_challenges", overrides.maxOpenChallenges);
+  await writeFile(target, toml);
+}

@@ -1,0 +1,16 @@
+/** Paths of the built programs the bench runs, resolved from this file (`bench/dist/harness/`). */
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const REPO_ROOT: string = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** The built demo provider. */
+export const PROVIDER_PROGRAM: string = fileURLToPath(new URL("../../../provider-demo/dist/server.js", import.meta.url));
+
+/** The built agent CLI. */
+export const AGENT_CLI: string = fileURLToPath(new URL("../../../agent/dist/cli.js", import.meta.url));
+
+/** A built bench child program (`bench/dist/servers/<name>.js`). */
+export function benchProgram(name: "exactFacilitatorServer" | "exactProviderServer" | "bareKoaServer"): string {
+  return fileURLToPath(new URL(`../servers/${name}.js`, import.meta.url));
+}

@@ -1,0 +1,135 @@
+/**
+ * One of our facilitators as the bench runs it: the built daemon (`facilitator/dist/cli.js start`) with a
+ * variant of the stack's configuration, reaching anvil through its own counting JSON-RPC proxy, and the
+ * built demo provider (`provider-demo/dist/server.js`) in front of it.
+ */
+import { join } from "node:path";
+import { readEnvFile, startFacilitatorProcess, startProcess, type FacilitatorProcess, type RunningProcess, type RunningStack } from "@svc/anvil-fixtures";
+import { BenchError } from "./benchError.js";
+import { startCountingRpcProxy, type CountingRpcProxy } from "./countingRpcProxy.js";
+import { writeFacilitatorConfig, type FacilitatorConfigOverrides } from "./facilitatorConfig.js";
+import { attachInspector, INSPECT_NODE_OPTIONS, type InspectorSession } from "./inspectorSession.js";
+import { busiestThreadSince, readThreadCpu, readThreadCpuMs, type ThreadCpu } from "./procStats.js";
+import { PROVIDER_PROGRAM } from "./repoPaths.js";
+import { waitForCpuIdle } from "./waitForCpuIdle.js";
+
+/** A running facilitator + provider pair of ours. */
+export type OurFacilitator = {
+  /** Label used in file names. */
+  name: string;
+  proxy: CountingRpcProxy;
+  facilitator: FacilitatorProcess;
+  facilitatorPid: number;
+  /** DevTools session on the facilitator's main thread (heap after GC, CPU profiles). */
+  inspector: InspectorSession;
+  /** The demo provider in front of it; `url` is its base URL. */
+  provider: RunningProcess & { url: string; pid: number };
+  /** Bearer token of `/admin/*`. */
+  adminToken: string;
+  /** The price of `GET /weather` in base units (list price; the offer adds the 1% payer fee). */
+  price: string;
+  /**
+   * Waits until the burn-address stock is full (the worker thread is idle) and returns the wait in ms. The
+   * first call also identifies the worker thread: the one that derived the initial stock.
+   */
+  waitForFullStock: () => Promise<number>;
+  /** The burn-address worker thread id, once identified. */
+  workerTid: () => number | undefined;
+  /** `POST /challenge` straight to the facilitator, as the provider plugin does. */
+  challenge: () => Promise<{ status: number; body: string }>;
+  /** `GET /admin/challenges`. */
+  openChallenges: () => Promise<{ open: number; retainedExpired: number; maxOpen: number }>;
+  stop: () => Promise<void>;
+};
+
+/** Options of {@link startOurFacilitator}. */
+export type StartOurFacilitatorParameters = {
+  stack: RunningStack;
+  /** Folder for this facilitator's configuration and journal. */
+  dir: string;
+  name: string;
+  price: string;
+  overrides: Omit<FacilitatorConfigOverrides, "rpcUrl" | "journal">;
+};
+
+/** Starts proxy, facilitator and provider; on failure stops what it started and rethrows. */
+export async function startOurFacilitator(parameters: StartOurFacilitatorParameters): Promise<OurFacilitator> {
+  const { stack, dir, name } = parameters;
+  const stoppers: (() => Promise<unknown>)[] = [];
+  const stopAll = async () => {
+    while (stoppers.length > 0) await stoppers.pop()?.().catch(() => undefined);
+  };
+  try {
+    const proxy = await startCountingRpcProxy({ target: stack.deployment.rpcUrl });
+    stoppers.push(proxy.close);
+    const configPath = join(dir, `${name}.toml`);
+    await writeFacilitatorConfig(stack.files.facilitatorToml, configPath, { ...parameters.overrides, rpcUrl: proxy.url, journal: `${name}-journal.jsonl` });
+    const env = await readEnvFile(stack.files.facilitatorEnv);
+    const facilitator = await startFacilitatorProcess({ configPath, env: { ...env, NODE_OPTIONS: INSPECT_NODE_OPTIONS } });
+    stoppers.push(() => facilitator.stop());
+    const inspector = await attachInspector("the facilitator", facilitator.lines);
+    stoppers.push(async () => inspector.close());
+    const facilitatorPid = facilitator.child.pid;
+    if (facilitatorPid === undefined) throw new BenchError("the facilitator process has no pid");
+    const startThreads: ThreadCpu = readThreadCpu(facilitatorPid);
+
+    let url = "";
+    const provider = await startProcess({
+      command: process.execPath,
+      args: [PROVIDER_PROGRAM],
+      env: { PATH: process.env.PATH, FACILITATOR_URL: facilitator.url, PORT: "0", PRICE: parameters.price },
+      ready: (line) => {
+        if (!line.includes('"event":"listening"')) return false;
+        const parsed: unknown = JSON.parse(line);
+        if (typeof parsed === "object" && parsed !== null && "url" in parsed && typeof parsed.url === "string") url = parsed.url;
+        return true;
+      },
+    });
+    stoppers.push(() => provider.stop());
+    const providerPid = provider.child.pid;
+    if (providerPid === undefined || url === "") throw new BenchError("the provider did not report its pid and url");
+
+    const adminToken = env.SVC_ADMIN_TOKEN ?? "";
+    let workerTid: number | undefined;
+    return {
+      name,
+      proxy,
+      facilitator,
+      facilitatorPid,
+      inspector,
+      provider: { ...provider, url, pid: providerPid },
+      adminToken,
+      price: parameters.price,
+      workerTid: () => workerTid,
+      waitForFullStock: async () => {
+        if (workerTid !== undefined) return waitForCpuIdle({ pid: facilitatorPid, tid: workerTid });
+        const waited = await waitForCpuIdle({ pid: facilitatorPid, timeoutMs: 180_000 });
+        const busiest = busiestThreadSince(facilitatorPid, startThreads);
+        // The initial stock is 16 derivations, seconds of CPU: far more than any other thread uses at start.
+        if (busiest === undefined || readThreadCpuMs(facilitatorPid, busiest) - (startThreads.get(busiest) ?? 0) / 1e6 < 2_000) {
+          throw new BenchError("could not identify the facilitator's burn-address worker thread");
+        }
+        workerTid = busiest;
+        return waited;
+      },
+      challenge: async () => {
+        const response = await fetch(`${facilitator.url}/challenge`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ amount: parameters.price }),
+        });
+        return { status: response.status, body: await response.text() };
+      },
+      openChallenges: async () => {
+        const response = await fetch(`${facilitator.url}/admin/challenges`, { headers: { authorization: `Bearer ${adminToken}` } });
+        const body: unknown = await response.json();
+        const record: Record<string, unknown> = typeof body === "object" && body !== null ? { ...body } : {};
+        return { open: Number(record.open), retainedExpired: Number(record.retainedExpired), maxOpen: Number(record.maxOpen) };
+      },
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
