@@ -59,7 +59,8 @@ const VARIABLES: Record<keyof BenchConfig, string> = {
 /** The defaults with any `BENCH_*` override from `env` applied; a malformed value is a {@link BenchError}. */
 export function loadBenchConfig(env: Record<string, string | undefined>): BenchConfig {
   const config = { ...DEFAULT_BENCH_CONFIG };
-  for (const [key, variable] of Object.entries(VARIABLES) as [keyof BenchConfig, string][]) {
+  for (const key of Object.keys(DEFAULT_BENCH_CONFIG).filter((name): name is keyof BenchConfig => name in VARIABLES)) {
+    const variable = VARIABLES[key];
     const raw = env[variable];
     if (raw === undefined || raw === "") continue;
     const value = Number(raw);

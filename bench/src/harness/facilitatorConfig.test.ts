@@ -19,9 +19,17 @@ challenge_ttl_seconds = 300
 [daemon]
 finalize_interval_ms = 1000
 max_open_challenges = 1000
+burn_address_pool_size = 4
 `;
 
-const overrides = { rpcUrl: "http://127.0.0.1:9999", journal: "f1.jsonl", challengeTtlSeconds: 1800, finalizeIntervalMs: 2000, maxOpenChallenges: 50 };
+const overrides = {
+  rpcUrl: "http://127.0.0.1:9999",
+  journal: "f1.jsonl",
+  challengeTtlSeconds: 1800,
+  finalizeIntervalMs: 2000,
+  maxOpenChallenges: 50,
+  burnAddressPoolSize: 16,
+};
 
 describe("writeFacilitatorConfig", () => {
   it("changes exactly the bench's keys and keeps everything else", async () => {
@@ -39,7 +47,14 @@ challenge_ttl_seconds = 1800
 [daemon]
 finalize_interval_ms = 2000
 max_open_challenges = 50
+burn_address_pool_size = 16
 `);
+  });
+
+  it("adds the pool size to [daemon] when the template does not set it", async () => {
+    await writeFile(join(dir, "nopool.toml"), TEMPLATE.replace("burn_address_pool_size = 4\n", ""));
+    await writeFacilitatorConfig(join(dir, "nopool.toml"), join(dir, "nopool-out.toml"), overrides);
+    expect(await readFile(join(dir, "nopool-out.toml"), "utf8")).toContain("[daemon]\nburn_address_pool_size = 16\nfinalize_interval_ms = 2000\n");
   });
 
   it("refuses a template that lacks one of the keys", async () => {

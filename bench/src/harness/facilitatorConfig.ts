@@ -20,11 +20,24 @@ export type FacilitatorConfigOverrides = {
   finalizeIntervalMs: number;
   /** `daemon.max_open_challenges`. */
   maxOpenChallenges: number;
+  /** `daemon.burn_address_pool_size` (added to `[daemon]` when the template lacks it). */
+  burnAddressPoolSize: number;
 };
+
+/** The daemon's default `burn_address_pool_size`, which the bench runs with (the stack lowers it for tests). */
+export const BENCH_BURN_ADDRESS_POOL_SIZE = 16;
 
 /** The key `key` was not found exactly once in the template. */
 export class ConfigTemplateError extends BenchError {
   override name = "ConfigTemplateError";
+}
+
+/** Sets `key` in `[table]`, adding the line right after the table header when the template has none. */
+function setOrAddValue(toml: string, table: string, key: string, value: number): string {
+  if (new RegExp(`^${key} = `, "m").test(toml)) return setValue(toml, key, value);
+  const header = `[${table}]\n`;
+  if (!toml.includes(header)) throw new ConfigTemplateError(`expected a [${table}] table in facilitator.toml`);
+  return toml.replace(header, `${header}${key} = ${value}\n`);
 }
 
 function setValue(toml: string, key: string, value: string | number): string {
@@ -48,5 +61,6 @@ export async function writeFacilitatorConfig(template: string, target: string, o
   toml = setValue(toml, "challenge_ttl_seconds", overrides.challengeTtlSeconds);
   toml = setValue(toml, "finalize_interval_ms", overrides.finalizeIntervalMs);
   toml = setValue(toml, "max_open_challenges", overrides.maxOpenChallenges);
+  toml = setOrAddValue(toml, "daemon", "burn_address_pool_size", overrides.burnAddressPoolSize);
   await writeFile(target, toml);
 }

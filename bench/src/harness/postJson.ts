@@ -21,5 +21,5 @@ export async function getJson(url: string): Promise<TimedResponse> {
 
 /** Reads a boolean field of a JSON object body (`isValid`, `success`), false otherwise. */
 export function booleanField(body: unknown, field: string): boolean {
-  return typeof body === "object" && body !== null && field in body && (body as Record<string, unknown>)[field] === true;
+  return typeof body === "object" && body !== null && Object.getOwnPropertyDescriptor(body, field)?.value === true;
 }

@@ -236,8 +236,8 @@ export function renderReport(results: BenchResults): string {
   out.push("## 3. Throughput", "");
   out.push(
     `\`POST /challenge\` with autocannon against a bare Koa route answering the same ${challenge.bodyBytes}-byte offer (no parsing, validation, logging or derivation; ${config.koaSeconds} s per run after a 1 s warm-up). ` +
-      `Our facilitator keeps ${16} burn addresses pre-derived: a burst from a full stock measures the HTTP path; beyond the stock every request waits for a derivation (${num(derivationMs)} ms CPU each on one worker thread), so the sustained rate is the derivation rate (measured over the refills after each burst). ` +
-      "At 64 connections autocannon sends 64 requests: 16 come from the stock, the rest wait for derivations, and a request waiting over 30 s is answered 503.",
+      `Our facilitator keeps ${challenge.poolSize} burn addresses pre-derived (\`daemon.burn_address_pool_size\`, the daemon's default; the local stack lowers it to save CPU in tests): a burst from a full stock measures the HTTP path; beyond the stock every request waits for a derivation (${num(derivationMs)} ms CPU each on one worker thread), so the sustained rate is the derivation rate (measured over the refills after each burst). ` +
+      `At 64 connections autocannon sends 64 requests: ${challenge.poolSize} come from the stock, the rest wait for derivations, and a request waiting over 30 s is answered 503.`,
     "",
   );
   out.push(
@@ -323,7 +323,7 @@ export function renderReport(results: BenchResults): string {
     table(
       ["what", "value"],
       [
-        ["our facilitator RSS, idle (16 addresses stocked, before any request)", mib(memory.oursBytes)],
+        [`our facilitator RSS, idle (${challenge.poolSize} addresses stocked, before any request)`, mib(memory.oursBytes)],
         ["exact facilitator RSS, idle", mib(memory.exactBytes)],
         [
           `our facilitator, growth from ${memory.openFrom} to ${memory.openTo} open challenges`,
@@ -436,7 +436,7 @@ export function renderReport(results: BenchResults): string {
   out.push(
     `- Run counts: ${Object.entries(config)
       .map(([key, value]) => `${key} ${value}`)
-      .join(", ")} (\`BENCH_*\` variables, see \`bench/src/harness/benchConfig.ts\`). The binding cost of a run is burn-address derivation: every offer of ours costs one, about a second of CPU here.`,
+      .join(", ")} (\`BENCH_*\` variables, see \`bench/src/harness/benchConfig.ts\`). The binding cost of a run is burn-address derivation: every offer of ours costs one, ${num(results.challenge.derivationCpuMs.median)} ms of CPU (median) here.`,
     "- Our facilitator uses the stack's configuration (`make stack`) except: finalize loop kept but the indexer down until section 4, challenge TTL 1800 s (prepared offers stay valid), journal in a temporary folder on the same filesystem as the repository.",
     "- The exact facilitator's relayer uses viem's nonce manager (without one, concurrent settles race on the nonce) and polls receipts every 100 ms like ours. Both facilitators pay one hop through an in-process counting proxy per RPC round trip (its cost is the difference of the two floors in section 2).",
     "- CPU figures come from `/proc/<pid>/task/*/schedstat` (nanoseconds, every thread). The fixture indexer is closed during sections 1-3 and 5 so its polling does not load anvil.",

@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { readEnvFile, startFacilitatorProcess, startProcess, type FacilitatorProcess, type RunningProcess, type RunningStack } from "@svc/anvil-fixtures";
 import { BenchError } from "./benchError.js";
 import { startCountingRpcProxy, type CountingRpcProxy } from "./countingRpcProxy.js";
-import { writeFacilitatorConfig, type FacilitatorConfigOverrides } from "./facilitatorConfig.js";
+import { BENCH_BURN_ADDRESS_POOL_SIZE, writeFacilitatorConfig, type FacilitatorConfigOverrides } from "./facilitatorConfig.js";
 import { attachInspector, INSPECT_NODE_OPTIONS, type InspectorSession } from "./inspectorSession.js";
-import { busiestThreadSince, readThreadCpu, readThreadCpuMs, type ThreadCpu } from "./procStats.js";
+import { busiestThreadSince, readThreadCpuMs } from "./procStats.js";
 import { PROVIDER_PROGRAM } from "./repoPaths.js";
 import { waitForCpuIdle } from "./waitForCpuIdle.js";
 
@@ -28,9 +28,11 @@ export type OurFacilitator = {
   adminToken: string;
   /** The price of `GET /weather` in base units (list price; the offer adds the 1% payer fee). */
   price: string;
+  /** Burn addresses the facilitator keeps pre-derived (`daemon.burn_address_pool_size`). */
+  poolSize: number;
   /**
    * Waits until the burn-address stock is full (the worker thread is idle) and returns the wait in ms. The
-   * first call also identifies the worker thread: the one that derived the initial stock.
+   * first call also identifies the worker thread: the one that derived the initial stock, by far the busiest.
    */
   waitForFullStock: () => Promise<number>;
   /** The burn-address worker thread id, once identified. */
@@ -49,7 +51,7 @@ export type StartOurFacilitatorParameters = {
   dir: string;
   name: string;
   price: string;
-  overrides: Omit<FacilitatorConfigOverrides, "rpcUrl" | "journal">;
+  overrides: Omit<FacilitatorConfigOverrides, "rpcUrl" | "journal" | "burnAddressPoolSize">;
 };
 
 /** Starts proxy, facilitator and provider; on failure stops what it started and rethrows. */
@@ -63,7 +65,12 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
     const proxy = await startCountingRpcProxy({ target: stack.deployment.rpcUrl });
     stoppers.push(proxy.close);
     const configPath = join(dir, `${name}.toml`);
-    await writeFacilitatorConfig(stack.files.facilitatorToml, configPath, { ...parameters.overrides, rpcUrl: proxy.url, journal: `${name}-journal.jsonl` });
+    await writeFacilitatorConfig(stack.files.facilitatorToml, configPath, {
+      ...parameters.overrides,
+      rpcUrl: proxy.url,
+      journal: `${name}-journal.jsonl`,
+      burnAddressPoolSize: BENCH_BURN_ADDRESS_POOL_SIZE,
+    });
     const env = await readEnvFile(stack.files.facilitatorEnv);
     const facilitator = await startFacilitatorProcess({ configPath, env: { ...env, NODE_OPTIONS: INSPECT_NODE_OPTIONS } });
     stoppers.push(() => facilitator.stop());
@@ -71,7 +78,6 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
     stoppers.push(async () => inspector.close());
     const facilitatorPid = facilitator.child.pid;
     if (facilitatorPid === undefined) throw new BenchError("the facilitator process has no pid");
-    const startThreads: ThreadCpu = readThreadCpu(facilitatorPid);
 
     let url = "";
     const provider = await startProcess({
@@ -100,13 +106,14 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
       provider: { ...provider, url, pid: providerPid },
       adminToken,
       price: parameters.price,
+      poolSize: BENCH_BURN_ADDRESS_POOL_SIZE,
       workerTid: () => workerTid,
       waitForFullStock: async () => {
         if (workerTid !== undefined) return waitForCpuIdle({ pid: facilitatorPid, tid: workerTid });
         const waited = await waitForCpuIdle({ pid: facilitatorPid, timeoutMs: 180_000 });
-        const busiest = busiestThreadSince(facilitatorPid, startThreads);
+        const busiest = busiestThreadSince(facilitatorPid, new Map());
         // The initial stock is 16 derivations, seconds of CPU: far more than any other thread uses at start.
-        if (busiest === undefined || readThreadCpuMs(facilitatorPid, busiest) - (startThreads.get(busiest) ?? 0) / 1e6 < 2_000) {
+        if (busiest === undefined || readThreadCpuMs(facilitatorPid, busiest) < 2_000) {
           throw new BenchError("could not identify the facilitator's burn-address worker thread");
         }
         workerTid = busiest;

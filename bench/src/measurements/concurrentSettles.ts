@@ -5,7 +5,7 @@
  * completed per second, errors, and nonce collisions (relayer transactions sharing a nonce, or relays the
  * node refused over a nonce).
  *
- * Our offers come from `/challenge`, which is derivation-bound once the 16 pre-derived addresses are gone,
+ * Our offers come from `/challenge`, which is derivation-bound once the pre-derived addresses are gone,
  * so preparing our payments takes about a second each; the burst itself starts from a full stock so the
  * worker does not run beside it. End to end (offer included), our concurrent paid request rate is capped
  * by the sustained `/challenge` rate of section 3, which the report puts next to this figure.

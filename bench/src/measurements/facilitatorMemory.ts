@@ -1,5 +1,5 @@
 /**
- * Section 5, the facilitator's share: resident memory of our facilitator when idle (stock of 16 pre-derived
+ * Section 5, the facilitator's share: resident memory of our facilitator when idle (stock of pre-derived
  * addresses full, before any request) next to the exact facilitator, and its growth with open challenges.
  *
  * Reaching the default cap of 1000 open challenges costs 1000 derivations, about seventeen minutes of one

@@ -7,7 +7,7 @@
  * re-derives it right away (about a second of CPU on one of the two cores): that background work is part of
  * our scheme's cost, and it slows whatever runs next to it, the exact scheme's interleaved requests included.
  * So the exact scheme is also timed in a quiet block afterwards (our worker idle) as the reference. Rounds run in blocks
- * that never empty the stock of 16 addresses, so no request waits for a derivation.
+ * that never empty the stock of pre-derived addresses, so no request waits for a derivation.
  */
 import type { BenchContext } from "../harness/benchContext.js";
 import { paidRequestProbe } from "../harness/cpuProbe.js";
@@ -17,8 +17,6 @@ import type { PaidResult, PayerScheme } from "../servers/payerProtocol.js";
 /** Unrecorded paid requests per scheme first, so no timed request pays for a first connection or cold code. */
 const WARM_UP_RUNS = 3;
 
-/** Our paid requests per block: the stock holds 16 and must not run dry mid-block. */
-const OURS_PER_BLOCK = 14;
 
 /** The processes whose CPU one paid request is charged with. */
 export type PaidRequestCpu = { facilitator: Summary; provider: Summary; payer: Summary; anvil: Summary };
@@ -50,6 +48,8 @@ export async function measurePaidRequestLatency(context: BenchContext): Promise<
     exact: `${exact.provider.url}/weather`,
   };
   const probe = paidRequestProbe(context);
+  // Our paid requests per block: the stock must not run dry mid-block (a round takes two).
+  const oursPerBlock = ours.poolSize - 2;
   const failures: string[] = [];
   const check = (scheme: PayerScheme, result: PaidResult): boolean => {
     if (result.status === 200) return true;
@@ -73,9 +73,9 @@ export async function measurePaidRequestLatency(context: BenchContext): Promise<
     exact: { facilitator: [], provider: [], payer: [], anvil: [] },
   };
   const derivation: number[] = [];
-  let oursInBlock = OURS_PER_BLOCK;
+  let oursInBlock = oursPerBlock;
   for (let round = 0; round < config.paidRuns; round++) {
-    if (oursInBlock + 2 > OURS_PER_BLOCK) {
+    if (oursInBlock + 2 > oursPerBlock) {
       progress(`paid requests: round ${round + 1}/${config.paidRuns} (waiting for a full burn-address stock)`);
       await ours.waitForFullStock();
       oursInBlock = 0;

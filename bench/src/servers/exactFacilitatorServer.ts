@@ -14,7 +14,7 @@ import type { Network, PaymentPayload, PaymentRequirements } from "@x402/core/ty
 import { toFacilitatorEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/facilitator";
 import express, { type Request, type Response } from "express";
-import { createWalletClient, defineChain, http, isHex, nonceManager, publicActions, type Abi, type Hex } from "viem";
+import { createWalletClient, defineChain, http, isHex, nonceManager, publicActions, type Abi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { announceListening, integerEnv, requireEnv } from "./serverEnv.js";
 
@@ -32,7 +32,7 @@ const chain = defineChain({
   nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
   rpcUrls: { default: { http: [rpcUrl] } },
 });
-const account = privateKeyToAccount(relayerKey as Hex, { nonceManager });
+const account = privateKeyToAccount(relayerKey, { nonceManager });
 // Receipt polling every 100 ms, as our facilitator polls; viem's default (4 s) would dominate every settle.
 const client = createWalletClient({ account, chain, transport: http(rpcUrl), pollingInterval: 100 }).extend(publicActions);
 
