@@ -126,6 +126,12 @@ describe("fees", () => {
     await expect(issuer.issue(-1n)).rejects.toBeInstanceOf(QuoteOutOfRangeError);
     expect(pool.takes).toBe(0);
   });
+
+  it("refuses a zero quoted amount (a zero-value transfer must never pass as a payment)", async () => {
+    const { issuer, pool } = setup({ table: { fee: undefined } });
+    await expect(issuer.issue(0n)).rejects.toThrow(/the quoted amount is zero/);
+    expect(pool.takes).toBe(0);
+  });
 });
 
 describe("gasless path", () => {

@@ -11,6 +11,7 @@ import { getAddress, type Hex } from "viem";
 
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
 import { quote } from "../config/quote.js";
+import { QuoteOutOfRangeError } from "../errors/fee.js";
 import {
   BurnAddressUnavailableError,
   BurnAddressVerificationError,
@@ -66,6 +67,9 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
     async issue(listPrice) {
       if (config.profile !== "local") throw new ProfileDisabledError(config.profile);
       const priced = quote(listPrice, config.fee);
+      // An offer for nothing would let a zero-value transfer (which still emits IndexedTransfer) pass as a
+      // payment, and there would be nothing to mint: a free resource needs no offer.
+      if (priced.amount === 0n) throw new QuoteOutOfRangeError({ reason: "the quoted amount is zero" });
       const slot = store.reserve();
       let burn: BurnSecret;
       try {
