@@ -187,6 +187,7 @@ describe("public surface", () => {
       "parseNetwork",
       "parseSchemePayload",
       "payloadDigest",
+      "paymentIdentity",
       "permitBurnerAbi",
       "permitTypes",
       "readStatusChainText",

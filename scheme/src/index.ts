@@ -59,6 +59,7 @@ export { type Network, NetworkSchema, parseNetwork, toNetwork } from "./wire/net
 export { type OtherPaymentRequirements, OtherPaymentRequirementsSchema } from "./wire/otherPaymentRequirements.js";
 export { parseSchemePayload, type SchemePayload } from "./wire/parseSchemePayload.js";
 export { payloadDigest } from "./wire/payloadDigest.js";
+export { type PaymentIdentity, paymentIdentity } from "./wire/paymentIdentity.js";
 export { type PaymentPayload, PaymentPayloadSchema } from "./wire/paymentPayload.js";
 export { type PaymentRequired, PaymentRequiredSchema } from "./wire/paymentRequired.js";
 export { type PaymentRequirements, PaymentRequirementsSchema } from "./wire/paymentRequirements.js";
