@@ -27,6 +27,8 @@ import { createApp } from "../http/createApp.js";
 import { listenApp } from "../http/listenApp.js";
 import { openSettlementJournal } from "../journal/openSettlementJournal.js";
 import { createLogger } from "../log/createLogger.js";
+import { createReadinessProbe } from "../readiness/createReadinessProbe.js";
+import { checkIndexerReadiness, checkJournalReadiness, checkRpcReadiness, checkStockReadiness } from "../readiness/readinessChecks.js";
 import { createFinalizeLoop } from "../finalize/createFinalizeLoop.js";
 import { createFixtureProver } from "../finalize/createFixtureProver.js";
 import { finalizeEntry } from "../finalize/finalizeEntry.js";
@@ -57,12 +59,16 @@ export type RunningDaemon = {
 
 const unixNow = () => Math.floor(Date.now() / 1000);
 
+// Each readiness check waits this long: a probe answered after it would already be too slow to settle on.
+const READINESS_TIMEOUT_MS = 2_000;
+
 /** Starts the daemon; throws named errors (never quoting secrets) when the configuration or startup rules fail. */
 export async function startDaemon(options: StartDaemonOptions): Promise<RunningDaemon> {
   const { config, secrets, warnings } = await loadConfig(options.configPath, options.env);
   const logger = createLogger({
     write: options.write,
     secrets: [secrets.treasuryPk, secrets.relayerPk, ...(secrets.adminToken ? [secrets.adminToken] : []), ...historySecretValues(options.env)],
+    urls: [config.network.rpc_url, config.network.indexer_url, config.network.decider_url],
   });
   const { chain, client, relayerAccount, treasuryAccount } = createChainClients({
     rpcUrl: config.network.rpc_url,
@@ -120,6 +126,16 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     permitReceiptTimeoutMs: config.settlement.permit_receipt_timeout_ms,
   });
 
+  const readiness = createReadinessProbe({
+    checks: {
+      rpc: () =>
+        checkRpcReadiness({ rpcUrl: config.network.rpc_url, chainId: config.network.chain_id, requestChainId: () => client.getChainId(), timeoutMs: READINESS_TIMEOUT_MS }),
+      indexer: () => checkIndexerReadiness({ indexerUrl: config.network.indexer_url, timeoutMs: READINESS_TIMEOUT_MS }),
+      journal: () => checkJournalReadiness(config.settlement.journal),
+      stock: () => checkStockReadiness(pool?.stats()),
+    },
+  });
+
   const supported: SupportedResponse = {
     kinds: local ? [{ x402Version: X402_VERSION, scheme: SCHEME, network }] : [],
     extensions: [],
@@ -131,6 +147,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     logger,
     supported: () => supported,
     health: () => ({ status: "ok", profile: config.profile ?? null, chain_id: config.network.chain_id }),
+    readiness: readiness.current,
     issueChallenge: async (listPrice) => {
       if (!issuer) throw new ProfileDisabledError(config.profile);
       const { offer } = await issuer.issue(listPrice);

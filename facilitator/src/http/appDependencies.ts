@@ -6,6 +6,7 @@ import type { ChallengeOffer, ClassifiedFacilitatorBody, SettleResponse, Support
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
 import type { HistoryService } from "../history/createHistoryService.js";
 import type { Logger } from "../log/createLogger.js";
+import type { ReadinessReport } from "../readiness/readinessReport.js";
 
 /** States `GET /admin/settlements?state=` filters on. */
 export const SETTLEMENT_STATES = ["accepted", "finalized", "failed", "late_burn"] as const;
@@ -36,6 +37,8 @@ export type AppDependencies = {
   supported: () => SupportedResponse;
   /** Read-only liveness facts for `GET /healthz`. */
   health: () => Record<string, unknown>;
+  /** The cached readiness probe behind `GET /readyz` and the `/challenge` gate; never rejects. */
+  readiness: () => Promise<ReadinessReport>;
   /**
    * Issues one offer for a list price. Throws `ProfileDisabledError` (403), `ChallengeCapacityError` (503)
    * or `QuoteOutOfRangeError` (400).

@@ -10,12 +10,14 @@ import { attachInFlightRequests, InFlightRequests } from "./inFlightRequests.js"
 import { preventCaching } from "./preventCaching.js";
 import { rateLimit } from "./rateLimit.js";
 import { readJsonBody } from "./readJsonBody.js";
+import { requireReady } from "./requireReady.js";
 import { requireAdminToken } from "./requireAdminToken.js";
 import { resolveClientIp } from "./resolveClientIp.js";
 import { adminChallengesRoute } from "./routes/adminChallengesRoute.js";
 import { adminSettlementsRoute } from "./routes/adminSettlementsRoute.js";
 import { challengeRoute } from "./routes/challengeRoute.js";
 import { healthRoute } from "./routes/healthRoute.js";
+import { readyRoute } from "./routes/readyRoute.js";
 import { settleRoute } from "./routes/settleRoute.js";
 import { supportedRoute } from "./routes/supportedRoute.js";
 import { verifyRoute } from "./routes/verifyRoute.js";
@@ -56,7 +58,9 @@ export function createApp(deps: AppDependencies, options: CreateAppOptions = {})
   router
     .get("/supported", supportedRoute(deps))
     .get("/healthz", healthRoute(deps))
-    .post("/challenge", shared, issuance, readJsonBody, challengeRoute(deps))
+    .get("/readyz", readyRoute(deps))
+    // Readiness before the limits: a refusal for an outage must not spend the caller's issuance budget.
+    .post("/challenge", requireReady(deps), shared, issuance, readJsonBody, challengeRoute(deps))
     .post("/verify", shared, readJsonBody, verifyRoute(deps))
     .post("/settle", shared, readJsonBody, settleRoute(deps))
     .get("/admin/challenges", adminChallengesRoute(deps))

@@ -17,6 +17,8 @@ import type { AppDependencies } from "../appDependencies.js";
 import { createApp, type CreateAppOptions } from "../createApp.js";
 import { listenApp, type ListeningApp } from "../listenApp.js";
 
+const READY_COMPONENTS = { rpc: { ready: true }, indexer: { ready: true }, journal: { ready: true }, stock: { ready: true } };
+
 /** An admin token for tests, long enough to be redacted by the logger. */
 export const TEST_HTTP_ADMIN_TOKEN = "http-test-admin-token-0123456789abcdef";
 
@@ -66,6 +68,7 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
       signers: {},
     }),
     health: () => ({ status: "ok" }),
+    readiness: async () => ({ ready: true, checkedAt: 0, components: READY_COMPONENTS }),
     issueChallenge: async (listPrice: bigint): Promise<ChallengeOffer> => {
       if (profile !== "local") throw new ProfileDisabledError(profile);
       return {
