@@ -7,6 +7,8 @@ export function describeOutcome(outcome: PayOutcome): string {
       return `paid ${outcome.offer.amount} base units of ${outcome.offer.asset} on ${outcome.offer.network} (payment ${outcome.id}${outcome.transaction === undefined ? "" : `, burn ${outcome.transaction}`})`;
     case "not-required":
       return `no payment required (HTTP ${outcome.resource.status})`;
+    case "http-error":
+      return `request failed: ${outcome.message}`;
     case "declined":
       return `declined by policy (${outcome.reason}): ${outcome.message}`;
     case "approval-denied":

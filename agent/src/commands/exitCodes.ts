@@ -12,6 +12,10 @@ export const EXIT_DECLINED = 3;
 export const EXIT_APPROVAL_DENIED = 4;
 /** The outcome is unknown (timeout, lost answer, unconfirmed burn): the spend stays reserved; see `resend`. */
 export const EXIT_UNKNOWN = 5;
+/** The resource answered with a non-2xx status other than 402 (e.g. 404, 502): nothing was offered or paid. */
+export const EXIT_HTTP_ERROR = 6;
+/** Interrupted (Ctrl-C, SIGINT) while waiting: a pending approval request was withdrawn; nothing was paid. */
+export const EXIT_INTERRUPTED = 130;
 
 /** The exit code scripts see for a payment outcome. */
 export function exitCodeFor(outcome: PayOutcome): number {
@@ -27,5 +31,7 @@ export function exitCodeFor(outcome: PayOutcome): number {
       return EXIT_UNKNOWN;
     case "failed":
       return EXIT_FAILED;
+    case "http-error":
+      return EXIT_HTTP_ERROR;
   }
 }

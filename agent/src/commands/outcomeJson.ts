@@ -2,7 +2,7 @@ import type { PayOutcome } from "../payment/payOutcome.js";
 
 /**
  * The one JSON object `pay --json` and `resend --json` print. `result` is a stable snake_case word scripts
- * switch on: `paid`, `not_required`, `declined`, `approval_denied`, `failed`, `unknown`.
+ * switch on: `paid`, `not_required`, `http_error`, `declined`, `approval_denied`, `failed`, `unknown`.
  */
 export function outcomeJson(outcome: PayOutcome): Record<string, unknown> {
   switch (outcome.kind) {
@@ -10,6 +10,8 @@ export function outcomeJson(outcome: PayOutcome): Record<string, unknown> {
       return { result: "paid", id: outcome.id, ...outcome.offer, transaction: outcome.transaction, resource: outcome.resource };
     case "not-required":
       return { result: "not_required", resource: outcome.resource };
+    case "http-error":
+      return { result: "http_error", status: outcome.status, message: outcome.message, resource: outcome.resource };
     case "declined":
       return { result: "declined", reason: outcome.reason, id: outcome.id, ...outcome.offer, message: outcome.message };
     case "approval-denied":

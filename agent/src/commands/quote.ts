@@ -1,11 +1,12 @@
 import { HostNotAllowedError } from "../http/errors.js";
 import { Ledger } from "../ledger/ledger.js";
 import { loadPolicy } from "../policy/loadPolicy.js";
+import { httpErrorOutcome } from "../payment/httpErrorOutcome.js";
 import { fetchQuote } from "../payment/quote.js";
 import { quoteVerdict } from "../payment/quoteVerdict.js";
 import { formatAmount, readTokenInfo } from "../payment/tokenInfo.js";
 import { Command, Option } from "./clipanion.js";
-import { EXIT_DECLINED, EXIT_OK } from "./exitCodes.js";
+import { EXIT_DECLINED, EXIT_HTTP_ERROR, EXIT_OK } from "./exitCodes.js";
 import { parseUrlArgument } from "./parseUrlArgument.js";
 import { writeJsonLine, writeLine } from "./writeLine.js";
 
@@ -18,7 +19,7 @@ export class QuoteCommand extends Command {
     details: `
       Requests the URL unpaid and shows the svc-zerc20 offer of its 402: amount (token units and base units), fee, token, network, one-time burn address, expiry and payment paths, plus the policy's verdict and the spend so far against \`SVC_MAX_TOTAL\`. Needs no \`SVC_PAYER_PK\`; signs nothing.
 
-      Exit codes: 0 the offer would be paid (or nothing to pay), 1 the request failed, 2 usage or configuration mistake, 3 the policy would decline it.
+      Exit codes: 0 the offer would be paid (or nothing to pay), 1 the request failed, 2 usage or configuration mistake, 3 the policy would decline it, 6 the resource answered a non-2xx status other than 402.
     `,
     examples: [["Quote the demo weather report", "$0 quote http://127.0.0.1:4021/weather"]],
   });
@@ -44,6 +45,12 @@ export class QuoteCommand extends Command {
       if (this.json) writeJsonLine(stdout, { result: "not_required", status: result.response.status });
       else writeLine(stdout, `no payment required: ${url.href} answered HTTP ${result.response.status}`);
       return EXIT_OK;
+    }
+    if (result.kind === "http-error") {
+      const outcome = httpErrorOutcome(result.response);
+      if (this.json) writeJsonLine(stdout, { result: "http_error", status: outcome.status, message: outcome.message });
+      else writeLine(stdout, `request failed: ${outcome.message}`);
+      return EXIT_HTTP_ERROR;
     }
     if (result.kind === "no-offer") {
       if (this.json) writeJsonLine(stdout, { result: "declined", reason: "no_scheme_offer", message: result.message });

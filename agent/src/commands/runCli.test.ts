@@ -5,7 +5,7 @@ import { buildOffer, buildPaymentRequired } from "../testing/buildOffer.js";
 import { runCliInProcess } from "../testing/runCliInProcess.js";
 import { startTestServer, type TestServer } from "../testing/startTestServer.js";
 import { makeTempDir } from "../testing/tempDir.js";
-import { EXIT_APPROVAL_DENIED, EXIT_DECLINED, EXIT_FAILED, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE } from "./exitCodes.js";
+import { EXIT_APPROVAL_DENIED, EXIT_DECLINED, EXIT_FAILED, EXIT_HTTP_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE } from "./exitCodes.js";
 
 const KEY = "0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba";
 
@@ -32,7 +32,7 @@ const env = (extra: Record<string, string> = {}) => ({ SVC_STATE_DIR: dir.path, 
 
 describe("exit codes", () => {
   it("keeps the documented values", () => {
-    expect([EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DECLINED, EXIT_APPROVAL_DENIED, EXIT_UNKNOWN]).toEqual([0, 1, 2, 3, 4, 5]);
+    expect([EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DECLINED, EXIT_APPROVAL_DENIED, EXIT_UNKNOWN, EXIT_HTTP_ERROR, EXIT_INTERRUPTED]).toEqual([0, 1, 2, 3, 4, 5, 6, 130]);
   });
 
   it.each([[[]], [["frobnicate"]], [["pay"]], [["pay", "not a url"]], [["pay", "ftp://127.0.0.1/x"]], [["resend"]]])("%j is a usage mistake (2)", async (argv) => {

@@ -2,7 +2,6 @@ import { loadHistoryConfig } from "../history/loadHistoryConfig.js";
 import { loadPolicy } from "../policy/loadPolicy.js";
 import { BINARY_NAME } from "./binaryName.js";
 import { Command, Option, UsageError } from "./clipanion.js";
-import { EXIT_OK, exitCodeFor } from "./exitCodes.js";
 import { parseUrlArgument } from "./parseUrlArgument.js";
 
 /** `tui [url]`: the interactive payer, and the supervisor of headless agents' approvals. */
@@ -34,7 +33,6 @@ export class TuiCommand extends Command {
     if (Reflect.get(stdin, "isTTY") !== true) throw new UsageError(`tui needs an interactive terminal; scripts use \`${BINARY_NAME} pay --json\``);
     // Loaded here, not at the top: Ink and React take a noticeable share of start-up, and only `tui` needs them.
     const { runTui } = await import("../ui/runTui.js");
-    const outcome = await runTui({ policy, url, binaryName: BINARY_NAME, stdin, stdout, history });
-    return outcome === undefined ? EXIT_OK : exitCodeFor(outcome);
+    return runTui({ policy, url, binaryName: BINARY_NAME, stdin, stdout, history });
   }
 }

@@ -11,6 +11,8 @@ export type OutcomeOffer = { network: string; asset: string; amount: string };
 export type PayOutcome =
   | { kind: "paid"; id: string; offer: OutcomeOffer; transaction: string | undefined; resource: ResourceResponse }
   | { kind: "not-required"; resource: ResourceResponse }
+  /** The resource answered with a non-2xx status other than 402: nothing was offered or paid. */
+  | { kind: "http-error"; status: number; message: string; resource: ResourceResponse }
   | { kind: "declined"; reason: DeclineReason; message: string; id?: string | undefined; offer?: OutcomeOffer | undefined }
   | { kind: "approval-denied"; id: string; result: "denied" | "timed-out"; message: string; offer: OutcomeOffer }
   | {

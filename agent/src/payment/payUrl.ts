@@ -5,6 +5,7 @@ import type { OnPayEvent } from "./payEvent.js";
 import type { PayOutcome } from "./payOutcome.js";
 import { type ApprovalGate, payQuote, type PayQuoteParameters } from "./payQuote.js";
 import { fetchQuote } from "./quote.js";
+import { httpErrorOutcome } from "./httpErrorOutcome.js";
 import { toResourceResponse } from "./resourceResponse.js";
 
 /** Inputs to `payUrl`. */
@@ -36,6 +37,7 @@ export async function payUrl(parameters: PayUrlParameters): Promise<PayOutcome> 
     throw error;
   }
   if (result.kind === "not-required") return { kind: "not-required", resource: toResourceResponse(result.response) };
+  if (result.kind === "http-error") return httpErrorOutcome(result.response);
   if (result.kind === "no-offer") return { kind: "declined", reason: "no_scheme_offer", message: result.message };
   parameters.onEvent?.({ type: "quoted", quote: result.quote });
   return payQuote({ ...parameters, quote: result.quote });

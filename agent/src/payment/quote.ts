@@ -25,8 +25,10 @@ export type Quote = {
 /** What asking for a resource without paying produced. */
 export type QuoteResult =
   | { kind: "offer"; quote: Quote }
-  /** The resource answered without asking for payment (any status but 402). */
+  /** The resource answered with a 2xx without asking for payment. */
   | { kind: "not-required"; response: PolicyResponse }
+  /** The resource answered with any other non-2xx status but 402: an error, not a free resource. */
+  | { kind: "http-error"; response: PolicyResponse }
   /** A 402 the agent cannot pay: no decodable header, or no svc-zerc20 offer in it. */
   | { kind: "no-offer"; url: URL; message: string };
 
@@ -42,7 +44,7 @@ export async function fetchQuote(parameters: { url: URL; policy: Policy; now?: (
   const { policy } = parameters;
   const now = parameters.now ?? Date.now;
   const response = await fetchWithPolicy({ url: parameters.url, allowedHosts: policy.allowedHosts, timeoutMs: policy.timeoutMs });
-  if (response.status !== 402) return { kind: "not-required", response };
+  if (response.status !== 402) return response.status >= 200 && response.status < 300 ? { kind: "not-required", response } : { kind: "http-error", response };
   const header = response.headers.get(PAYMENT_REQUIRED_HEADER);
   if (header === null) return { kind: "no-offer", url: response.url, message: `402 without a ${PAYMENT_REQUIRED_HEADER} header` };
   let paymentRequired: PaymentRequired;

@@ -3,7 +3,6 @@ import type { Readable, Writable } from "node:stream";
 import { render } from "ink";
 
 import type { HistoryConfig } from "../history/loadHistoryConfig.js";
-import type { PayOutcome } from "../payment/payOutcome.js";
 import type { Policy } from "../policy/policy.js";
 import { App } from "./components/App.js";
 import { createTuiDependencies } from "./tuiDependencies.js";
@@ -20,23 +19,23 @@ export type RunTuiParameters = {
 };
 
 /**
- * Runs the Ink TUI until the user quits and resolves with the last payment's outcome (for the exit code).
+ * Runs the Ink TUI until the user quits and resolves with its exit code (the last payment's, as `pay` would exit).
  * Keyboard only; Ctrl-C also quits.
  */
-export async function runTui(parameters: RunTuiParameters): Promise<PayOutcome | undefined> {
-  let outcome: PayOutcome | undefined;
+export async function runTui(parameters: RunTuiParameters): Promise<number> {
+  let code = 0;
   const instance = render(
     <App
       dependencies={createTuiDependencies(parameters.policy, parameters.history)}
       url={parameters.url}
       binaryName={parameters.binaryName}
-      onExit={(last) => {
-        outcome = last;
+      onExit={(exitCode) => {
+        code = exitCode;
       }}
     />,
     // Ink reads process streams' TTY details from these; the CLI passes its own context streams.
     { stdin: parameters.stdin as NodeJS.ReadStream, stdout: parameters.stdout as NodeJS.WriteStream, exitOnCtrlC: true },
   );
   await instance.waitUntilExit();
-  return outcome;
+  return code;
 }

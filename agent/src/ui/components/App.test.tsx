@@ -8,7 +8,7 @@ import { requestApproval, type ApprovalResult } from "../../approvals/requestApp
 import type { OnPayEvent } from "../../payment/payEvent.js";
 import type { PayOutcome } from "../../payment/payOutcome.js";
 import type { ApprovalGate } from "../../payment/payQuote.js";
-import type { Quote } from "../../payment/quote.js";
+import type { Quote, QuoteResult } from "../../payment/quote.js";
 import { evaluateOffer } from "../../policy/evaluateOffer.js";
 import type { Policy } from "../../policy/policy.js";
 import { buildApprovalRequest } from "../../testing/buildApprovalRequest.js";
@@ -32,7 +32,7 @@ afterEach(() => dir.remove());
 /** A payment the test drives step by step: it records the gate and event sink and waits to be finished. */
 type ScriptedPayment = { approve: ApprovalGate; onEvent: OnPayEvent; finish: (outcome: PayOutcome) => void };
 
-function setup(options: { policy?: Partial<Policy>; offer?: Quote["offer"]; quoteError?: Error } = {}) {
+function setup(options: { policy?: Partial<Policy>; offer?: Quote["offer"]; quoteError?: Error; quoteResult?: QuoteResult; onExit?: (code: number) => void } = {}) {
   const policy = buildPolicy({ stateDir: dir.path, maxTotal: "5000000000000000000", maxPerPayment: "2000000000000000000", ...options.policy });
   const offer = options.offer ?? buildOffer({ amount: "1010000000000000000", extra: buildExtra({ fee: { amount: "10000000000000000", bps: 100 } }) });
   const quote: Quote = { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired([offer]), offer, evaluation: evaluateOffer(policy, offer, NOW) };
@@ -43,6 +43,7 @@ function setup(options: { policy?: Partial<Policy>; offer?: Quote["offer"]; quot
     quote: async () => {
       quoteCount += 1;
       if (options.quoteError !== undefined) throw options.quoteError;
+      if (options.quoteResult !== undefined) return options.quoteResult;
       return { kind: "offer", quote };
     },
     verdict: async (q) => ({ ...q.evaluation, spent: "1200", cap: policy.maxTotal }),
@@ -69,7 +70,7 @@ function setup(options: { policy?: Partial<Policy>; offer?: Quote["offer"]; quot
     now: () => NOW,
     pollMs: 20,
   };
-  const app = render(<App dependencies={dependencies} url={quote.url} binaryName="svc-agent" />);
+  const app = render(<App dependencies={dependencies} url={quote.url} binaryName="svc-agent" onExit={options.onExit} />);
   const nextPayment = async (): Promise<ScriptedPayment> => {
     for (;;) {
       const payment = payments.shift();
@@ -116,6 +117,18 @@ describe("TUI offer screen", () => {
     const failed = setup({ quoteError: new Error("Host example.com is not allowed (SVC_ALLOWED_HOSTS); nothing was sent.") });
     await waitForText(failed.app.lastFrame, "NO OFFER: Host example.com is not allowed");
     failed.app.unmount();
+  });
+
+  it("shows a non-2xx answer other than 402 as a failure, with pay's exit code on quit", async () => {
+    let exitCode: number | undefined;
+    const response = { url: new URL("http://127.0.0.1:4021/weather"), status: 502, headers: new Headers(), body: Buffer.from("bad gateway") };
+    const { app } = setup({ quoteResult: { kind: "http-error", response }, onExit: (code) => (exitCode = code) });
+    const frame = await waitForText(app.lastFrame, "REQUEST FAILED: HTTP 502");
+    expect(frame).toContain("answered HTTP 502 (Bad Gateway); nothing was offered or paid");
+    expect(frame).not.toContain("no payment required");
+    app.stdin.write("q");
+    await waitForFrame(() => String(exitCode), (value) => value === "6");
+    app.unmount();
   });
 });
 

@@ -1,6 +1,5 @@
 import { Box, Text } from "ink";
 
-import type { PayOutcome } from "../../payment/payOutcome.js";
 import { useTui } from "../hooks/use-tui.js";
 import type { TuiDependencies } from "../tuiDependencies.js";
 import { ApprovalPrompt } from "./ApprovalPrompt.js";
@@ -19,7 +18,8 @@ export type AppProps = {
   /** The resource to buy; without it the TUI only supervises other agents' approvals and the spend. */
   url?: URL | undefined;
   binaryName: string;
-  onExit?: ((outcome: PayOutcome | undefined) => void) | undefined;
+  /** Receives the exit code on quit: the last payment's, as `pay` would exit, or 0. */
+  onExit?: ((code: number) => void) | undefined;
 };
 
 /** The whole TUI screen: offer, policy verdict, caps and spend, approval prompt, phases, outcome, other agents' approvals. */
@@ -43,6 +43,7 @@ export function App({ dependencies, url, binaryName, onExit }: AppProps) {
       {state.stage === "not-required" ? (
         <OutcomePanel outcome={{ kind: "not-required", resource: { status: state.status, contentType: undefined, body: state.body } }} binaryName={binaryName} />
       ) : null}
+      {state.stage === "http-error" ? <OutcomePanel outcome={state.outcome} binaryName={binaryName} /> : null}
       {offered === undefined ? null : (
         <>
           <OfferPanel url={offered.quote.url.href} offer={offered.quote.offer} token={offered.token} mode={policy.mode} now={now} />

@@ -32,6 +32,16 @@ export function OutcomePanel({ outcome, binaryName }: { outcome: PayOutcome; bin
           </Text>
         </Box>
       );
+    case "http-error":
+      return (
+        <Box flexDirection="column" borderStyle="round" borderColor="red" paddingX={1}>
+          <Text bold color="red">
+            REQUEST FAILED: HTTP {outcome.status}
+          </Text>
+          <Text>{outcome.message}</Text>
+          <Text>press r to ask again</Text>
+        </Box>
+      );
     case "failed":
       return (
         <Box flexDirection="column" borderStyle="round" borderColor="red" paddingX={1}>

@@ -4,6 +4,7 @@ import type { ApprovalRequest } from "../../approvals/approvalFiles.js";
 import type { ApprovalResult } from "../../approvals/requestApproval.js";
 import { describeError } from "../../errors/describeError.js";
 import type { PaymentPhase } from "../../payment/payEvent.js";
+import { httpErrorOutcome } from "../../payment/httpErrorOutcome.js";
 import type { PayOutcome } from "../../payment/payOutcome.js";
 import type { Quote } from "../../payment/quote.js";
 import type { QuoteVerdict } from "../../payment/quoteVerdict.js";
@@ -19,6 +20,8 @@ export type SessionState =
   | { stage: "quoting"; url: URL }
   | { stage: "quote-failed"; url: URL; message: string }
   | { stage: "not-required"; url: URL; status: number; body: string }
+  /** The unpaid request answered a non-2xx status other than 402: a failure, with the exit code of `pay`. */
+  | { stage: "http-error"; url: URL; outcome: Extract<PayOutcome, { kind: "http-error" }> }
   | ({ stage: "quoted" } & QuotedOffer)
   | ({
       stage: "paying";
@@ -77,6 +80,10 @@ export function usePaymentSession(dependencies: TuiDependencies, url: URL | unde
         const result = await dependencies.quote(url);
         if (result.kind === "not-required") {
           update({ stage: "not-required", url, status: result.response.status, body: result.response.body.toString("utf8") });
+        } else if (result.kind === "http-error") {
+          const outcome = httpErrorOutcome(result.response);
+          if (mounted.current) setLastOutcome(outcome);
+          update({ stage: "http-error", url, outcome });
         } else if (result.kind === "no-offer") {
           update({ stage: "quote-failed", url, message: result.message });
         } else {

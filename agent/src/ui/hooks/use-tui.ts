@@ -1,7 +1,7 @@
 import { useApp } from "ink";
 import { useCallback, useEffect } from "react";
 
-import type { PayOutcome } from "../../payment/payOutcome.js";
+import { EXIT_OK, exitCodeFor } from "../../commands/exitCodes.js";
 import type { TuiDependencies } from "../tuiDependencies.js";
 import { type HistoryView, useHistory } from "./use-history.js";
 import { useClock } from "./use-clock.js";
@@ -22,9 +22,9 @@ export type TuiState = {
 
 /**
  * Wires the TUI's hooks together: the purchase session, other agents' pending approvals, the ledger's spend
- * (re-read when a payment ends) and the keymap. `onExit` receives the last payment's outcome on quit.
+ * (re-read when a payment ends) and the keymap. `onExit` receives the exit code on quit: the last payment's as `pay` would exit, or 0.
  */
-export function useTui(dependencies: TuiDependencies, url: URL | undefined, onExit?: (outcome: PayOutcome | undefined) => void): TuiState {
+export function useTui(dependencies: TuiDependencies, url: URL | undefined, onExit?: (code: number) => void): TuiState {
   const { exit } = useApp();
   const session = usePaymentSession(dependencies, url);
   const approvals = usePendingApprovals(dependencies);
@@ -37,7 +37,7 @@ export function useTui(dependencies: TuiDependencies, url: URL | undefined, onEx
   }, [session.lastOutcome, session.state.stage, refresh]);
   const { lastOutcome } = session;
   const quit = useCallback(() => {
-    onExit?.(lastOutcome);
+    onExit?.(lastOutcome === undefined ? EXIT_OK : exitCodeFor(lastOutcome));
     exit();
   }, [exit, lastOutcome, onExit]);
   useKeymap(session, approvals, quit, history);
