@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { describeUrlCredential, findUrlCredentials, redactUrl } from "./redactUrl.js";
+import { describeUrlCredential, findUrlCredentials, redactUrl, redactUrlsInText, urlCredentialValues } from "./redactUrl.js";
 
 describe("redactUrl", () => {
   it.each([
@@ -43,5 +43,35 @@ describe("findUrlCredentials", () => {
       { location: "query", parameter: "auth" },
     ]);
     expect(found.map(describeUrlCredential)).toEqual(["userinfo", "path segment 2", 'query parameter "apikey"', 'query parameter "auth"']);
+  });
+});
+
+describe("urlCredentialValues", () => {
+  it("lists userinfo, key-like path segments and every query value, raw and decoded", () => {
+    const url = "https://alice:s3cret@rpc.example/v3/0123456789abcdef0123456789abcdef/rpc?apikey=k%2Bey123&network=mainnet";
+    expect(urlCredentialValues(url)).toEqual(["alice", "s3cret", "0123456789abcdef0123456789abcdef", "k%2Bey123", "k+ey123", "mainnet"]);
+  });
+
+  it("lists nothing for a credential-free URL", () => {
+    expect(urlCredentialValues("http://127.0.0.1:8545")).toEqual([]);
+  });
+});
+
+describe("redactUrlsInText", () => {
+  const key = "0123456789abcdef0123456789abcdef";
+
+  it("masks a credential-bearing URL quoted by a library message and keeps the sentence around it", () => {
+    const message = `HTTP request failed.\n\nURL: http://127.0.0.1:9/v3/${key}?apikey=${key}.\nRequest body: {}`;
+    expect(redactUrlsInText(message)).toBe("HTTP request failed.\n\nURL: http://127.0.0.1:9/v3/***?apikey=***.\nRequest body: {}");
+  });
+
+  it("stops a URL at a JSON escape, so a key followed by an escaped newline is still recognised", () => {
+    const line = JSON.stringify({ message: `URL: https://rpc.example/v3/${key}\nnext` });
+    expect(redactUrlsInText(line)).toBe(JSON.stringify({ message: "URL: https://rpc.example/v3/***\nnext" }));
+  });
+
+  it("leaves credential-free URLs exactly as written", () => {
+    const text = "listening on http://127.0.0.1:4021 and https://indexer.example/api?page=2";
+    expect(redactUrlsInText(text)).toBe(text);
   });
 });

@@ -85,3 +85,40 @@ function safeDecode(text: string): string {
     return text;
   }
 }
+
+/**
+ * The literal values inside a configured URL that could be a credential, for redacting wherever they appear
+ * on their own (an error that quotes only the path, or a decoded key): userinfo, key-like path segments and
+ * every query value, raw and percent-decoded. Every query value counts here, not only secret-named ones,
+ * because the operator's own URL is known and over-redacting it costs nothing.
+ *
+ * @example
+ * urlCredentialValues("https://rpc.example/v3/abc123def456ghi789jkl?chain=mainnet-x"); // ["abc123def456ghi789jkl", "mainnet-x"]
+ */
+export function urlCredentialValues(url: string): readonly string[] {
+  if (!URL.canParse(url)) return [url];
+  const parsed = new URL(url);
+  const raw: string[] = [parsed.username, parsed.password];
+  raw.push(...parsed.pathname.split("/").filter((segment) => KEY_LIKE_SEGMENT.test(safeDecode(segment))));
+  for (const pair of parsed.search.slice(1).split("&")) {
+    const equals = pair.indexOf("=");
+    if (equals !== -1) raw.push(pair.slice(equals + 1));
+  }
+  const values = raw.flatMap((value) => [value, safeDecode(value.replaceAll("+", " "))]).filter((value) => value !== "");
+  return [...new Set(values)];
+}
+
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`\\]+/gi;
+
+/**
+ * Rewrites every URL inside free text (a log line, an error message) that carries a credential with
+ * {@link redactUrl}; credential-free URLs are left exactly as written. A backslash ends a URL, so a URL inside
+ * JSON text stops before an escape such as `\n`, and punctuation right after a URL belongs to the sentence.
+ */
+export function redactUrlsInText(text: string): string {
+  return text.replace(URL_IN_TEXT, (match) => {
+    const trailing = /[).,;:!?\]]+$/.exec(match)?.[0] ?? "";
+    const url = match.slice(0, match.length - trailing.length);
+    return findUrlCredentials(url).length > 0 || !URL.canParse(url) ? `${redactUrl(url)}${trailing}` : match;
+  });
+}

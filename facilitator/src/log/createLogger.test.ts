@@ -1,4 +1,6 @@
+import { HttpRequestError } from "viem";
 import { describe, expect, it } from "vitest";
+import { errorLogFields } from "../http/errorLogFields.js";
 import { createLogger } from "./createLogger.js";
 import { REDACTED } from "./redact.js";
 
@@ -34,5 +36,46 @@ describe("createLogger", () => {
     const { logger, parsed } = capture();
     logger.warn("settle_failed", { signature, burn_tx: txHash });
     expect(parsed()[0]).toMatchObject({ signature: REDACTED, burn_tx: txHash });
+  });
+});
+
+describe("createLogger with configured URLs", () => {
+  const key = "Zk4q7Lm2Pp9Xc3Vb8Nn1Rr6Tt0Yy5Ww";
+  const rpcUrl = `https://rpc.example/v3/${key}?apikey=${key}`;
+  const indexerUrl = "https://indexer.example/api?access=idx-secret-value";
+
+  const lines: string[] = [];
+  const logger = createLogger({ write: (line) => lines.push(line), urls: [rpcUrl, indexerUrl, "http://127.0.0.1:4000"] });
+
+  it("redacts the RPC URL inside a viem error message on the http_error line", () => {
+    const error = new HttpRequestError({ url: rpcUrl, status: 503, body: { method: "eth_call" }, details: "Service Unavailable" });
+    expect(error.message).toContain(key);
+    logger.error("http_error", { status: 500, ...errorLogFields(error) });
+    const line = lines.at(-1) ?? "";
+    expect(line).not.toContain(key);
+    expect(line).toContain("https://rpc.example/v3/***?apikey=***");
+  });
+
+  it("redacts a configured URL's credential parts when they appear without the URL", () => {
+    logger.warn("odd", { path: `/v3/${key.toLowerCase()}`, query: "idx-secret-value", other: "http://127.0.0.1:4000/health" });
+    const line = lines.at(-1) ?? "";
+    expect(line).not.toMatch(new RegExp(key, "i"));
+    expect(line).not.toContain("idx-secret-value");
+    expect(JSON.parse(line)).toMatchObject({ other: "http://127.0.0.1:4000/health" });
+  });
+
+  it("redacts any other URL that carries credentials", () => {
+    logger.info("odd", { url: "https://user:hunter2hunter2@elsewhere.example/x" });
+    expect(lines.at(-1)).not.toContain("hunter2");
+  });
+});
+
+describe("errorLogFields", () => {
+  it("drops a URL the length bound would cut in half, so no partial key reaches the line", () => {
+    const key = "Zk4q7Lm2Pp9Xc3Vb8Nn1Rr6Tt0Yy5Ww";
+    const error = new Error(`${"x".repeat(480)} https://rpc.example/v3/${key}`);
+    const { message } = errorLogFields(error);
+    expect(message).not.toContain(key.slice(0, 4));
+    expect(message.endsWith(" …")).toBe(true);
   });
 });

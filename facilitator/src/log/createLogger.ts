@@ -3,7 +3,7 @@
  * fields. Everything passes through {@link redact} first, so a careless field can never leak a key, the
  * admin token or a signature.
  */
-import { redact } from "./redact.js";
+import { redact, redactionSecrets } from "./redact.js";
 
 /** Severity of a log event. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -21,15 +21,17 @@ export type CreateLoggerOptions = {
   write?: (line: string) => void;
   /** Exact secret values (keys, tokens) to redact wherever they appear. */
   secrets?: readonly string[];
+  /** Configured service URLs (RPC, indexer, decider) whose credential parts are redacted wherever they appear. */
+  urls?: readonly string[];
   /** Clock, for tests. */
   now?: () => Date;
 };
 
-/** Creates a JSON-lines logger that redacts secrets and signature-grade hex. */
+/** Creates a JSON-lines logger that redacts secrets, credential-bearing URLs and signature-grade hex. */
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
   const write = options.write ?? ((line: string) => process.stdout.write(line));
   const now = options.now ?? (() => new Date());
-  const secrets = options.secrets ?? [];
+  const secrets = redactionSecrets(options.secrets ?? [], options.urls ?? []);
   const emit = (level: LogLevel) => (event: string, fields: LogFields = {}) => {
     const record = { ts: now().toISOString(), level, event, ...fields };
     write(`${redact(JSON.stringify(record, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value)), secrets)}\n`);
