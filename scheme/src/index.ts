@@ -40,11 +40,11 @@ export {
   UNSUPPORTED_SCHEME,
 } from "./reasons/reasonCodes.js";
 
-export { type Address, AddressSchema } from "./wire/address.js";
+export { type Address, AddressSchema, ChecksumAddressSchema } from "./wire/address.js";
 export { type Bytes32, Bytes32Schema } from "./wire/bytes32.js";
 export { buildSelfTransferPayload } from "./wire/buildSelfTransferPayload.js";
 export { type ChallengeOffer, ChallengeOfferSchema } from "./wire/challengeOffer.js";
-export { type ChallengeRequest, ChallengeRequestSchema } from "./wire/challengeRequest.js";
+export { type ChallengeRequest, ChallengeRequestSchema, MAX_CHALLENGE_AMOUNT } from "./wire/challengeRequest.js";
 export {
   type AcceptedPayload,
   type ClassifiedFacilitatorBody,

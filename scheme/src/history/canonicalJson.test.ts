@@ -16,4 +16,11 @@ describe("canonicalJson (RFC 8785)", () => {
     expect(() => canonicalJson(undefined)).toThrow(CanonicalJsonError);
     expect(() => canonicalJson(Number.NaN)).toThrow(CanonicalJsonError);
   });
+
+  it("refuses a value nested too deep or holding an overflowed number with its own error, not a RangeError", () => {
+    const deep = JSON.parse(`${"[".repeat(5000)}${"]".repeat(5000)}`) as unknown;
+    expect(() => canonicalJson(deep)).toThrow(CanonicalJsonError);
+    expect(() => canonicalJson(deep)).toThrow(/nests deeper than 64 levels/);
+    expect(() => canonicalJson(JSON.parse('{"x":1e400}'))).toThrow(/number outside the finite range/);
+  });
 });

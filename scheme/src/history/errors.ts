@@ -8,8 +8,8 @@ import { BaseError } from "../errors/base.js";
 export class CanonicalJsonError extends BaseError {
   override name = "CanonicalJsonError";
 
-  constructor({ cause }: { cause?: unknown } = {}) {
-    super("value cannot be written as canonical JSON (RFC 8785)", { cause });
+  constructor({ reason, cause }: { reason?: string; cause?: unknown } = {}) {
+    super(`value cannot be written as canonical JSON (RFC 8785)${reason === undefined ? "" : `: it ${reason}`}`, { cause });
   }
 }
 

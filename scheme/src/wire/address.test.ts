@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { AddressSchema } from "./address.js";
+import { AddressSchema, ChecksumAddressSchema } from "./address.js";
 
 describe("AddressSchema", () => {
   it.each([
@@ -24,5 +24,19 @@ describe("AddressSchema", () => {
 
   it("rejects a non-string", () => {
     expect(AddressSchema.safeParse(42).success).toBe(false);
+  });
+});
+
+describe("ChecksumAddressSchema", () => {
+  it.each([
+    ["checksummed", "0x5FbDB2315678afecb367f032d93F642f64180aa3"],
+    ["lowercase", "0x5fbdb2315678afecb367f032d93f642f64180aa3"],
+    ["uppercase digits", "0x5FBDB2315678AFECB367F032D93F642F64180AA3"],
+  ])("writes a %s address in EIP-55 form", (_label, address) => {
+    expect(ChecksumAddressSchema.parse(address)).toBe("0x5FbDB2315678afecb367f032d93F642f64180aa3");
+  });
+
+  it("still rejects a broken checksum", () => {
+    expect(ChecksumAddressSchema.safeParse("0x5FbDB2315678afecb367f032d93F642f64180Aa3").success).toBe(false);
   });
 });

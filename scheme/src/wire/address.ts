@@ -1,4 +1,4 @@
-import { isAddress } from "viem";
+import { getAddress, isAddress } from "viem";
 import { z } from "zod";
 
 /**
@@ -21,3 +21,11 @@ function isSingleCase(value: string): boolean {
   const digits = value.slice(2);
   return digits === digits.toLowerCase() || digits === digits.toUpperCase();
 }
+
+/**
+ * An address the facilitator hands to viem (a payer it reads balances of and recovers signatures against),
+ * normalised to its EIP-55 form at the edge. viem's strict checks refuse an all-uppercase spelling, which
+ * {@link AddressSchema} accepts, so without this a valid payer written in capitals would fail deep in a
+ * contract read instead of being the same payer.
+ */
+export const ChecksumAddressSchema = AddressSchema.transform((value) => getAddress(value));

@@ -69,4 +69,28 @@ describe("classifyFacilitatorBody", () => {
   ])("rejects %s as malformed", (_label, body) => {
     expect(classifyFacilitatorBody(body)).toMatchObject({ kind: "rejected", reason: MALFORMED_PAYLOAD });
   });
+
+  describe("bodies no canonical serialiser could hash", () => {
+    const permitWith = (extra: string) => JSON.stringify(buildPermitPayload()).replace(/}$/, `,${extra}}`);
+    const selfTransferWith = (extra: string) => JSON.stringify(buildSelfTransferPayload()).replace(/}$/, `,${extra}}`);
+    const x402With = (payloadText: string) =>
+      JSON.stringify(buildFacilitatorRequest({ paymentPayload: buildPaymentPayload({ payload: {} }) })).replace('"payload":{}', `"payload":${payloadText}`);
+    const deepArray = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+
+    it.each([
+      ["legacy self-transfer with 1e400 under an unknown key", selfTransferWith('"x":1e400'), "body holds a number outside the finite range"],
+      ["legacy permit with -1e400 under an unknown key", permitWith('"x":-1e400'), "body holds a number outside the finite range"],
+      ["legacy body with an array nested 5,000 deep", selfTransferWith(`"x":${deepArray}`), "body nests deeper than 64 levels"],
+      ["x402 permit payload with 1e400", x402With(permitWith('"x":1e400')), "body holds a number outside the finite range"],
+      ["x402 self-transfer payload with a deep array", x402With(selfTransferWith(`"x":${deepArray}`)), "body nests deeper than 64 levels"],
+    ])("refuses a %s as malformed_payload", (_label, text, detail) => {
+      expect(classifyFacilitatorBody(JSON.parse(text))).toEqual({ kind: "rejected", reason: MALFORMED_PAYLOAD, detail });
+    });
+  });
+
+  it("normalises an all-uppercase payer to its EIP-55 form", () => {
+    const payload = buildPermitPayload();
+    const upper = { ...payload, payer: `0x${payload.payer.slice(2).toUpperCase()}` };
+    expect(classifyFacilitatorBody(upper)).toMatchObject({ kind: "legacy", payment: { kind: "permit", payload: { payer: payload.payer } } });
+  });
 });

@@ -1,3 +1,4 @@
+import { findJsonBoundsViolation } from "../history/jsonBounds.js";
 import { MALFORMED_PAYLOAD, UNSUPPORTED_SCHEME } from "../reasons/reasonCodes.js";
 import { type ClassifiedPayload, classifyPayload } from "./classifyPayload.js";
 import { describeIssues } from "./describeIssues.js";
@@ -17,6 +18,8 @@ export type ClassifiedFacilitatorBody =
  * Reads a facilitator request body. A body with `paymentPayload` is the x402 shape; anything else is one of
  * the legacy direct `/settle` bodies, which are exactly the two payload shapes and go through the same
  * discrimination rule. Another scheme's requirements give `unsupported_scheme` rather than a parse error.
+ * A body nested too deep or holding a non-finite number (`1e400`), even under an unknown key, is
+ * `malformed_payload` here, before anything recurses into it or hashes it.
  *
  * @example
  * const body = classifyFacilitatorBody(ctx.request.body);
@@ -26,6 +29,8 @@ export function classifyFacilitatorBody(body: unknown): ClassifiedFacilitatorBod
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return { kind: "rejected", reason: MALFORMED_PAYLOAD, detail: "body is not an object" };
   }
+  const outOfBounds = findJsonBoundsViolation(body);
+  if (outOfBounds !== undefined) return { kind: "rejected", reason: MALFORMED_PAYLOAD, detail: `body ${outOfBounds}` };
 
   if (!Object.hasOwn(body, "paymentPayload")) {
     const payment = classifyPayload(body);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { AddressSchema } from "./address.js";
+import { ChecksumAddressSchema } from "./address.js";
 import { Bytes32Schema } from "./bytes32.js";
 import { DecimalStringSchema } from "./decimalString.js";
 import { SignatureHexSchema } from "./signatureHex.js";
@@ -24,8 +24,8 @@ export type Permit = z.infer<typeof PermitSchema>;
 /** The gasless permit payload: the payer signs, the facilitator broadcasts the burn through PermitBurner. */
 export const PermitPayloadSchema = z.looseObject({
   challengeNonce: Bytes32Schema,
-  /** The paying EOA; both signatures must recover to it. */
-  payer: AddressSchema,
+  /** The paying EOA, in EIP-55 form whatever case it was written in; both signatures must recover to it. */
+  payer: ChecksumAddressSchema,
   permit: PermitSchema,
   /** The 65-byte EIP-712 BurnAuthorization signature. */
   burnAuthSig: SignatureHexSchema,

@@ -7,7 +7,7 @@ import {
   buildVerifyResponse,
 } from "../testing/builders.js";
 import { ChallengeOfferSchema } from "./challengeOffer.js";
-import { ChallengeRequestSchema } from "./challengeRequest.js";
+import { ChallengeRequestSchema, MAX_CHALLENGE_AMOUNT } from "./challengeRequest.js";
 import { SettleResponseSchema } from "./settleResponse.js";
 import { SupportedResponseSchema } from "./supportedResponse.js";
 import { VerifyResponseSchema } from "./verifyResponse.js";
@@ -56,6 +56,12 @@ describe("ChallengeRequestSchema", () => {
 
   it.each([[{ amount: 1000 }], [{ amount: "1e3" }], [{}]])("rejects %j", (value) => {
     expect(ChallengeRequestSchema.safeParse(value).success).toBe(false);
+  });
+
+  it("accepts 2^248 - 1 and refuses anything above, which no zERC20 transfer can carry", () => {
+    expect(ChallengeRequestSchema.safeParse({ amount: MAX_CHALLENGE_AMOUNT.toString() }).success).toBe(true);
+    const above = ChallengeRequestSchema.safeParse({ amount: (MAX_CHALLENGE_AMOUNT + 1n).toString() });
+    expect(above.error?.issues.map((issue) => issue.message)).toEqual(["exceeds the largest zERC20 transfer value (2^248 - 1)"]);
   });
 });
 
