@@ -24,6 +24,8 @@ export const ApprovalRequestSchema = z.object({
   offerExpiresAt: z.number().int(),
   /** Unix milliseconds after which the agent declines on its own. */
   decideBy: z.number().int(),
+  /** What set `decideBy`: `SVC_APPROVAL_TIMEOUT_MS`, or the offer's last usable moment when that comes first. */
+  decideByReason: z.enum(["approval_timeout", "offer_expiry"]).optional(),
   /** The waiting agent process; a request whose process is gone is not pending any more. */
   pid: z.number().int().positive(),
   createdAt: z.iso.datetime(),

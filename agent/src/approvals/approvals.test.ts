@@ -7,7 +7,7 @@ import { buildApprovalRequest } from "../testing/buildApprovalRequest.js";
 import { makeTempDir } from "../testing/tempDir.js";
 import { approvalPaths } from "./approvalFiles.js";
 import { decideApproval } from "./decideApproval.js";
-import { ApprovalAlreadyDecidedError, ApprovalNotFoundError } from "./errors.js";
+import { ApprovalAgentGoneError, ApprovalAlreadyDecidedError, ApprovalExpiredError, ApprovalNotFoundError } from "./errors.js";
 import { listPendingApprovals } from "./listPendingApprovals.js";
 import { requestApproval } from "./requestApproval.js";
 
@@ -71,6 +71,10 @@ describe("approval files", () => {
       await writeFile(paths.request, JSON.stringify(request));
     }
     expect((await listPendingApprovals(dir.path)).map((request) => request.id)).toEqual([live.id]);
-    await expect(decideApproval({ stateDir: dir.path, id: orphan.id, decision: "approved", by: "test" })).rejects.toThrow(ApprovalNotFoundError);
+    await expect(decideApproval({ stateDir: dir.path, id: orphan.id, decision: "approved", by: "test" })).rejects.toThrow(ApprovalAgentGoneError);
+    const late = decideApproval({ stateDir: dir.path, id: overdue.id, decision: "approved", by: "test" });
+    await expect(late).rejects.toThrow(ApprovalExpiredError);
+    await expect(late).rejects.toThrow(/expired at .*; it can no longer be approved or denied, and nothing will be paid/);
+    expect(await readdir(approvalPaths(dir.path, overdue.id).dir)).not.toContain(`${overdue.id}.decision.json`);
   });
 });

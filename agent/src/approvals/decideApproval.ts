@@ -1,5 +1,5 @@
 import { APPROVAL_ID_PATTERN, ApprovalDecisionSchema, ApprovalRequestSchema, approvalPaths, readJsonFile } from "./approvalFiles.js";
-import { ApprovalAlreadyDecidedError, ApprovalNotFoundError } from "./errors.js";
+import { ApprovalAgentGoneError, ApprovalAlreadyDecidedError, ApprovalExpiredError, ApprovalNotFoundError } from "./errors.js";
 import { isProcessAlive } from "../ledger/isProcessAlive.js";
 import { writeDecisionOnce } from "./writeDecisionOnce.js";
 
@@ -14,8 +14,9 @@ export type DecideApprovalParameters = {
 
 /**
  * Answers a headless agent's pending approval by writing its decision file atomically; the first decision
- * wins. Throws `ApprovalNotFoundError` when nothing is pending under `id` (including a request past its
- * deadline or whose agent is gone) and `ApprovalAlreadyDecidedError` when a decision is already on file.
+ * wins. Throws `ApprovalNotFoundError` when no request is on file under `id`, `ApprovalExpiredError` past its
+ * deadline, `ApprovalAgentGoneError` when its agent has died, and `ApprovalAlreadyDecidedError` when a
+ * decision is already on file.
  *
  * @example
  * await decideApproval({ stateDir: policy.stateDir, id: "3f9a0c1b2d4e", decision: "approved", by: "cli" });
@@ -25,9 +26,11 @@ export async function decideApproval(parameters: DecideApprovalParameters): Prom
   if (!APPROVAL_ID_PATTERN.test(id)) throw new ApprovalNotFoundError({ id });
   const paths = approvalPaths(stateDir, id);
   const request = await readJsonFile(paths.request, ApprovalRequestSchema);
-  if (request === undefined || request.decideBy <= Date.now() || !isProcessAlive(request.pid)) {
-    throw new ApprovalNotFoundError({ id });
+  if (request === undefined) throw new ApprovalNotFoundError({ id });
+  if (request.decideBy <= Date.now()) {
+    throw new ApprovalExpiredError({ id, decideBy: request.decideBy, offerBound: request.decideByReason === "offer_expiry" });
   }
+  if (!isProcessAlive(request.pid)) throw new ApprovalAgentGoneError({ id, pid: request.pid });
   const written = await writeDecisionOnce(paths.decision, { id, decision, by, decidedAt: new Date().toISOString() });
   if (!written) {
     const existing = await readJsonFile(paths.decision, ApprovalDecisionSchema);

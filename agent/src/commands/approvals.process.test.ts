@@ -16,7 +16,7 @@ import { startPaymentWorld, type PaymentWorld } from "../testing/startPaymentWor
 import { waitForText } from "../testing/waitForFrame.js";
 import { App } from "../ui/components/App.js";
 import { createTuiDependencies } from "../ui/tuiDependencies.js";
-import { EXIT_APPROVAL_DENIED, EXIT_FAILED, EXIT_OK } from "./exitCodes.js";
+import { EXIT_APPROVAL_DENIED, EXIT_INTERRUPTED, EXIT_OK } from "./exitCodes.js";
 
 let world: PaymentWorld;
 beforeAll(async () => {
@@ -67,7 +67,7 @@ describe("approval from another process", () => {
     const { env, agent } = payingAgent("interrupted");
     const [, id = ""] = await agent.waitForStderr(NEEDS_APPROVAL);
     agent.kill("SIGINT");
-    expect(await agent.exited).toBe(EXIT_FAILED);
+    expect(await agent.exited).toBe(EXIT_INTERRUPTED);
     expect(JSON.parse(agent.stdout.join(""))).toMatchObject({ result: "error", error: "ApprovalInterruptedError" });
     expect(await new Ledger(join(world.dir, "interrupted")).get(id)).toMatchObject({ status: "released" });
     expect((await runAgent(["approvals"], env)).stdout).toBe("no pending approvals");

@@ -10,8 +10,8 @@ export function describePayEvent(event: PayEvent, binaryName: string): string | 
     case "reserved":
       return `payment ${event.id}: spend reserved`;
     case "approval-pending": {
-      const { id, threshold, decideBy } = event.request;
-      return `payment ${id} needs approval (above SVC_APPROVE_ABOVE ${threshold}): run \`${binaryName} approvals approve ${id}\` or \`${binaryName} approvals deny ${id}\`, or answer in \`${binaryName} tui\`; waiting until ${new Date(decideBy).toISOString()}`;
+      const { id, threshold, decideBy, decideByReason } = event.request;
+      return `payment ${id} needs approval (above SVC_APPROVE_ABOVE ${threshold}): run \`${binaryName} approvals approve ${id}\` or \`${binaryName} approvals deny ${id}\`, or answer in \`${binaryName} tui\`; waiting until ${new Date(decideBy).toISOString()}${decideByReason === "offer_expiry" ? " (the offer's last usable moment)" : ""}`;
     }
     case "approval-decided":
       return `payment ${event.id}: approval ${event.result}`;

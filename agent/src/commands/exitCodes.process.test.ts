@@ -7,10 +7,10 @@ import { encodePaymentRequiredHeader } from "@svc/scheme";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { buildOffer, buildPaymentRequired } from "../testing/buildOffer.js";
-import { runAgent } from "../testing/runAgent.js";
+import { runAgent, startAgent } from "../testing/runAgent.js";
 import { startTestServer, type TestServer } from "../testing/startTestServer.js";
 import { makeTempDir } from "../testing/tempDir.js";
-import { EXIT_HTTP_ERROR } from "./exitCodes.js";
+import { EXIT_APPROVAL_DENIED, EXIT_FAILED, EXIT_HTTP_ERROR, EXIT_INTERRUPTED, EXIT_USAGE } from "./exitCodes.js";
 
 const KEY = "0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba";
 
@@ -56,5 +56,30 @@ describe("a non-2xx answer other than 402", () => {
     const quote = await runAgent(["quote", "--json", `${provider.origin}${path}`], env());
     expect(quote.code).toBe(EXIT_HTTP_ERROR);
     expect(JSON.parse(quote.stdout)).toMatchObject({ result: "http_error", status });
+  });
+});
+
+const NEEDS_APPROVAL = /^payment ([0-9a-f]{12}) needs approval/;
+
+describe("a payment waiting for a human", () => {
+  it("exits 130 on Ctrl-C, withdrawing the request", async () => {
+    const agent = startAgent(["pay", "--json", `${provider.origin}/weather`], env({ SVC_PAYER_PK: KEY, SVC_APPROVE_ABOVE: "0" }));
+    const [, id = ""] = await agent.waitForStderr(NEEDS_APPROVAL);
+    agent.kill("SIGINT");
+    expect(await agent.exited).toBe(EXIT_INTERRUPTED);
+    expect(JSON.parse(agent.stdout.join(""))).toMatchObject({ result: "error", error: "ApprovalInterruptedError" });
+    expect((await runAgent(["approvals", "approve", id], env())).code).toBe(EXIT_FAILED);
+  });
+
+  it("refuses an approval given after the deadline with a clear message (1); the agent declined with 4", async () => {
+    const agent = startAgent(["pay", "--json", `${provider.origin}/weather`], env({ SVC_PAYER_PK: KEY, SVC_APPROVE_ABOVE: "0", SVC_APPROVAL_TIMEOUT_MS: "800" }));
+    const [, id = ""] = await agent.waitForStderr(NEEDS_APPROVAL);
+    expect(await agent.exited).toBe(EXIT_APPROVAL_DENIED);
+    const late = await runAgent(["approvals", "approve", id], env());
+    expect(late.code).toBe(EXIT_FAILED);
+    expect(late.stdout).toBe("");
+    expect(late.stderr).toContain(`Payment ${id} is not waiting for approval any more: it is released (no decision within SVC_APPROVAL_TIMEOUT_MS`);
+    const typo = await runAgent(["approvals", "approve", "0123456789ab"], env());
+    expect(typo.code).toBe(EXIT_USAGE);
   });
 });

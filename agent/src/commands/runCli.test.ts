@@ -104,7 +104,7 @@ describe("ledger and approvals", () => {
   it("start empty", async () => {
     expect(await runCliInProcess(["ledger"], env())).toMatchObject({ code: 0, stdout: expect.stringContaining("no spend yet") });
     expect(await runCliInProcess(["approvals"], env())).toMatchObject({ code: 0, stdout: "no pending approvals\n" });
-    expect((await runCliInProcess(["approvals", "approve", "0123456789ab"], env())).code).toBe(EXIT_FAILED);
+    expect((await runCliInProcess(["approvals", "approve", "0123456789ab"], env())).code).toBe(EXIT_USAGE);
   });
 });
 

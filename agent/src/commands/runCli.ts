@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 
+import { ApprovalInterruptedError, ApprovalNotFoundError } from "../approvals/errors.js";
 import { describeError } from "../errors/describeError.js";
+import { LedgerEntryNotFoundError } from "../ledger/errors.js";
 import { FacilitatorUrlMissingError, HistoryKeyMissingError } from "../history/errors.js";
 import { HostNotAllowedError } from "../http/errors.js";
 import { PayerKeyMissingError, PolicyConfigError } from "../policy/errors.js";
@@ -9,7 +11,7 @@ import { ApprovalsDenyCommand } from "./approvals/deny.js";
 import { ApprovalsListCommand } from "./approvals/list.js";
 import { BINARY_NAME } from "./binaryName.js";
 import { type BaseContext, Builtins, Cli, type Command, UsageError } from "./clipanion.js";
-import { EXIT_DECLINED, EXIT_FAILED, EXIT_USAGE } from "./exitCodes.js";
+import { EXIT_DECLINED, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE } from "./exitCodes.js";
 import { HistoryCommand } from "./history.js";
 import { LedgerCommand } from "./ledger.js";
 import { PayCommand } from "./pay.js";
@@ -83,9 +85,7 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
       context.stderr.write(cli.error(error, { colored: false, command }));
       return EXIT_USAGE;
     }
-    const configError = [PolicyConfigError, PayerKeyMissingError, FacilitatorUrlMissingError, HistoryKeyMissingError].some((type) => error instanceof type);
-    // Commands that pay or quote turn a refused host into their own result; one reaching here is still a policy refusal.
-    const code = configError ? EXIT_USAGE : error instanceof HostNotAllowedError ? EXIT_DECLINED : EXIT_FAILED;
+    const code = exitCodeForError(error);
     const message = describeError(error);
     // A script reading `--json` output gets its one line even when the command could not run.
     if (Reflect.get(command, "json") === true) {
@@ -94,6 +94,17 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
     context.stderr.write(`${BINARY_NAME}: ${message}\n`);
     return code;
   }
+}
+
+/** Errors that mean the command line or its environment was wrong: a missing or malformed setting, or an id that names nothing. */
+const USAGE_ERRORS = [PolicyConfigError, PayerKeyMissingError, FacilitatorUrlMissingError, HistoryKeyMissingError, ApprovalNotFoundError, LedgerEntryNotFoundError];
+
+/** The exit code of a command that threw instead of returning its own result. */
+function exitCodeForError(error: unknown): number {
+  if (USAGE_ERRORS.some((type) => error instanceof type)) return EXIT_USAGE;
+  if (error instanceof ApprovalInterruptedError) return EXIT_INTERRUPTED;
+  // Commands that pay or quote turn a refused host into their own result; one reaching here is still a policy refusal.
+  return error instanceof HostNotAllowedError ? EXIT_DECLINED : EXIT_FAILED;
 }
 
 /** The package version, read at run time: `src` and `dist` sit at the same depth under the package. */

@@ -5,7 +5,7 @@ import { Ledger } from "../ledger/ledger.js";
 import { PayerKeyMissingError } from "../policy/errors.js";
 import { evaluateOffer } from "../policy/evaluateOffer.js";
 import type { Policy } from "../policy/policy.js";
-import { buildOffer, buildPaymentRequired } from "../testing/buildOffer.js";
+import { buildExtra, buildOffer, buildPaymentRequired } from "../testing/buildOffer.js";
 import { buildPolicy } from "../testing/buildPolicy.js";
 import { makeTempDir } from "../testing/tempDir.js";
 import type { PayEvent } from "./payEvent.js";
@@ -76,6 +76,32 @@ describe("payQuote approval", () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ amount: "1000", threshold: "999", pid: process.pid });
     expect(await ledger.get(asked[0]?.id ?? "")).toMatchObject({ status: "released" });
+  });
+
+  it.each([
+    ["permit", 0],
+    ["self-transfer", 30],
+  ] as const)("in %s mode closes the question at the offer's last usable moment when that comes before the timeout", async (mode, margin) => {
+    const p = policy({ approveAbove: "999", mode, approvalTimeoutMs: 120_000 });
+    const expiresAt = Math.floor(Date.now() / 1000) + 90;
+    const offer = buildOffer({ amount: "1000", extra: buildExtra({ expiresAt, deadline: expiresAt }) });
+    const quote: Quote = { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired([offer]), offer, evaluation: evaluateOffer(p, offer, Date.now()) };
+    const asked: ApprovalRequest[] = [];
+    const outcome = await payQuote({ quote, policy: p, ledger: new Ledger(dir.path), approve: async (request) => {
+      asked.push(request);
+      return "timed-out";
+    } });
+    expect(asked[0]).toMatchObject({ decideBy: (expiresAt - margin - 1) * 1000, decideByReason: "offer_expiry" });
+    expect(outcome.kind === "approval-denied" ? outcome.message : "").toContain("no decision before the offer's last usable moment");
+    const roomy = policy({ approveAbove: "999", mode, approvalTimeoutMs: 10_000 });
+    const later: ApprovalRequest[] = [];
+    const fresh = { ...offer, extra: { ...offer.extra, challengeNonce: `0x${"44".repeat(32)}` as const } };
+    await payQuote({ quote: { ...quote, offer: fresh, evaluation: evaluateOffer(roomy, fresh, Date.now()) }, policy: roomy, ledger: new Ledger(dir.path), approve: async (request) => {
+      later.push(request);
+      return "denied";
+    } });
+    expect(later[0]?.decideByReason).toBe("approval_timeout");
+    expect(later[0]?.decideBy ?? 0).toBeLessThan((expiresAt - margin - 1) * 1000);
   });
 
   it("does not ask at or below the threshold", async () => {

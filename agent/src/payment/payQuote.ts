@@ -14,6 +14,7 @@ import { OfferAlreadyUsedError } from "../ledger/errors.js";
 import type { Ledger } from "../ledger/ledger.js";
 import type { LedgerEntry } from "../ledger/ledgerEntry.js";
 import { evaluateOffer } from "../policy/evaluateOffer.js";
+import { offerUsableUntil } from "../policy/offerUsableUntil.js";
 import type { Policy } from "../policy/policy.js";
 import { createPayerClients } from "./createPayerClients.js";
 import { createPaymentHeader } from "./createPaymentHeader.js";
@@ -123,6 +124,9 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
 async function askForApproval(parameters: PayQuoteParameters, entry: LedgerEntry): Promise<PayOutcome | undefined> {
   const { policy, ledger, onEvent } = parameters;
   const now = parameters.now ?? Date.now;
+  // A human's yes is worth nothing once the offer cannot be paid, so the question closes then at the latest.
+  const timeoutAt = now() + policy.approvalTimeoutMs;
+  const usableUntil = offerUsableUntil(entry.mode, entry.expiresAt);
   const request: ApprovalRequest = {
     id: entry.id,
     url: entry.url,
@@ -132,7 +136,8 @@ async function askForApproval(parameters: PayQuoteParameters, entry: LedgerEntry
     amount: entry.amount,
     threshold: policy.approveAbove ?? "0",
     offerExpiresAt: entry.expiresAt,
-    decideBy: now() + policy.approvalTimeoutMs,
+    decideBy: Math.min(timeoutAt, usableUntil),
+    decideByReason: usableUntil < timeoutAt ? "offer_expiry" : "approval_timeout",
     pid: process.pid,
     createdAt: new Date(now()).toISOString(),
   };
@@ -149,7 +154,9 @@ async function askForApproval(parameters: PayQuoteParameters, entry: LedgerEntry
   const message =
     result === "denied"
       ? "a human denied the payment"
-      : `no decision within SVC_APPROVAL_TIMEOUT_MS (${policy.approvalTimeoutMs} ms); declined`;
+      : request.decideByReason === "offer_expiry"
+        ? `no decision before the offer's last usable moment (${new Date(request.decideBy).toISOString()}); declined`
+        : `no decision within SVC_APPROVAL_TIMEOUT_MS (${policy.approvalTimeoutMs} ms); declined`;
   await ledger.recordOutcome(entry.id, { status: "released", message });
   return { kind: "approval-denied", id: entry.id, result, message, offer: outcomeOffer(entry) };
 }

@@ -1,6 +1,7 @@
-import { type PaymentRequirements, SELF_TRANSFER_MIN_SECONDS_LEFT } from "@svc/scheme";
+import type { PaymentRequirements } from "@svc/scheme";
 
 import type { DeclineReason } from "./declineReasons.js";
+import { offerUsableUntil } from "./offerUsableUntil.js";
 import type { Policy } from "./policy.js";
 
 /** The policy's verdict on one offer, before the ledger checks the total cap. */
@@ -31,9 +32,8 @@ export function evaluateOffer(policy: Policy, offer: PaymentRequirements, nowMs:
   if (policy.mode === "permit" && (offer.extra.helper === undefined || offer.extra.deadline === undefined)) {
     return declined("permit_unavailable", "the offer has no gasless path (extra.helper) and SVC_MODE is permit; the agent never falls back to paying gas");
   }
-  const margin = policy.mode === "self-transfer" ? SELF_TRANSFER_MIN_SECONDS_LEFT : 0;
   const secondsLeft = Math.floor(offer.extra.expiresAt - nowMs / 1000);
-  if (secondsLeft <= margin) {
+  if (nowMs > offerUsableUntil(policy.mode, offer.extra.expiresAt)) {
     return declined("offer_expiring", secondsLeft <= 0 ? "the offer has expired" : `the offer expires in ${secondsLeft} s, too soon to pay in ${policy.mode} mode`);
   }
   const needsApproval = policy.approveAbove !== undefined && amount > BigInt(policy.approveAbove);
