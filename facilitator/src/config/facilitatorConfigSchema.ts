@@ -164,6 +164,8 @@ const daemonTable = table({
   burn_address_pool_size: integerField(1, 1024).default(16),
   // The spec lets 0 "or less" disable the per-key issuance rate, so any integer is accepted.
   challenge_per_key_per_min: z.int({ error: "expected an integer (0 or less disables)" }).default(20),
+  // /metrics reveals traffic and balances, so it sits behind the admin token unless the operator opts out.
+  public_metrics: z.boolean({ error: "expected true or false" }).default(false),
 });
 
 /** The configuration file schema; `parseConfig` is the entry point that also maps issues to named errors. */

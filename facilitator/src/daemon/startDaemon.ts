@@ -6,6 +6,7 @@
 import { SCHEME, toNetwork, X402_VERSION, type SupportedResponse } from "@svc/scheme";
 import { getAddress, type Hex } from "viem";
 import { BurnAddressPool } from "../challenges/burnAddressPool.js";
+import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import { ChallengeStore } from "../challenges/challengeStore.js";
 import { createChallengeIssuer } from "../challenges/createChallengeIssuer.js";
 import { createChainClients } from "../chain/createChainClients.js";
@@ -27,6 +28,9 @@ import { createApp } from "../http/createApp.js";
 import { listenApp } from "../http/listenApp.js";
 import { openSettlementJournal } from "../journal/openSettlementJournal.js";
 import { createLogger } from "../log/createLogger.js";
+import { createFacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
+import { instrumentFinalize, instrumentSettlement, trackRelayerQueue } from "../metrics/instrumentSettlement.js";
+import { settlementBacklog } from "../operator/settlementBacklog.js";
 import { createReadinessProbe } from "../readiness/createReadinessProbe.js";
 import { checkIndexerReadiness, checkJournalReadiness, checkRpcReadiness, checkStockReadiness } from "../readiness/readinessChecks.js";
 import { createFinalizeLoop } from "../finalize/createFinalizeLoop.js";
@@ -35,6 +39,7 @@ import { finalizeEntry } from "../finalize/finalizeEntry.js";
 import { createIndexerClient } from "../finalize/indexerClient.js";
 import { settleFee } from "../finalize/settleFee.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
+import { fromJournaledChallenge, toJournaledChallenge } from "../settlement/challengeView.js";
 import { createSettlementService } from "../settlement/createSettlementService.js";
 import { SettlementBook, type SettlementEntry } from "../settlement/settlementBook.js";
 
@@ -84,7 +89,10 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
 
   // History is opened before the journal so a bad history or partial proof configuration stops startup early.
   const history = await openHistory({ env: options.env, recipient: getAddress(config.settlement.treasury), logger, options: options.history });
-  const journal = await openSettlementJournal(config.settlement.journal);
+  const journal = await openSettlementJournal(config.settlement.journal, {
+    retentionSeconds: config.settlement.expired_challenge_retention_seconds,
+    now: unixNow,
+  });
   if (journal.tornLine) logger.warn("journal_torn_line_repaired", { line: journal.tornLine.lineNumber, bytes: journal.tornLine.bytes });
   const book = new SettlementBook();
   for (const record of journal.restored) book.apply(record);
@@ -103,14 +111,25 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   });
   // Under a non-local profile no offer is ever issued, so no CPU goes into deriving burn addresses.
   const pool = local ? new BurnAddressPool({ chainId: config.network.chain_id, treasury, seed, size: config.daemon.burn_address_pool_size }) : undefined;
-  const issuer = pool ? createChallengeIssuer({ config, seed, pool, store }) : undefined;
+  // Offers issued before a restart still settle: their match data comes back from the journal.
+  for (const record of journal.restored) {
+    if (record.type !== "challenge") continue;
+    const settled = book.entry(record.challenge.challengeNonce) !== undefined;
+    store.restore({ ...fromJournaledChallenge(record.challenge), burn: undefined }, settled);
+  }
+  const archived = await journal.compact();
+  if (archived > 0) logger.info("journal_compacted", { archived });
+  const recordChallenge = (record: ChallengeRecord) =>
+    journal.append({ type: "challenge", challenge: toJournaledChallenge(record), at: record.issuedAt });
+  const issuer = pool ? createChallengeIssuer({ config, seed, pool, store, record: recordChallenge }) : undefined;
   const deployment = {
     chainId: config.network.chain_id,
     token: getAddress(config.network.token),
     verifier: getAddress(config.network.verifier),
     treasury,
   };
-  const relayer = createRelayerQueue({ client, chain, account: relayerAccount });
+  const relayerQueue = trackRelayerQueue(createRelayerQueue({ client, chain, account: relayerAccount }));
+  const relayer = relayerQueue.queue;
   const settlement = createSettlementService({
     profile: config.profile,
     network,
@@ -126,6 +145,19 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     permitReceiptTimeoutMs: config.settlement.permit_receipt_timeout_ms,
   });
 
+  const metrics = createFacilitatorMetrics({
+    poolStats: () => pool?.stats(),
+    backlog: () => settlementBacklog(book, unixNow()),
+    openChallenges: () => store.counts().open,
+    relayerQueueDepth: relayerQueue.depth,
+    gasBalances: async () => {
+      const [relayerWei, treasuryWei] = await Promise.all([
+        client.getBalance({ address: relayerAccount.address }),
+        client.getBalance({ address: treasuryAccount.address }),
+      ]);
+      return { relayer: relayerWei, treasury: treasuryWei };
+    },
+  });
   const readiness = createReadinessProbe({
     checks: {
       rpc: () =>
@@ -154,8 +186,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       logger.info("challenge_issued", { challenge_nonce: offer.challengeNonce, amount: offer.amount, expires_at: offer.expiresAt });
       return offer;
     },
-    verify: settlement.verify,
-    settle: settlement.settle,
+    ...instrumentSettlement(metrics, settlement),
+    metrics,
     admin: {
       challenges: () => ({ ...store.counts(), maxOpen: config.daemon.max_open_challenges }),
       settlements: (state) => adminSettlements(book, state),
@@ -174,7 +206,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   // The live challenge still holds the secret; after a restart it is re-derived from the nonce, off-thread.
   const burnSecret = async (challengeNonce: Hex) => {
     const live = store.get(challengeNonce);
-    if (live) return live.record.burn;
+    if (live?.record.burn) return live.record.burn;
     secretWorker ??= new BurnAddressWorker();
     return reopenBurnSecretOffThread(secretWorker, seed, config.network.chain_id, treasury, challengeNonce);
   };
@@ -187,10 +219,11 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     history: history?.recorder ?? noHistory,
     logger,
     now: unixNow,
-    finalize: (entry) =>
+    finalize: instrumentFinalize(metrics, (entry) =>
       prover
         ? finalizeEntry({ client, relayer, prover, indexer, deployment, burnSecret }, entry)
         : Promise.resolve({ kind: "waiting", reason: "no prover under this profile" }),
+    ),
     settleFee: (entry) =>
       settleFee(
         {

@@ -6,6 +6,7 @@ import type { ChallengeOffer, ClassifiedFacilitatorBody, SettleResponse, Support
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
 import type { HistoryService } from "../history/createHistoryService.js";
 import type { Logger } from "../log/createLogger.js";
+import type { FacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
 import type { ReadinessReport } from "../readiness/readinessReport.js";
 
 /** States `GET /admin/settlements?state=` filters on. */
@@ -52,6 +53,8 @@ export type AppDependencies = {
     challenges: () => { open: number; retainedExpired: number; maxOpen: number };
     settlements: (state: SettlementState | undefined) => AdminSettlement[];
   };
+  /** The metrics registry and hooks; without it `/metrics` is not served and nothing is counted. */
+  metrics?: FacilitatorMetrics | undefined;
   /** Payment history, present only with the complete history environment; it registers `/history/*`. */
   history?: HistoryService | undefined;
 };

@@ -9,6 +9,7 @@ import type { HttpState } from "./httpState.js";
 import { attachInFlightRequests, InFlightRequests } from "./inFlightRequests.js";
 import { preventCaching } from "./preventCaching.js";
 import { rateLimit } from "./rateLimit.js";
+import { observeRequests } from "./observeRequests.js";
 import { readJsonBody } from "./readJsonBody.js";
 import { requireReady } from "./requireReady.js";
 import { requireAdminToken } from "./requireAdminToken.js";
@@ -17,6 +18,7 @@ import { adminChallengesRoute } from "./routes/adminChallengesRoute.js";
 import { adminSettlementsRoute } from "./routes/adminSettlementsRoute.js";
 import { challengeRoute } from "./routes/challengeRoute.js";
 import { healthRoute } from "./routes/healthRoute.js";
+import { metricsRoute } from "./routes/metricsRoute.js";
 import { readyRoute } from "./routes/readyRoute.js";
 import { settleRoute } from "./routes/settleRoute.js";
 import { supportedRoute } from "./routes/supportedRoute.js";
@@ -67,13 +69,15 @@ export function createApp(deps: AppDependencies, options: CreateAppOptions = {})
     .get("/admin/settlements", adminSettlementsRoute(deps));
   // Only with the complete history environment; otherwise /history/* is not served at all.
   if (deps.history) registerHistoryRoutes(router, deps.history, { now: options.now });
+  if (deps.metrics) router.get("/metrics", metricsRoute(deps.metrics));
 
   app
     .use(inFlight.middleware)
     .use(handleErrors(deps.logger))
+    .use(deps.metrics ? observeRequests(deps.metrics) : (_ctx, next) => next())
     .use(preventCaching)
     .use(resolveClientIp(deps.config.listen.trusted_proxies))
-    .use(requireAdminToken(deps.adminToken))
+    .use(requireAdminToken(deps.adminToken, deps.config.daemon.public_metrics ? [] : ["/metrics"]))
     .use(answerUnrouted)
     .use(router.routes())
     .use(router.allowedMethods());

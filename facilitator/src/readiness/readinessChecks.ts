@@ -8,6 +8,7 @@ import { access } from "node:fs/promises";
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
 import { redactUrl } from "../config/redactUrl.js";
 import { type ComponentReadiness, READINESS_REASON } from "./readinessReport.js";
+import { withTimeout } from "../operator/withTimeout.js";
 
 /** Asks the RPC for its chain id (no retries) and compares it with the configured one. */
 export async function checkRpcReadiness(params: {
@@ -64,12 +65,4 @@ export function checkStockReadiness(stats: BurnAddressPoolStats | undefined): Co
   if (stats.stopped) return { ready: false, reason: READINESS_REASON.stockStopped, detail: { stocked: 0 } };
   if (stats.stocked === 0) return { ready: false, reason: READINESS_REASON.stockEmpty, detail: { stocked: 0, deriving: stats.deriving } };
   return { ready: true, detail: { stocked: stats.stocked } };
-}
-
-function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error("timed out")), timeoutMs);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

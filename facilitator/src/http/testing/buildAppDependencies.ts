@@ -57,6 +57,7 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
         max_open_challenges: 1000,
         challenge_per_key_per_min: 20,
         burn_address_pool_size: 16,
+        public_metrics: false,
         ...daemon,
       },
     },

@@ -1,0 +1,230 @@
+/**
+ * Every metric `GET /metrics` exposes, in one prom-client registry per daemon. Events (an offer, a settle, a
+ * finalize failure) arrive through the small hooks of {@link FacilitatorMetrics}; values that exist as state
+ * (stock, backlog, open challenges, queue depth, gas balances) are read at scrape time from
+ * {@link MetricsSources}, so nothing has to be kept in step. Label values are reason codes and other closed
+ * sets, never addresses, nonces or amounts. Each metric is documented in the package README.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
+import { BACKLOG_STATES, type SettlementBacklog } from "../operator/settlementBacklog.js";
+import { withTimeout } from "../operator/withTimeout.js";
+
+/** Why `/challenge` gave no offer. */
+export const OFFER_REFUSAL = {
+  notReady: "not_ready",
+  sharedRate: "shared_rate",
+  issuanceRate: "issuance_rate",
+  capacity: "capacity",
+  stockUnavailable: "stock_unavailable",
+  profileDisabled: "profile_disabled",
+  invalidRequest: "invalid_request",
+  unauthenticated: "unauthenticated",
+  internalError: "internal_error",
+} as const;
+
+/** One of the values of {@link OFFER_REFUSAL}. */
+export type OfferRefusal = (typeof OFFER_REFUSAL)[keyof typeof OFFER_REFUSAL];
+
+/** The history operations counted. */
+export type HistoryOperation = "login" | "proof_issue" | "proof_verify" | "proof_revoke";
+
+/** State read at scrape time. */
+export type MetricsSources = {
+  /** The burn-address pool's counters; `undefined` when no pool runs (non-local profile). */
+  poolStats: () => BurnAddressPoolStats | undefined;
+  backlog: () => SettlementBacklog;
+  openChallenges: () => number;
+  /** Relayer transactions submitted and not yet answered. */
+  relayerQueueDepth: () => number;
+  /** Native balances in wei; a rejection leaves the gauge empty for that scrape. */
+  gasBalances: () => Promise<{ relayer: bigint; treasury: bigint }>;
+};
+
+/** The registry and the hooks the daemon calls. */
+export type FacilitatorMetrics = {
+  registry: Registry;
+  offerIssued: () => void;
+  offerRefused: (reason: OfferRefusal) => void;
+  /** `outcome` is `valid` or the `invalidReason`. */
+  verified: (outcome: string) => void;
+  /** `outcome` is the success phase (`accepted`) or the `errorReason`; `seconds` is the wall time of the call. */
+  settled: (outcome: string, success: boolean, seconds: number) => void;
+  finalizeFailed: (reason: string) => void;
+  finalizePassFailed: (error: string) => void;
+  /** `outcome` is `ok` or the HTTP status of the refusal. */
+  history: (operation: HistoryOperation, outcome: string) => void;
+};
+
+/** Buckets of the settle histogram: a self-transfer settle is one RPC round trip, a permit settle waits for a block. */
+export const SETTLE_DURATION_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30];
+
+// Scrape-time gas reads wait at most this long, so a slow RPC cannot stall the whole scrape.
+const BALANCE_TIMEOUT_MS = 2_000;
+
+/**
+ * Creates the registry with every metric registered.
+ *
+ * @example
+ * const metrics = createFacilitatorMetrics(sources);
+ * metrics.offerIssued();
+ * const text = await metrics.registry.metrics();
+ */
+export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+
+  const offersIssued = new Counter({ name: "facilitator_offers_issued_total", help: "Offers issued by POST /challenge.", registers });
+  const offersRefused = new Counter({
+    name: "facilitator_offers_refused_total",
+    help: "POST /challenge requests answered without an offer, by reason.",
+    labelNames: ["reason"],
+    registers,
+  });
+  new Gauge({
+    name: "facilitator_burn_address_stock",
+    help: "Pre-derived burn addresses ready to hand out.",
+    registers,
+    collect() {
+      this.set(sources.poolStats()?.stocked ?? 0);
+    },
+  });
+  new Gauge({
+    name: "facilitator_burn_addresses_derived",
+    help: "Burn addresses derived and verified since the daemon started.",
+    registers,
+    collect() {
+      this.set(sources.poolStats()?.derived ?? 0);
+    },
+  });
+  new Gauge({
+    name: "facilitator_burn_address_derivation_seconds",
+    help: "Mean wall time of one burn-address derivation on a worker thread.",
+    registers,
+    collect() {
+      this.set((sources.poolStats()?.meanDerivationMs ?? 0) / 1000);
+    },
+  });
+  const verifies = new Counter({
+    name: "facilitator_verify_total",
+    help: "POST /verify answers, by outcome (valid or the invalidReason code).",
+    labelNames: ["outcome"],
+    registers,
+  });
+  const settles = new Counter({
+    name: "facilitator_settle_total",
+    help: "POST /settle answers, by outcome (the success phase or the errorReason code).",
+    labelNames: ["outcome"],
+    registers,
+  });
+  const settleDuration = new Histogram({
+    name: "facilitator_settle_duration_seconds",
+    help: "Wall time of POST /settle in the settlement core, by result (success or failure).",
+    labelNames: ["result"],
+    buckets: SETTLE_DURATION_BUCKETS,
+    registers,
+  });
+  new Gauge({
+    name: "facilitator_settlements",
+    help: "Settlement entries by state (intent, accepted, finalized, failed, late_burn).",
+    labelNames: ["state"],
+    registers,
+    collect() {
+      const backlog = sources.backlog();
+      for (const state of BACKLOG_STATES) this.set({ state }, backlog[state].count);
+    },
+  });
+  new Gauge({
+    name: "facilitator_settlement_oldest_age_seconds",
+    help: "Age of the oldest entry in each state (0 when the state is empty).",
+    labelNames: ["state"],
+    registers,
+    collect() {
+      const backlog = sources.backlog();
+      for (const state of BACKLOG_STATES) this.set({ state }, backlog[state].oldestAgeSeconds ?? 0);
+    },
+  });
+  new Gauge({
+    name: "facilitator_late_burns",
+    help: "Burns included after their offer expired (refused; recovery is manual).",
+    registers,
+    collect() {
+      this.set(sources.backlog().late_burn.count);
+    },
+  });
+  const finalizeFailures = new Counter({
+    name: "facilitator_finalize_failures_total",
+    help: "Entries the finalize loop marked failed, by reason.",
+    labelNames: ["reason"],
+    registers,
+  });
+  const finalizePassErrors = new Counter({
+    name: "facilitator_finalize_pass_errors_total",
+    help: "Finalize attempts that threw (RPC, indexer or prover trouble; retried with backoff), by error name.",
+    labelNames: ["error"],
+    registers,
+  });
+  new Gauge({
+    name: "facilitator_relayer_queue_depth",
+    help: "Relayer transactions submitted to the serialised queue and not yet answered.",
+    registers,
+    collect() {
+      this.set(sources.relayerQueueDepth());
+    },
+  });
+  new Gauge({
+    name: "facilitator_gas_balance_wei",
+    help: "Native balance of the relayer and treasury accounts, read from the RPC at scrape time.",
+    labelNames: ["account"],
+    registers,
+    async collect() {
+      this.reset();
+      try {
+        const balances = await withTimeout(sources.gasBalances(), BALANCE_TIMEOUT_MS);
+        this.set({ account: "relayer" }, Number(balances.relayer));
+        this.set({ account: "treasury" }, Number(balances.treasury));
+      } catch {
+        // No series rather than a stale or zero one: an alert on a low balance must not fire on an RPC blip.
+      }
+    },
+  });
+  new Gauge({
+    name: "facilitator_open_challenges",
+    help: "Challenges issued and neither settled nor expired.",
+    registers,
+    collect() {
+      this.set(sources.openChallenges());
+    },
+  });
+  const historyLogins = new Counter({
+    name: "facilitator_history_logins_total",
+    help: "History wallet logins (POST /history/auth/verify), by outcome (ok or the HTTP status).",
+    labelNames: ["outcome"],
+    registers,
+  });
+  const historyProofs = new Counter({
+    name: "facilitator_history_proofs_total",
+    help: "History proof operations, by operation (issue, verify, revoke) and outcome (ok or the HTTP status).",
+    labelNames: ["operation", "outcome"],
+    registers,
+  });
+
+  return {
+    registry,
+    offerIssued: () => offersIssued.inc(),
+    offerRefused: (reason) => offersRefused.inc({ reason }),
+    verified: (outcome) => verifies.inc({ outcome }),
+    settled: (outcome, success, seconds) => {
+      settles.inc({ outcome });
+      settleDuration.observe({ result: success ? "success" : "failure" }, seconds);
+    },
+    finalizeFailed: (reason) => finalizeFailures.inc({ reason }),
+    finalizePassFailed: (error) => finalizePassErrors.inc({ error }),
+    history: (operation, outcome) => {
+      if (operation === "login") historyLogins.inc({ outcome });
+      else historyProofs.inc({ operation: operation.slice("proof_".length), outcome });
+    },
+  };
+}
