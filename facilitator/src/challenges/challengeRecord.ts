@@ -41,5 +41,9 @@ export type ChallengeRecord = {
   issuedAt: number;
   /** Unix seconds; the offer is refused after it. */
   expiresAt: number;
-  burn: BurnSecret;
+  /**
+   * The burn's private half while this process issued it; `undefined` for a challenge restored from the
+   * journal after a restart, whose secret is re-derived from the seed and the nonce when the mint needs it.
+   */
+  burn: BurnSecret | undefined;
 };

@@ -131,6 +131,16 @@ export class ChallengeStore {
     this.reserve().add(record);
   }
 
+  /**
+   * Puts back a challenge issued before a restart, beyond the cap (it was under it when issued); one past its
+   * retention is dropped at once, one already paid stops counting as open.
+   */
+  restore(record: ChallengeRecord, settled: boolean): void {
+    if (this.#byNonce.has(record.challengeNonce.toLowerCase()) || this.#nonceByPayTo.has(record.payTo.toLowerCase())) return;
+    this.#insert(record);
+    if (settled) this.markSettled(record.challengeNonce);
+  }
+
   /** The challenge with this nonce while it is open or retained, else `undefined`. */
   get(challengeNonce: Hex): ChallengeLookup | undefined {
     this.#sweep();

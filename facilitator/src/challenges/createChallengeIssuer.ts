@@ -15,6 +15,7 @@ import { QuoteOutOfRangeError } from "../errors/fee.js";
 import {
   BurnAddressUnavailableError,
   BurnAddressVerificationError,
+  ChallengeNotRecordedError,
   ProfileDisabledError,
 } from "../errors/challenges.js";
 import type { BurnAddressSource } from "./burnAddressPool.js";
@@ -30,6 +31,11 @@ export type CreateChallengeIssuerParameters = {
   seed: Hex;
   pool: BurnAddressSource;
   store: Pick<ChallengeStore, "reserve">;
+  /**
+   * Makes the issued challenge durable (the journal, fsynced) before its offer is returned: a payer may pay
+   * `payTo` at once, and that payment must still settle after a restart.
+   */
+  record?: ((record: ChallengeRecord) => Promise<void>) | undefined;
   /** Unix seconds; defaults to the wall clock. */
   now?: (() => number) | undefined;
 };
@@ -41,7 +47,7 @@ export type IssueChallengeReturnType = { offer: ChallengeOffer; record: Challeng
 export type ChallengeIssuer = {
   /**
    * Issues one offer. Throws `ProfileDisabledError` (403), `QuoteOutOfRangeError` (400),
-   * `ChallengeCapacityError` (503) or `BurnAddressUnavailableError` (503).
+   * `ChallengeCapacityError` (503), `BurnAddressUnavailableError` (503) or `ChallengeNotRecordedError` (503).
    */
   issue(listPrice: bigint): Promise<IssueChallengeReturnType>;
 };
@@ -102,6 +108,12 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
         expiresAt,
         burn,
       };
+      try {
+        await parameters.record?.(record);
+      } catch (cause) {
+        slot.release();
+        throw new ChallengeNotRecordedError({ cause });
+      }
       slot.add(record);
       return { offer: toOffer(record), record };
     },

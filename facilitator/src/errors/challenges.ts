@@ -67,3 +67,11 @@ export class InvalidChallengeOptionError extends BaseError {
     super(`invalid ${option}: expected ${expected}`);
   }
 }
+
+/** The issued challenge could not be journaled, so the offer is withheld: it would not survive a restart (HTTP 503). */
+export class ChallengeNotRecordedError extends BaseError {
+  override name = "ChallengeNotRecordedError";
+  constructor(parameters: { cause?: unknown } = {}) {
+    super("the offer could not be recorded; retry shortly", parameters);
+  }
+}

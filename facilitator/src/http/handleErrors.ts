@@ -1,5 +1,5 @@
 import { BaseError } from "../errors/base.js";
-import { BurnAddressUnavailableError, ChallengeCapacityError, ProfileDisabledError } from "../errors/challenges.js";
+import { BurnAddressUnavailableError, ChallengeCapacityError, ChallengeNotRecordedError, ProfileDisabledError } from "../errors/challenges.js";
 import { QuoteOutOfRangeError } from "../errors/fee.js";
 import { HttpAnswerError } from "../errors/http.js";
 import type { Logger } from "../log/createLogger.js";
@@ -47,7 +47,7 @@ function exposedAnswer(error: unknown): ExposedAnswer | undefined {
 /** Statuses of the settlement domain's errors that a client is allowed to see. */
 function domainStatus(error: BaseError): number | undefined {
   if (error instanceof ProfileDisabledError) return 403;
-  if (error instanceof ChallengeCapacityError || error instanceof BurnAddressUnavailableError) return 503;
+  if (error instanceof ChallengeCapacityError || error instanceof BurnAddressUnavailableError || error instanceof ChallengeNotRecordedError) return 503;
   if (error instanceof QuoteOutOfRangeError) return 400;
   return undefined;
 }

@@ -26,6 +26,17 @@ export const JournaledChallengeSchema = z.object({
   expiresAt: unixSeconds,
 });
 
+/**
+ * An issued offer, written (fsynced) before the offer is returned, so a payment against it still settles
+ * after a restart: a self-transfer payer may already have sent funds to `payTo`. Match data only: the burn
+ * secret re-derives from the seed and the nonce.
+ */
+export const ChallengeIssuedRecordSchema = z.object({
+  type: z.literal("challenge"),
+  challenge: JournaledChallengeSchema,
+  at: unixSeconds,
+});
+
 /** Written (fsynced) before the facilitator broadcasts a permit burn, so a crash mid-settle is recoverable. */
 export const IntentRecordSchema = z.object({
   type: z.literal("intent"),
@@ -35,6 +46,29 @@ export const IntentRecordSchema = z.object({
   authorizationId: Bytes32Schema.optional(),
   /** Block height when the intent was written: where a search for the burn starts. */
   fromBlock: DecimalStringSchema,
+  at: unixSeconds,
+});
+
+/**
+ * The signed permit relay, journaled before it is broadcast: after a crash the very same transaction (same
+ * nonce) is re-broadcast or proven dropped, and never a second one while the first may still land.
+ */
+export const RelayRecordSchema = z.object({
+  type: z.literal("relay"),
+  challengeNonce: Bytes32Schema,
+  txHash: Bytes32Schema,
+  rawTransaction: z.string().regex(/^0x[0-9a-fA-F]+$/),
+  at: unixSeconds,
+});
+
+/**
+ * The permit intent was let go because its relay provably never burned (refused by the node, dropped behind
+ * a later nonce, or reverted): the challenge is free again for a payload that can settle.
+ */
+export const IntentReleasedRecordSchema = z.object({
+  type: z.literal("intent_released"),
+  challengeNonce: Bytes32Schema,
+  reason: z.string(),
   at: unixSeconds,
 });
 
@@ -105,7 +139,10 @@ export const FeeSettledRecordSchema = z.object({
 
 /** Any journal line; unknown keys are kept so a newer version's additions survive a rewrite. */
 export const JournalRecordSchema = z.discriminatedUnion("type", [
+  ChallengeIssuedRecordSchema.loose(),
   IntentRecordSchema.loose(),
+  RelayRecordSchema.loose(),
+  IntentReleasedRecordSchema.loose(),
   AcceptedRecordSchema.loose(),
   FinalizedRecordSchema.loose(),
   FailedRecordSchema.loose(),
@@ -118,6 +155,10 @@ export const JournalRecordSchema = z.discriminatedUnion("type", [
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 /** The `challenge` part of intent, accepted and late-burn records. */
 export type JournaledChallenge = z.infer<typeof JournaledChallengeSchema>;
+/** An issued-challenge line. */
+export type ChallengeIssuedRecord = z.infer<typeof ChallengeIssuedRecordSchema>;
+/** A permit-relay line. */
+export type RelayRecord = z.infer<typeof RelayRecordSchema>;
 /** An intent line. */
 export type IntentRecord = z.infer<typeof IntentRecordSchema>;
 /** An accepted line. */

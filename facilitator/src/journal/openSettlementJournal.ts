@@ -2,10 +2,19 @@
  * The settlement journal over a JSONL file, or nowhere (`journal = "none"`: pending work is lost on restart,
  * which the daemon warns about at start). Appends resolve only after fsync, so an accepted entry is durable
  * before `/settle` answers success.
+ *
+ * Compaction keeps the file bounded: the records of closed payments past retention ({@link planCompaction})
+ * are appended (fsynced) to `<journal>.archive` and then the journal is replaced atomically by the rest. It
+ * runs at start and after every {@link COMPACT_EVERY_APPENDS} appends. The archive is never read back; rotate
+ * or delete it as the operator's records policy says.
  */
 import { InvalidJournalRecordError } from "../errors/journal.js";
 import { JournalRecordSchema, type JournalRecord } from "./journalRecord.js";
-import { openJsonlFile } from "./jsonlFile.js";
+import { openJsonlFile, type JsonlFile } from "./jsonlFile.js";
+import { planCompaction } from "./planCompaction.js";
+
+/** Appends between two automatic compactions. */
+export const COMPACT_EVERY_APPENDS = 10_000;
 
 /** An open journal. */
 export type SettlementJournal = {
@@ -14,24 +23,70 @@ export type SettlementJournal = {
   /** Line number and size of a torn last line that was cut off at open (report it; never fatal). */
   readonly tornLine: { lineNumber: number; bytes: number } | undefined;
   append: (record: JournalRecord) => Promise<void>;
+  /** Archives the records of closed payments past retention; resolves to how many left the journal. */
+  compact: () => Promise<number>;
   close: () => Promise<void>;
 };
 
+/** How compaction decides what is past retention. */
+export type JournalCompactionOptions = {
+  /** `settlement.expired_challenge_retention_seconds`. */
+  retentionSeconds: number;
+  /** Unix seconds. */
+  now: () => number;
+  /** Appends between automatic compactions (default {@link COMPACT_EVERY_APPENDS}). */
+  compactEvery?: number;
+};
+
 /** Opens the journal at `path`, or an in-memory stand-in that keeps nothing when `path` is `null`. */
-export async function openSettlementJournal(path: string | null): Promise<SettlementJournal> {
+export async function openSettlementJournal(path: string | null, options?: JournalCompactionOptions): Promise<SettlementJournal> {
   if (path === null) {
-    return { restored: [], tornLine: undefined, append: async () => undefined, close: async () => undefined };
+    return { restored: [], tornLine: undefined, append: async () => undefined, compact: async () => 0, close: async () => undefined };
   }
   const file = await openJsonlFile(path);
+  let restored: JournalRecord[];
   try {
-    const restored = file.lines.map((line, index) => {
+    restored = file.lines.map((line, index) => {
       const parsed = JournalRecordSchema.safeParse(line);
       if (!parsed.success) throw new InvalidJournalRecordError({ path, index, cause: parsed.error });
       return parsed.data;
     });
-    return { restored, tornLine: file.tornLine, append: (record) => file.append(record), close: file.close };
   } catch (error) {
     await file.close();
     throw error;
   }
+
+  // Everything the file holds, in file order: what the next compaction plans over.
+  let held: JournalRecord[] = [...restored];
+  let sinceCompaction = 0;
+  let archive: Promise<JsonlFile> | undefined;
+  const compact = async (): Promise<number> => {
+    if (options === undefined) return 0;
+    sinceCompaction = 0;
+    const { keep, drop } = planCompaction(held, options.now(), options.retentionSeconds);
+    if (drop.length === 0) return 0;
+    held = keep;
+    // Planned and queued in one step: appends queued earlier are in `keep`, later ones go to the new file.
+    await file.replace(keep, {
+      before: async () => {
+        archive ??= openJsonlFile(`${path}.archive`);
+        await (await archive).appendMany(drop);
+      },
+    });
+    return drop.length;
+  };
+  const append = async (record: JournalRecord): Promise<void> => {
+    held.push(record);
+    const written = file.append(record);
+    if (options !== undefined && ++sinceCompaction >= (options.compactEvery ?? COMPACT_EVERY_APPENDS)) {
+      // Queued behind this append; a failed compaction leaves the journal as it was, so it is not the caller's.
+      void compact().catch(() => undefined);
+    }
+    await written;
+  };
+  const close = async () => {
+    await file.close();
+    if (archive) await (await archive).close();
+  };
+  return { restored, tornLine: file.tornLine, append, compact, close };
 }

@@ -12,6 +12,7 @@ import {
   BURN_AFTER_EXPIRY,
   BURN_REVERTED,
   BURN_TX_REUSED,
+  CHAIN_UNAVAILABLE,
   CHALLENGE_EXPIRED,
   INTENT_NOT_RECORDED,
   PAYLOAD_CONFLICT,
@@ -31,21 +32,21 @@ import {
   type SettleResponse,
   type VerifyResponse,
 } from "@svc/scheme";
-import type { Address, Hex, PublicClient } from "viem";
+import { BaseError as ViemBaseError, parseTransaction, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { RelayerQueue } from "../chain/relayerQueue.js";
 import type { Profile } from "../config/facilitatorConfigSchema.js";
 import type { HistoryPayment, HistoryRecorder } from "../history/historyRecorder.js";
-import type { AcceptedRecord, JournalRecord } from "../journal/journalRecord.js";
+import type { AcceptedRecord, JournalRecord, RelayRecord } from "../journal/journalRecord.js";
 import type { SettlementJournal } from "../journal/openSettlementJournal.js";
 import type { Logger } from "../log/createLogger.js";
 import { fromJournaledChallenge, toJournaledChallenge, type ChallengeView } from "./challengeView.js";
-import { checkPermitPayment } from "./checkPermitPayment.js";
+import { checkPermitPayment, type CheckedPermit } from "./checkPermitPayment.js";
 import { checkSelfTransferBurn, type SelfTransferBurnEvidence } from "./checkSelfTransferBurn.js";
 import { findPermitBurn } from "./findPermitBurn.js";
 import { requirementsMismatch } from "./matchData.js";
 import { offerRequirements } from "./offerRequirements.js";
-
+import { relayMayHaveReachedChain } from "./relayReachedChain.js";
 import { pollReceipt } from "./pollReceipt.js";
 import type { SettlementBook, SettlementEntry } from "./settlementBook.js";
 
@@ -87,12 +88,13 @@ export type SettlementService = {
 };
 
 type Resolved = { view: ChallengeView; expired: boolean };
+/** One permit payment on its way to the chain: what a receipt is settled against. */
+type PermitRelay = { view: ChallengeView; permit: CheckedPermit; digest: Hex; fromBlock: bigint };
 type PaymentPath = AcceptedPayload["kind"];
 
 /** Wires the settlement core. */
 export function createSettlementService(deps: SettlementServiceDependencies): SettlementService {
   const { client, book, journal, logger } = deps;
-  const pendingRelays = new Map<string, Hex>();
   let tokenName: Promise<string> | undefined;
   const readTokenName = (): Promise<string> => {
     tokenName ??= client.readContract({ address: deps.deployment.token, abi: zerc20TokenAbi, functionName: "name" }).catch((error: unknown) => {
@@ -225,9 +227,62 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     return accept({ view, path: "self-transfer", digest, payer: check.evidence.payer, burnTxHash: payload.burnTxHash, burnBlockNumber: check.evidence.blockNumber });
   };
 
+  const releaseIntent = async (challengeNonce: Hex, reason: string): Promise<void> => {
+    await journalAndApply({ type: "intent_released", challengeNonce, reason, at: deps.now() });
+    logger.info("permit_intent_released", { challenge_nonce: challengeNonce, reason });
+  };
+
+  const receiptOf = (hash: Hex) =>
+    client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined;
+      throw error;
+    });
+
+  // What a mined relay means: its own burn, a burn someone else executed first, or nothing (released).
+  const settleMinedRelay = async (relay: PermitRelay, receipt: TransactionReceipt): Promise<SettleResponse> => {
+    const { view, permit, digest } = relay;
+    if (receipt.status === "success") {
+      return accept({ view, path: "permit", digest, payer: permit.payer, burnTxHash: receipt.transactionHash, burnBlockNumber: receipt.blockNumber });
+    }
+    const burn = await findPermitBurn(client, { helper: permit.helper, authorizationId: permit.authorizationId, fromBlock: relay.fromBlock });
+    if (burn) return accept({ view, path: "permit", digest, payer: permit.payer, burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
+    await releaseIntent(view.challengeNonce, BURN_REVERTED);
+    return failure(BURN_REVERTED, receipt.transactionHash);
+  };
+
+  const awaitRelay = async (relay: PermitRelay, txHash: Hex): Promise<SettleResponse> => {
+    // An RPC that fails while the burn is out is no reason to say anything but "pending": the burn may land.
+    const receipt = await pollReceipt(client, txHash, { timeoutMs: deps.permitReceiptTimeoutMs, intervalMs: deps.receiptPollMs }).catch(() => undefined);
+    if (!receipt) {
+      logger.info("permit_burn_pending", { challenge_nonce: relay.view.challengeNonce, burn_tx: txHash });
+      return failure(PENDING_BURN, txHash);
+    }
+    return settleMinedRelay(relay, receipt);
+  };
+
+  /**
+   * Follows a relay journaled earlier (a re-send, maybe after a restart): mined, still on its way (re-broadcast
+   * unchanged, never a second transaction), or provably dropped: its nonce was mined by another transaction
+   * while it has no receipt, so it can never land and the intent is released for a fresh relay.
+   */
+  const followRelay = async (relay: PermitRelay, journaled: RelayRecord): Promise<SettleResponse | "released"> => {
+    const receipt = await receiptOf(journaled.txHash);
+    if (receipt) return settleMinedRelay(relay, receipt);
+    const { nonce } = parseTransaction(journaled.rawTransaction as Hex);
+    const mined = await client.getTransactionCount({ address: deps.relayer.address, blockTag: "latest" });
+    if (nonce !== undefined && mined > nonce) {
+      const late = await receiptOf(journaled.txHash);
+      if (late) return settleMinedRelay(relay, late);
+      await releaseIntent(relay.view.challengeNonce, "relay_dropped");
+      return "released";
+    }
+    // Already known to the node, or back into its pool after a restart: either way the same transaction.
+    await client.sendRawTransaction({ serializedTransaction: journaled.rawTransaction as Hex }).catch(() => undefined);
+    return awaitRelay(relay, journaled.txHash);
+  };
+
   const settlePermit = async (resolved: Resolved, payload: PermitPayload, digest: Hex) => {
     const { view } = resolved;
-    const key = view.challengeNonce.toLowerCase();
     const intent = book.intent(view.challengeNonce);
     if (intent && intent.payloadDigest !== digest) return failure(PAYLOAD_CONFLICT);
     const now = deps.now();
@@ -241,19 +296,27 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     });
     if (!check.ok) return failure(check.reason);
     const { permit } = check;
-    const helper = permit.helper;
+    const relay: PermitRelay = { view, permit, digest, fromBlock: intent ? BigInt(intent.fromBlock) : 0n };
 
     if (permit.alreadyExecuted) {
-      const fromBlock = intent ? BigInt(intent.fromBlock) : 0n;
-      const burn = await findPermitBurn(client, { helper, authorizationId: permit.authorizationId, fromBlock });
+      const burn = await findPermitBurn(client, { helper: permit.helper, authorizationId: permit.authorizationId, fromBlock: relay.fromBlock });
       if (!burn) return failure(PENDING_BURN);
       return accept({ view, path: "permit", digest, payer: permit.payer, burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
     }
+    const journaled = book.relay(view.challengeNonce);
+    if (journaled) {
+      const followed = await followRelay(relay, journaled);
+      if (followed !== "released") return followed;
+    }
     if (resolved.expired) return failure(CHALLENGE_EXPIRED);
+    // No estimate means the relay would revert: nothing is sent and nothing is held, so the payer's own
+    // payload can still settle.
+    if (!permit.call) return failure(RELAY_FAILED);
 
-    if (!intent) {
+    if (!book.intent(view.challengeNonce)) {
       const [recorded, fromBlock] = await Promise.all([recordIntent(view, "permit", permit.payer), client.getBlockNumber()]);
       if (!recorded) return failure(INTENT_NOT_RECORDED);
+      relay.fromBlock = fromBlock;
       await journalAndApply({
         type: "intent",
         challenge: toJournaledChallenge(view),
@@ -265,31 +328,26 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
       });
     }
 
-    let txHash = pendingRelays.get(key);
-    if (txHash === undefined) {
-      if (!permit.call) return failure(RELAY_FAILED);
-      try {
-        txHash = await deps.relayer.send(permit.call);
-      } catch (error) {
+    let signed: RelayRecord | undefined;
+    let txHash: Hex;
+    try {
+      txHash = await deps.relayer.send(permit.call, {
+        beforeBroadcast: async ({ hash, serialized }) => {
+          signed = { type: "relay", challengeNonce: view.challengeNonce, txHash: hash, rawTransaction: serialized, at: deps.now() };
+          await journalAndApply(signed);
+        },
+      });
+    } catch (error) {
+      if (signed === undefined || !relayMayHaveReachedChain(error)) {
         logger.warn("permit_relay_failed", { challenge_nonce: view.challengeNonce, error: errorName(error) });
+        await releaseIntent(view.challengeNonce, RELAY_FAILED);
         return failure(RELAY_FAILED);
       }
-      pendingRelays.set(key, txHash);
-      logger.info("permit_burn_broadcast", { challenge_nonce: view.challengeNonce, burn_tx: txHash });
+      logger.warn("permit_relay_unconfirmed", { challenge_nonce: view.challengeNonce, burn_tx: signed.txHash, error: errorName(error) });
+      return failure(PENDING_BURN, signed.txHash);
     }
-    const receipt = await pollReceipt(client, txHash, { timeoutMs: deps.permitReceiptTimeoutMs, intervalMs: deps.receiptPollMs });
-    if (!receipt) {
-      logger.info("permit_burn_pending", { challenge_nonce: view.challengeNonce, burn_tx: txHash });
-      return failure(PENDING_BURN, txHash);
-    }
-    pendingRelays.delete(key);
-    if (receipt.status !== "success") {
-      // Someone else may have executed the same authorization first; the replay ledger tells.
-      const burn = await findPermitBurn(client, { helper, authorizationId: permit.authorizationId, fromBlock: intent ? BigInt(intent.fromBlock) : 0n });
-      if (burn) return accept({ view, path: "permit", digest, payer: permit.payer, burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
-      return failure(BURN_REVERTED, txHash);
-    }
-    return accept({ view, path: "permit", digest, payer: permit.payer, burnTxHash: txHash, burnBlockNumber: receipt.blockNumber });
+    logger.info("permit_burn_broadcast", { challenge_nonce: view.challengeNonce, burn_tx: txHash });
+    return awaitRelay(relay, txHash);
   };
 
   const settleClaimed = async (body: Exclude<ClassifiedFacilitatorBody, { kind: "rejected" }>, digest: Hex): Promise<SettleResponse> => {
@@ -309,6 +367,16 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
   };
 
   const verify = async (body: ClassifiedFacilitatorBody): Promise<VerifyResponse> => {
+    try {
+      return await verifyChecked(body);
+    } catch (error) {
+      if (!isChainError(error)) throw error;
+      logger.warn("chain_unavailable", { during: "verify", error: errorName(error) });
+      return invalid(CHAIN_UNAVAILABLE);
+    }
+  };
+
+  const verifyChecked = async (body: ClassifiedFacilitatorBody): Promise<VerifyResponse> => {
     if (deps.profile !== "local") return invalid(PROFILE_UNSUPPORTED);
     if (body.kind === "rejected") return invalid(body.reason);
     const { payment } = body;
@@ -353,6 +421,13 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     }
     const result = Promise.resolve()
       .then(() => settleClaimed(body, digest))
+      .catch((error: unknown) => {
+        // Nothing was consumed: every write before an irreversible step is journaled, and a settle that
+        // stopped on the RPC leaves the claim to be released below, so the payer re-sends the same payload.
+        if (!isChainError(error)) throw error;
+        logger.warn("chain_unavailable", { during: "settle", challenge_nonce: challengeNonce, error: errorName(error) });
+        return failure(CHAIN_UNAVAILABLE);
+      })
       .then((response) => {
         if (!response.success) logger.info("settle_refused", { challenge_nonce: challengeNonce, reason: response.errorReason });
         return response;
@@ -367,7 +442,12 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
       const view = fromJournaledChallenge(intent.challenge);
       if (!intent.authorizationId || !view.helper || book.inflightSettle(view.challengeNonce)) continue;
       const burn = await findPermitBurn(client, { helper: view.helper, authorizationId: intent.authorizationId, fromBlock: BigInt(intent.fromBlock) });
-      if (!burn) continue;
+      if (!burn) {
+        // A relay signed before the crash goes out again unchanged, ahead of anything new on its nonce.
+        const relay = book.relay(view.challengeNonce);
+        if (relay) await client.sendRawTransaction({ serializedTransaction: relay.rawTransaction as Hex }).catch(() => undefined);
+        continue;
+      }
       const receipt = await client.getTransactionReceipt({ hash: burn.txHash });
       const payer = receipt.from === deps.relayer.address ? undefined : receipt.from;
       await accept({
@@ -384,6 +464,11 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
   };
 
   return { verify, settle, reconcileIntents, inflight: () => book.inflightResults() };
+}
+
+// Any viem error out of a check is the chain or the RPC failing (a refused check is data, never thrown).
+function isChainError(error: unknown): boolean {
+  return error instanceof ViemBaseError;
 }
 
 function errorName(error: unknown): string {

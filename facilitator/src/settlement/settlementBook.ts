@@ -5,7 +5,7 @@
  * and a burn transaction can never be claimed by a second challenge.
  */
 import type { Hex } from "viem";
-import type { AcceptedRecord, FeeSweepRecord, IntentRecord, JournalRecord, LateBurnRecord } from "../journal/journalRecord.js";
+import type { AcceptedRecord, FeeSweepRecord, IntentRecord, JournalRecord, LateBurnRecord, RelayRecord } from "../journal/journalRecord.js";
 
 /** One accepted payment and what happened to it since. */
 export type SettlementEntry = AcceptedRecord & {
@@ -26,6 +26,7 @@ const key = (hex: string) => hex.toLowerCase();
 export class SettlementBook {
   private readonly entries = new Map<string, SettlementEntry>();
   private readonly intents = new Map<string, IntentRecord>();
+  private readonly relays = new Map<string, RelayRecord>();
   private readonly burnTxOwners = new Map<string, string>();
   private readonly inflight = new Map<string, { digest: Hex; result: Promise<unknown> }>();
   readonly lateBurns: LateBurnRecord[] = [];
@@ -33,11 +34,22 @@ export class SettlementBook {
   /** Folds one journal record (at restore, and after each append). */
   apply(record: JournalRecord): void {
     switch (record.type) {
+      case "challenge":
+        // Issued offers live in the challenge store; the book only folds what happened to payments.
+        return;
+      case "relay":
+        if (this.intents.has(key(record.challengeNonce))) this.relays.set(key(record.challengeNonce), record);
+        return;
+      case "intent_released":
+        this.intents.delete(key(record.challengeNonce));
+        this.relays.delete(key(record.challengeNonce));
+        return;
       case "intent":
         if (!this.entries.has(key(record.challenge.challengeNonce))) this.intents.set(key(record.challenge.challengeNonce), record);
         return;
       case "accepted":
         this.intents.delete(key(record.challenge.challengeNonce));
+        this.relays.delete(key(record.challenge.challengeNonce));
         this.entries.set(key(record.challenge.challengeNonce), { ...record, state: "accepted" });
         this.burnTxOwners.set(key(record.burnTxHash), key(record.challenge.challengeNonce));
         return;
@@ -50,6 +62,7 @@ export class SettlementBook {
         const entry = this.entries.get(key(record.challengeNonce));
         if (entry) Object.assign(entry, { state: "failed", failedAt: record.at, reason: record.reason });
         this.intents.delete(key(record.challengeNonce));
+        this.relays.delete(key(record.challengeNonce));
         return;
       }
       case "fee_sweep": {
@@ -77,6 +90,11 @@ export class SettlementBook {
   /** The unresolved permit intent of a challenge (a crash between broadcast and accept). */
   intent(challengeNonce: Hex): IntentRecord | undefined {
     return this.intents.get(key(challengeNonce));
+  }
+
+  /** The journaled (signed, maybe broadcast) relay of an unresolved intent. */
+  relay(challengeNonce: Hex): RelayRecord | undefined {
+    return this.relays.get(key(challengeNonce));
   }
 
   /** Every unresolved intent, for reconciliation at start. */

@@ -1,0 +1,92 @@
+/**
+ * Which journal records a compaction keeps. The journal is read whole at every start, so it must not grow with
+ * every payment ever made: a payment's records go once nothing can still happen to it and nobody can still ask
+ * about it, i.e. once it is closed (finalized with its fee settled, failed, or never paid, with no open permit
+ * intent) and its challenge is past `expiresAt + settlement.expired_challenge_retention_seconds`. Until then an
+ * identical re-send still gets its answer and a late burn is still recognised. Late burns are always kept:
+ * their recovery is manual and the operator lists them.
+ */
+import type { JournaledChallenge, JournalRecord } from "./journalRecord.js";
+
+/** The records to keep (in their order) and the ones to archive. */
+export type CompactionPlan = { keep: JournalRecord[]; drop: JournalRecord[] };
+
+type Payment = { expiresAt: number | undefined; accepted: boolean; closed: boolean; openIntent: boolean; lateBurn: boolean };
+
+/** Splits `records` into what stays in the journal and what may be archived, as of `now` (unix seconds). */
+export function planCompaction(records: readonly JournalRecord[], now: number, retentionSeconds: number): CompactionPlan {
+  const payments = new Map<string, Payment>();
+  const paymentOf = (challengeNonce: string): Payment => {
+    const key = challengeNonce.toLowerCase();
+    let payment = payments.get(key);
+    if (payment === undefined) {
+      payment = { expiresAt: undefined, accepted: false, closed: false, openIntent: false, lateBurn: false };
+      payments.set(key, payment);
+    }
+    return payment;
+  };
+  const finalized = new Set<string>();
+  const feeSettled = new Set<string>();
+  for (const record of records) {
+    const payment = paymentOf(nonceOf(record));
+    const challenge = challengeOf(record);
+    if (challenge) payment.expiresAt = challenge.expiresAt;
+    switch (record.type) {
+      case "intent":
+        if (!payment.accepted) payment.openIntent = true;
+        break;
+      case "intent_released":
+        payment.openIntent = false;
+        break;
+      case "accepted":
+        payment.accepted = true;
+        payment.openIntent = false;
+        break;
+      case "finalized":
+        finalized.add(nonceOf(record).toLowerCase());
+        break;
+      case "fee_settled":
+        feeSettled.add(nonceOf(record).toLowerCase());
+        break;
+      case "failed":
+        payment.closed = true;
+        payment.openIntent = false;
+        break;
+      case "late_burn":
+        payment.lateBurn = true;
+        break;
+      default:
+        break;
+    }
+  }
+  for (const [key, payment] of payments) {
+    if (finalized.has(key) && feeSettled.has(key)) payment.closed = true;
+    if (!payment.accepted && !payment.openIntent) payment.closed = true;
+  }
+
+  const keep: JournalRecord[] = [];
+  const drop: JournalRecord[] = [];
+  for (const record of records) {
+    const payment = paymentOf(nonceOf(record));
+    const pastRetention = payment.expiresAt !== undefined && payment.expiresAt + retentionSeconds < now;
+    if (payment.closed && !payment.openIntent && !payment.lateBurn && pastRetention) drop.push(record);
+    else keep.push(record);
+  }
+  return { keep, drop };
+}
+
+function challengeOf(record: JournalRecord): JournaledChallenge | undefined {
+  switch (record.type) {
+    case "challenge":
+    case "intent":
+    case "accepted":
+    case "late_burn":
+      return record.challenge;
+    default:
+      return undefined;
+  }
+}
+
+function nonceOf(record: JournalRecord): string {
+  return challengeOf(record)?.challengeNonce ?? ("challengeNonce" in record ? String(record.challengeNonce) : "");
+}

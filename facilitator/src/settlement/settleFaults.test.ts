@@ -1,0 +1,144 @@
+/**
+ * Settlement when things go wrong between the facilitator and the chain, and when a payload is tampered
+ * with: a real daemon (in-process) whose RPC goes through a fault-injecting JSON-RPC proxy in front of a real
+ * anvil. Each test checks the answer and what happened on-chain: no refused payload consumes its challenge, a
+ * relay that may have reached the chain is never called failed, and a burn executes at most once.
+ */
+import { permitBurnerAbi, type PaymentRequirements, type PermitPayload } from "@svc/scheme";
+import type { Hex } from "viem";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startFaultRpcProxy, type FaultRpcProxy } from "../testing/faultRpcProxy.js";
+import {
+  facilitatorBody,
+  postJson,
+  requestOffer,
+  signPermitPayment,
+  startTestDaemon,
+  startTestStack,
+  type TestDaemon,
+  type TestStack,
+} from "../testing/localFacilitator.js";
+
+let stack: TestStack;
+let proxy: FaultRpcProxy;
+let daemon: TestDaemon;
+const payerKey = () => stack.deployment.accounts.payer.privateKey;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  proxy = await startFaultRpcProxy(stack.deployment.rpcUrl);
+  daemon = await startTestDaemon(stack, "faults", { network: { rpc_url: proxy.url }, settlement: { permit_receipt_timeout_ms: 3000 } });
+});
+
+afterAll(async () => {
+  await daemon?.stop();
+  await proxy?.close();
+  await stack?.close();
+});
+
+beforeEach(() => {
+  for (const method of ["*", "eth_sendRawTransaction"]) proxy.inject(method, undefined);
+});
+
+const verify = (body: unknown) => postJson(`${daemon.url}/verify`, body);
+const settle = (body: unknown) => postJson(`${daemon.url}/settle`, body);
+
+async function permitOffer(key: Hex = payerKey()): Promise<{ requirements: PaymentRequirements; payload: PermitPayload }> {
+  const requirements = await requestOffer(daemon, "1000");
+  return { requirements, payload: await signPermitPayment(stack, requirements, key) };
+}
+
+async function burnsOf(_payload: PermitPayload, requirements: PaymentRequirements): Promise<Hex[]> {
+  const events = await stack.client.getContractEvents({
+    address: stack.deployment.permitBurner,
+    abi: permitBurnerAbi,
+    eventName: "BurnExecuted",
+    fromBlock: 0n,
+    strict: true,
+  });
+  return events.filter((event) => event.args.burnAddress.toLowerCase() === requirements.payTo.toLowerCase()).map((event) => event.transactionHash);
+}
+
+describe("a refused payload never consumes the challenge", () => {
+  it("refuses a burn-bind signature with v 0/1 at verify, and the payer's own payload still settles", async () => {
+    const { requirements, payload } = await permitOffer();
+    for (const v of ["00", "01"]) {
+      const tampered = { ...payload, burnAuthSig: `${payload.burnAuthSig.slice(0, -2)}${v}` };
+      const body = facilitatorBody(requirements, tampered);
+      expect((await verify(body)).body).toEqual({ isValid: false, invalidReason: "invalid_burn_authorization" });
+      expect((await settle(body)).body).toMatchObject({ success: false, errorReason: "invalid_burn_authorization" });
+    }
+    const settled = await settle(facilitatorBody(requirements, payload));
+    expect(settled.body).toMatchObject({ success: true, extra: { phase: "accepted" } });
+    expect(await burnsOf(payload, requirements)).toEqual([settled.body.transaction]);
+  });
+
+  it("answers a copy with an unknown key, re-cased hex or reordered keys as the same payment", async () => {
+    const { requirements, payload } = await permitOffer();
+    const copy = { x: 1, ...payload, payer: payload.payer.toLowerCase(), burnAuthSig: `0x${payload.burnAuthSig.slice(2).toUpperCase()}` };
+    const first = await settle(facilitatorBody(requirements, copy));
+    expect(first.body).toMatchObject({ success: true });
+    expect((await settle(facilitatorBody(requirements, payload))).body).toEqual(first.body);
+    expect((await verify(facilitatorBody(requirements, payload))).body).toMatchObject({ isValid: true });
+    expect(await burnsOf(payload, requirements)).toHaveLength(1);
+  });
+});
+
+describe("relays", () => {
+  it("a relay the node refused answers relay_failed and releases the claim; the re-send settles", async () => {
+    const { requirements, payload } = await permitOffer();
+    const body = facilitatorBody(requirements, payload);
+    proxy.inject("eth_sendRawTransaction", "refuse");
+    expect((await settle(body)).body).toMatchObject({ success: false, errorReason: "relay_failed" });
+    expect(proxy.hits("eth_sendRawTransaction")).toBeGreaterThan(0);
+    expect(await burnsOf(payload, requirements)).toEqual([]);
+    expect(daemon.logs.some((line) => line.includes('"event":"permit_intent_released"'))).toBe(true);
+    proxy.inject("eth_sendRawTransaction", undefined);
+    const settled = await settle(body);
+    expect(settled.body).toMatchObject({ success: true });
+    expect(await burnsOf(payload, requirements)).toEqual([settled.body.transaction]);
+  });
+
+  it("a relay whose answer was lost answers pending_burn, never relay_failed, and the re-send accepts the same burn", async () => {
+    const { requirements, payload } = await permitOffer();
+    const body = facilitatorBody(requirements, payload);
+    proxy.inject("eth_sendRawTransaction", "cut-after-forward");
+    const pending = await settle(body);
+    proxy.inject("eth_sendRawTransaction", undefined);
+    expect(pending.body).toMatchObject({ success: false, errorReason: "pending_burn" });
+    const relayed = pending.body.transaction as Hex;
+    expect(relayed).toMatch(/^0x[0-9a-f]{64}$/);
+    const settled = await settle(body);
+    expect(settled.body).toMatchObject({ success: true, transaction: relayed });
+    expect(await burnsOf(payload, requirements)).toEqual([relayed]);
+  });
+
+  it("a relay that never left, whose nonce another relay then used, is proven dropped and relayed again", async () => {
+    const lost = await permitOffer();
+    const lostBody = facilitatorBody(lost.requirements, lost.payload);
+    proxy.inject("eth_sendRawTransaction", "swallow");
+    const pending = await settle(lostBody);
+    proxy.inject("eth_sendRawTransaction", undefined);
+    expect(pending.body).toMatchObject({ success: false, errorReason: "pending_burn" });
+    // The next relay (another payer's) takes the swallowed one's nonce and is mined: the first can never land now.
+    const other = await permitOffer(stack.deployment.accounts.payer2.privateKey);
+    expect((await settle(facilitatorBody(other.requirements, other.payload))).body).toMatchObject({ success: true });
+    const settled = await settle(lostBody);
+    expect(settled.body).toMatchObject({ success: true });
+    expect(settled.body.transaction).not.toBe(pending.body.transaction);
+    expect(await burnsOf(lost.payload, lost.requirements)).toEqual([settled.body.transaction]);
+    expect(daemon.logs.some((line) => line.includes('"reason":"relay_dropped"'))).toBe(true);
+  });
+});
+
+describe("an RPC outage", () => {
+  it("answers chain_unavailable with HTTP 200 on verify and settle, and consumes nothing", async () => {
+    const { requirements, payload } = await permitOffer();
+    const body = facilitatorBody(requirements, payload);
+    proxy.inject("*", "swallow");
+    expect(await verify(body)).toEqual({ status: 200, body: { isValid: false, invalidReason: "chain_unavailable" } });
+    expect(await settle(body)).toMatchObject({ status: 200, body: { success: false, errorReason: "chain_unavailable" } });
+    proxy.inject("*", undefined);
+    expect((await settle(body)).body).toMatchObject({ success: true });
+  });
+});
