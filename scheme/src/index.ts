@@ -8,6 +8,12 @@ export { BaseError, type BaseErrorParameters } from "./errors/base.js";
 export { InvalidSignatureError, PermitUnavailableError } from "./errors/eip712.js";
 export { InvalidHeaderError } from "./errors/headers.js";
 export { InvalidNetworkError, MalformedPayloadError } from "./errors/wire.js";
+export {
+  InvalidPoseidonSelectionError,
+  NativePoseidonUnavailableError,
+  PoseidonMismatchError,
+  PoseidonParametersError,
+} from "./errors/poseidon.js";
 
 export {
   BURN_AFTER_EXPIRY,
@@ -139,6 +145,18 @@ export {
   meetsBurnAddressPow,
   type BurnAddressDerivation,
 } from "./zerc20/burnAddress.js";
+export {
+  parsePoseidonSelection,
+  POSEIDON_SELECTION_VARIABLE,
+  poseidonChoice,
+  type PoseidonChoice,
+  type PoseidonImplementation,
+  type PoseidonImplementationName,
+  type PoseidonSelection,
+  PoseidonSelectionSchema,
+  selectPoseidon,
+  type SelectPoseidonOptions,
+} from "./zerc20/poseidon/poseidonImplementation.js";
 export { HASH_CHAIN_MASK, nextHashChain } from "./zerc20/hashChain.js";
 export {
   emptyTreeRoot,

@@ -6,8 +6,11 @@
 import { poseidon2 } from "poseidon-lite";
 import { getAddress, type Address } from "viem";
 
-/** BN254 scalar field modulus: secrets and Poseidon inputs live below it. */
-export const BN254_FIELD_MODULUS = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+import { PoseidonMismatchError } from "../errors/poseidon.js";
+import { BN254_FIELD_MODULUS } from "./bn254.js";
+import { poseidonChoice } from "./poseidon/poseidonImplementation.js";
+
+export { BN254_FIELD_MODULUS };
 
 /** Bits of proof of work a burn address carries (bits 160..171 of the Poseidon hash are zero). */
 export const BURN_ADDRESS_POW_BITS = 12;
@@ -18,7 +21,7 @@ const POW_MASK = (1n << BigInt(BURN_ADDRESS_POW_BITS)) - 1n;
 /** A derived burn address with the secret that opens it. */
 export type BurnAddressDerivation = { burnAddress: Address; secret: bigint; nonce: bigint };
 
-/** `Poseidon(recipientFr, secret)`, the hash a burn address is cut from. */
+/** `Poseidon(recipientFr, secret)`, the hash a burn address is cut from; always `poseidon-lite`, the reference. */
 export function burnAddressHash(recipientFr: bigint, secret: bigint): bigint {
   return poseidon2([recipientFr, secret]);
 }
@@ -35,12 +38,13 @@ export function burnAddressFromHash(h: bigint): Address {
 
 /**
  * Searches the smallest `nonce` such that `Poseidon(recipientFr, secretBase + nonce)` meets the proof of
- * work. About 4096 Poseidon hashes on average: callers on a request path should derive ahead of time.
+ * work, with the process's Poseidon implementation (`SVC_POSEIDON`), and re-checks the found hash with
+ * `poseidon-lite`. About 4096 Poseidon hashes on average: callers on a request path should derive ahead of time.
  */
 export function deriveBurnAddress(recipientFr: bigint, secretBase: bigint): BurnAddressDerivation {
-  for (let nonce = 0n; ; nonce++) {
-    const secret = (secretBase + nonce) % BN254_FIELD_MODULUS;
-    const h = burnAddressHash(recipientFr, secret);
-    if (meetsBurnAddressPow(h)) return { burnAddress: burnAddressFromHash(h), secret, nonce };
-  }
+  const nonce = poseidonChoice().implementation.searchBurnNonce(recipientFr, secretBase, BURN_ADDRESS_POW_BITS);
+  const secret = (secretBase + nonce) % BN254_FIELD_MODULUS;
+  const h = burnAddressHash(recipientFr, secret);
+  if (!meetsBurnAddressPow(h)) throw new PoseidonMismatchError("the found nonce misses the proof of work");
+  return { burnAddress: burnAddressFromHash(h), secret, nonce };
 }

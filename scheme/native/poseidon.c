@@ -1,0 +1,390 @@
+/*
+ * Circom-compatible Poseidon (t = 3, two inputs) over a 4-limb prime field, with the burn-address
+ * proof-of-work search, as a Node-API addon.
+ *
+ * The addon carries no constants of its own: `init` receives the field modulus, the Montgomery helpers and
+ * the round constants and matrices that the TypeScript side computes from the installed `poseidon-lite`
+ * (see src/zerc20/poseidon/nativePoseidonParameters.ts for the layout and the optimised partial rounds).
+ * Every parameter set lives in the calling thread's instance data, so worker threads never share state.
+ *
+ * Field elements are kept in Montgomery form in four 64-bit limbs (least significant first), only partly
+ * reduced: every value stays below 2p, and is brought below p once, at the output. Multiplication is
+ * word-by-word Montgomery (CIOS) in the variant that needs no extra carry word, valid because the modulus's
+ * top limb is below 2^63 - 1; with p < 2^254 a product of two values below 2p again lands below 2p, so it
+ * needs no final subtraction (both bounds are checked in `init`).
+ */
+#include <node_api.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t u64;
+typedef unsigned __int128 u128;
+
+enum { WIDTH = 3, LIMBS = 4, MAX_FULL_ROUNDS = 16, MAX_PARTIAL_ROUNDS = 128 };
+
+typedef struct {
+  u64 v[LIMBS];
+} fe;
+
+typedef struct {
+  u64 p[LIMBS];
+  u64 p2[LIMBS]; /* 2p, the bound of partly reduced values */
+  u64 inv;       /* -p^-1 mod 2^64 */
+  fe r2;   /* R^2 mod p, to enter Montgomery form */
+  fe one;  /* R mod p, the Montgomery form of 1 */
+  int full_rounds;
+  int partial_rounds;
+  fe full_c[MAX_FULL_ROUNDS][WIDTH];
+  fe mds[WIDTH][WIDTH];
+  fe partial_c[MAX_PARTIAL_ROUNDS];
+  /* Partial round r < partial_rounds - 1: row 0 is (m00, v1, v2); rows 1 and 2 are (w1, 1, 0), (w2, 0, 1). */
+  fe sparse[MAX_PARTIAL_ROUNDS][5];
+  fe last_partial[WIDTH][WIDTH];
+} params;
+
+/* r = a - p when a >= p, else a (a < 2p). */
+static inline void reduce_once(fe *r, const fe *a, const u64 *p) {
+  u64 d[LIMBS];
+  u64 borrow = 0;
+  for (int i = 0; i < LIMBS; i++) {
+    u128 s = (u128)a->v[i] - p[i] - borrow;
+    d[i] = (u64)s;
+    borrow = (u64)(s >> 64) & 1;
+  }
+  /* borrow set: a < p, keep a. */
+  u64 keep = (u64)0 - borrow;
+  for (int i = 0; i < LIMBS; i++) r->v[i] = (a->v[i] & keep) | (d[i] & ~keep);
+}
+
+/* r = a + b for a, b < 2p; the result is again below 2p. */
+static inline void fe_add(fe *r, const fe *a, const fe *b, const params *P) {
+  fe s;
+  u64 carry = 0;
+  for (int i = 0; i < LIMBS; i++) {
+    u128 t = (u128)a->v[i] + b->v[i] + carry;
+    s.v[i] = (u64)t;
+    carry = (u64)(t >> 64);
+  }
+  /* a + b < 4p < 2^256: the sum fits in four limbs. */
+  reduce_once(r, &s, P->p2);
+}
+
+/* r = a * b / 2^256 mod p, for a, b < 2p; the result is below 2p. */
+static inline void fe_mul(fe *r, const fe *a, const fe *b, const params *P) {
+  const u64 *p = P->p;
+  const u64 inv = P->inv;
+  u64 t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+  for (int i = 0; i < LIMBS; i++) {
+    const u64 bi = b->v[i];
+    u128 s = (u128)a->v[0] * bi + t0;
+    u64 A = (u64)(s >> 64);
+    t0 = (u64)s;
+    const u64 m = t0 * inv;
+    u128 c = (u128)m * p[0] + t0;
+    u64 C = (u64)(c >> 64);
+
+    s = (u128)a->v[1] * bi + t1 + A;
+    A = (u64)(s >> 64);
+    c = (u128)m * p[1] + (u64)s + C;
+    C = (u64)(c >> 64);
+    t0 = (u64)c;
+
+    s = (u128)a->v[2] * bi + t2 + A;
+    A = (u64)(s >> 64);
+    c = (u128)m * p[2] + (u64)s + C;
+    C = (u64)(c >> 64);
+    t1 = (u64)c;
+
+    s = (u128)a->v[3] * bi + t3 + A;
+    A = (u64)(s >> 64);
+    c = (u128)m * p[3] + (u64)s + C;
+    C = (u64)(c >> 64);
+    t2 = (u64)c;
+
+    t3 = C + A;
+  }
+  r->v[0] = t0;
+  r->v[1] = t1;
+  r->v[2] = t2;
+  r->v[3] = t3;
+}
+
+static inline void pow5(fe *x, const params *P) {
+  fe x2, x4;
+  fe_mul(&x2, x, x, P);
+  fe_mul(&x4, &x2, &x2, P);
+  fe_mul(x, &x4, x, P);
+}
+
+static inline void mix_dense(fe s[WIDTH], const fe m[WIDTH][WIDTH], const params *P) {
+  fe out[WIDTH];
+  for (int row = 0; row < WIDTH; row++) {
+    fe acc, term;
+    fe_mul(&acc, &m[row][0], &s[0], P);
+    for (int col = 1; col < WIDTH; col++) {
+      fe_mul(&term, &m[row][col], &s[col], P);
+      fe_add(&acc, &acc, &term, P);
+    }
+    out[row] = acc;
+  }
+  memcpy(s, out, sizeof out);
+}
+
+static inline void mix_sparse(fe s[WIDTH], const fe sp[5], const params *P) {
+  fe s0, term;
+  fe_mul(&s0, &sp[0], &s[0], P);
+  fe_mul(&term, &sp[1], &s[1], P);
+  fe_add(&s0, &s0, &term, P);
+  fe_mul(&term, &sp[2], &s[2], P);
+  fe_add(&s0, &s0, &term, P);
+  fe_mul(&term, &sp[3], &s[0], P);
+  fe_add(&s[1], &s[1], &term, P);
+  fe_mul(&term, &sp[4], &s[0], P);
+  fe_add(&s[2], &s[2], &term, P);
+  s[0] = s0;
+}
+
+static void full_round(fe s[WIDTH], int round, const params *P) {
+  for (int i = 0; i < WIDTH; i++) {
+    fe_add(&s[i], &s[i], &P->full_c[round][i], P);
+    pow5(&s[i], P);
+  }
+  mix_dense(s, P->mds, P);
+}
+
+/* The permutation's first output for the Montgomery-form state s (modified in place). */
+static void permute(fe s[WIDTH], const params *P) {
+  const int half = P->full_rounds / 2;
+  for (int r = 0; r < half; r++) full_round(s, r, P);
+  for (int r = 0; r < P->partial_rounds; r++) {
+    fe_add(&s[0], &s[0], &P->partial_c[r], P);
+    pow5(&s[0], P);
+    if (r + 1 < P->partial_rounds) mix_sparse(s, P->sparse[r], P);
+    else mix_dense(s, P->last_partial, P);
+  }
+  for (int r = half; r < P->full_rounds; r++) full_round(s, r, P);
+}
+
+static inline void to_mont(fe *r, const fe *a, const params *P) { fe_mul(r, a, &P->r2, P); }
+
+/* The canonical value (below p) of the Montgomery-form a. */
+static inline void from_mont(fe *r, const fe *a, const params *P) {
+  const fe unit = {{1, 0, 0, 0}};
+  fe t;
+  /* (a + m p) / 2^256 < p + 1 for a < 2p: one subtraction makes it canonical. */
+  fe_mul(&t, a, &unit, P);
+  reduce_once(r, &t, P->p);
+}
+
+/* Reduces a 256-bit value below p (p > 2^253, so at most a few subtractions). */
+static void reduce_full(fe *a, const u64 *p) {
+  for (;;) {
+    u64 d[LIMBS];
+    u64 borrow = 0;
+    for (int i = 0; i < LIMBS; i++) {
+      u128 s = (u128)a->v[i] - p[i] - borrow;
+      d[i] = (u64)s;
+      borrow = (u64)(s >> 64) & 1;
+    }
+    if (borrow) return;
+    memcpy(a->v, d, sizeof d);
+  }
+}
+
+/* ---- Node-API glue ---- */
+
+static napi_value throw_error(napi_env env, const char *code, const char *message) {
+  napi_throw_error(env, code, message);
+  return NULL;
+}
+
+static const params *current_params(napi_env env) {
+  void *data = NULL;
+  if (napi_get_instance_data(env, &data) != napi_ok) return NULL;
+  return (const params *)data;
+}
+
+static void free_params(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  free(data);
+}
+
+/* Reads a non-negative BigInt below 2^256 into four limbs; returns 0 and throws otherwise. */
+static int read_u256(napi_env env, napi_value value, fe *out) {
+  napi_valuetype type;
+  if (napi_typeof(env, value, &type) != napi_ok || type != napi_bigint) {
+    napi_throw_type_error(env, "ERR_POSEIDON_INPUT", "expected a bigint");
+    return 0;
+  }
+  size_t count = 0;
+  int sign = 0;
+  /* Node answers the word count only when both the sign and the words pointers are NULL. */
+  if (napi_get_value_bigint_words(env, value, NULL, &count, NULL) != napi_ok) return 0;
+  if (count > LIMBS) {
+    napi_throw_range_error(env, "ERR_POSEIDON_INPUT", "expected a bigint below 2^256");
+    return 0;
+  }
+  memset(out->v, 0, sizeof out->v);
+  count = LIMBS;
+  if (napi_get_value_bigint_words(env, value, &sign, &count, out->v) != napi_ok) return 0;
+  if (sign) {
+    int zero = 1;
+    for (int i = 0; i < LIMBS; i++) zero &= out->v[i] == 0;
+    if (!zero) {
+      napi_throw_range_error(env, "ERR_POSEIDON_INPUT", "expected a non-negative bigint");
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static napi_value make_u256(napi_env env, const fe *a) {
+  napi_value out;
+  if (napi_create_bigint_words(env, 0, LIMBS, a->v, &out) != napi_ok) return NULL;
+  return out;
+}
+
+/* init(parameters: Uint8Array): loads one parameter set for this thread (layout in nativePoseidonParameters.ts). */
+static napi_value js_init(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  bool is_typed = false;
+  if (argc < 1 || napi_is_typedarray(env, argv[0], &is_typed) != napi_ok || !is_typed) {
+    return throw_error(env, "ERR_POSEIDON_PARAMETERS", "expected a Uint8Array of parameters");
+  }
+  napi_typedarray_type kind;
+  size_t length;
+  void *bytes;
+  if (napi_get_typedarray_info(env, argv[0], &kind, &length, &bytes, NULL, NULL) != napi_ok) return NULL;
+  if (kind != napi_uint8_array || length < 3 * sizeof(u64)) {
+    return throw_error(env, "ERR_POSEIDON_PARAMETERS", "expected a Uint8Array of parameters");
+  }
+  u64 header[3];
+  memcpy(header, bytes, sizeof header);
+  const u64 width = header[0], full = header[1], partial = header[2];
+  if (width != WIDTH || full == 0 || full % 2 != 0 || full > MAX_FULL_ROUNDS || partial < 1 || partial > MAX_PARTIAL_ROUNDS) {
+    return throw_error(env, "ERR_POSEIDON_PARAMETERS", "unsupported round counts");
+  }
+  /* p, inv, r2, one, full constants, mds, partial constants, sparse matrices, last partial matrix. */
+  const size_t elements = 1 + full * WIDTH + WIDTH * WIDTH + partial + (partial - 1) * 5 + WIDTH * WIDTH + 2;
+  const size_t expected = 3 * sizeof(u64) + sizeof(u64) + elements * sizeof(fe);
+  if (length != expected) return throw_error(env, "ERR_POSEIDON_PARAMETERS", "parameter length mismatch");
+
+  params *P = calloc(1, sizeof(params));
+  if (P == NULL) return throw_error(env, "ERR_POSEIDON_PARAMETERS", "out of memory");
+  const unsigned char *cursor = (const unsigned char *)bytes + sizeof header;
+#define TAKE(dst, size)          \
+  do {                           \
+    memcpy((dst), cursor, size); \
+    cursor += (size);            \
+  } while (0)
+  TAKE(P->p, sizeof P->p);
+  TAKE(&P->inv, sizeof P->inv);
+  TAKE(&P->r2, sizeof(fe));
+  TAKE(&P->one, sizeof(fe));
+  P->full_rounds = (int)full;
+  P->partial_rounds = (int)partial;
+  TAKE(P->full_c, full * WIDTH * sizeof(fe));
+  TAKE(P->mds, sizeof P->mds);
+  TAKE(P->partial_c, partial * sizeof(fe));
+  TAKE(P->sparse, (partial - 1) * 5 * sizeof(fe));
+  TAKE(P->last_partial, sizeof P->last_partial);
+#undef TAKE
+  /* Partly reduced products need p < 2^254 (which also satisfies the carry-free multiplication); p > 2^252
+   * bounds reduce_full; inv must be -p^-1 mod 2^64. */
+  if (P->p[3] >= (1ULL << 62) || P->p[3] < (1ULL << 60) || (u64)(P->p[0] * P->inv) != (u64)-1) {
+    free(P);
+    return throw_error(env, "ERR_POSEIDON_PARAMETERS", "unsupported modulus");
+  }
+  u64 carry = 0;
+  for (int i = 0; i < LIMBS; i++) {
+    P->p2[i] = (P->p[i] << 1) | carry;
+    carry = P->p[i] >> 63;
+  }
+  if (napi_set_instance_data(env, P, free_params, NULL) != napi_ok) {
+    free(P);
+    return throw_error(env, "ERR_POSEIDON_PARAMETERS", "cannot keep the parameters");
+  }
+  napi_value undefined;
+  napi_get_undefined(env, &undefined);
+  return undefined;
+}
+
+static const params *require_params(napi_env env) {
+  const params *P = current_params(env);
+  if (P == NULL) throw_error(env, "ERR_POSEIDON_NOT_INITIALISED", "init() was not called in this thread");
+  return P;
+}
+
+/* poseidon2(a: bigint, b: bigint): bigint — Poseidon([a mod p, b mod p]), inputs in [0, 2^256). */
+static napi_value js_poseidon2(napi_env env, napi_callback_info info) {
+  const params *P = require_params(env);
+  if (P == NULL) return NULL;
+  size_t argc = 2;
+  napi_value argv[2];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  if (argc < 2) return throw_error(env, "ERR_POSEIDON_INPUT", "expected two bigints");
+  fe a, b;
+  if (!read_u256(env, argv[0], &a) || !read_u256(env, argv[1], &b)) return NULL;
+  reduce_full(&a, P->p);
+  reduce_full(&b, P->p);
+  fe s[WIDTH] = {{{0, 0, 0, 0}}};
+  to_mont(&s[1], &a, P);
+  to_mont(&s[2], &b, P);
+  permute(s, P);
+  fe out;
+  from_mont(&out, &s[0], P);
+  return make_u256(env, &out);
+}
+
+/*
+ * searchBurnNonce(recipientFr: bigint, secretBase: bigint, powBits: number): bigint — the smallest nonce such
+ * that bits 160 .. 160 + powBits - 1 of Poseidon([recipientFr, (secretBase + nonce) mod p]) are all zero.
+ */
+static napi_value js_search(napi_env env, napi_callback_info info) {
+  const params *P = require_params(env);
+  if (P == NULL) return NULL;
+  size_t argc = 3;
+  napi_value argv[3];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  if (argc < 3) return throw_error(env, "ERR_POSEIDON_INPUT", "expected two bigints and a bit count");
+  fe recipient, base;
+  if (!read_u256(env, argv[0], &recipient) || !read_u256(env, argv[1], &base)) return NULL;
+  uint32_t pow_bits = 0;
+  if (napi_get_value_uint32(env, argv[2], &pow_bits) != napi_ok || pow_bits < 1 || pow_bits > 32) {
+    return throw_error(env, "ERR_POSEIDON_INPUT", "expected a bit count from 1 to 32");
+  }
+  reduce_full(&recipient, P->p);
+  reduce_full(&base, P->p);
+  /* Bit 160 is bit 32 of limb 2; up to 32 bits stay inside that limb. */
+  const u64 pow_mask = ((1ULL << pow_bits) - 1) << 32;
+  fe recipient_m, secret_m;
+  to_mont(&recipient_m, &recipient, P);
+  to_mont(&secret_m, &base, P);
+  uint64_t nonce = 0;
+  for (;; nonce++) {
+    fe s[WIDTH] = {{{0, 0, 0, 0}}, recipient_m, secret_m};
+    permute(s, P);
+    fe h;
+    from_mont(&h, &s[0], P);
+    if ((h.v[2] & pow_mask) == 0) break;
+    /* secret + 1 mod p, in Montgomery form. */
+    fe_add(&secret_m, &secret_m, &P->one, P);
+  }
+  napi_value out;
+  if (napi_create_bigint_uint64(env, nonce, &out) != napi_ok) return NULL;
+  return out;
+}
+
+NAPI_MODULE_INIT() {
+  napi_property_descriptor properties[] = {
+      {"init", NULL, js_init, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"poseidon2", NULL, js_poseidon2, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"searchBurnNonce", NULL, js_search, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  if (napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties) != napi_ok) return NULL;
+  return exports;
+}

@@ -1,0 +1,2 @@
+/** BN254 scalar field modulus: secrets and Poseidon inputs live below it. */
+export const BN254_FIELD_MODULUS = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;

@@ -1,0 +1,41 @@
+/**
+ * The native addon as a {@link PoseidonImplementation}. The addon takes non-negative inputs below 2^256 and
+ * reduces them mod p, which is what `poseidon-lite` computes for them; anything else (negative or wider
+ * inputs, which no caller here produces) goes to `poseidon-lite` itself, so results agree on every bigint.
+ * At load it hashes one known pair both ways and refuses to run when they differ.
+ */
+import { poseidon2 as poseidonLite2 } from "poseidon-lite";
+
+import { NativePoseidonUnavailableError, PoseidonMismatchError } from "../../errors/poseidon.js";
+import { loadNativePoseidon } from "./nativePoseidon.js";
+import type { PoseidonImplementation } from "./poseidonImplementation.js";
+import { poseidonLiteImplementation } from "./poseidonLiteImplementation.js";
+
+const NATIVE_INPUT_LIMIT = 1n << 256n;
+
+const inNativeRange = (x: bigint) => x >= 0n && x < NATIVE_INPUT_LIMIT;
+
+/**
+ * Loads the addon (default: the one this package built) for this thread over the field of modulus `p` and
+ * checks it against `poseidon-lite`; throws
+ * {@link NativePoseidonUnavailableError} when it cannot be loaded or disagrees.
+ *
+ * @example
+ * const native = createNativePoseidonImplementation(BN254_FIELD_MODULUS);
+ * native.searchBurnNonce(recipientFr, secretBase, 12);
+ */
+export function createNativePoseidonImplementation(p: bigint, addonPath?: string): PoseidonImplementation {
+  const addon = loadNativePoseidon(p, addonPath);
+  const probe: [bigint, bigint] = [p - 1n, 0x1234567890abcdefn];
+  if (addon.poseidon2(...probe) !== poseidonLite2(probe)) {
+    throw new NativePoseidonUnavailableError({ cause: new PoseidonMismatchError("the load-time probe hash differs") });
+  }
+  return {
+    name: "native",
+    poseidon2: (a, b) => (inNativeRange(a) && inNativeRange(b) ? addon.poseidon2(a, b) : poseidonLite2([a, b])),
+    searchBurnNonce: (recipientFr, secretBase, powBits) =>
+      inNativeRange(recipientFr) && inNativeRange(secretBase) && Number.isInteger(powBits) && powBits >= 1 && powBits <= 32
+        ? addon.searchBurnNonce(recipientFr, secretBase, powBits)
+        : poseidonLiteImplementation.searchBurnNonce(recipientFr, secretBase, powBits),
+  };
+}

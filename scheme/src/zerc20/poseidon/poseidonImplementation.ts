@@ -1,0 +1,85 @@
+/**
+ * Which Poseidon computes burn addresses: the native addon when it was built and loads (`auto`, the default),
+ * or `poseidon-lite`, chosen with `SVC_POSEIDON=auto|native|js`. Both give bit-identical results (proven by
+ * the equality tests); the choice only changes speed. `native` makes a missing addon an error instead of a
+ * silent fallback.
+ */
+import { z } from "zod";
+
+import { InvalidPoseidonSelectionError, NativePoseidonUnavailableError } from "../../errors/poseidon.js";
+import { BN254_FIELD_MODULUS } from "../bn254.js";
+import { createNativePoseidonImplementation } from "./nativePoseidonImplementation.js";
+import { poseidonLiteImplementation } from "./poseidonLiteImplementation.js";
+
+/** The environment variable that forces a Poseidon implementation. */
+export const POSEIDON_SELECTION_VARIABLE = "SVC_POSEIDON";
+
+/** `auto` (native when available, else `poseidon-lite`), `native` (required) or `js` (`poseidon-lite`). */
+export const PoseidonSelectionSchema = z.enum(["auto", "native", "js"]);
+
+/** A parsed `SVC_POSEIDON` value. */
+export type PoseidonSelection = z.infer<typeof PoseidonSelectionSchema>;
+
+/** Names an implementation in logs and in `facilitator check`. */
+export type PoseidonImplementationName = "native" | "poseidon-lite";
+
+/** Two-input circom Poseidon over BN254 and the burn-address proof-of-work search built on it. */
+export type PoseidonImplementation = {
+  readonly name: PoseidonImplementationName;
+  /** `poseidon2([a, b])` exactly as `poseidon-lite` computes it. */
+  poseidon2(a: bigint, b: bigint): bigint;
+  /** Smallest nonce whose `poseidon2([recipientFr, (secretBase + nonce) mod p])` has bits `160 .. 160 + powBits - 1` zero. */
+  searchBurnNonce(recipientFr: bigint, secretBase: bigint, powBits: number): bigint;
+};
+
+/** The implementation in use and, when `auto` fell back to `poseidon-lite`, why. */
+export type PoseidonChoice = {
+  implementation: PoseidonImplementation;
+  selection: PoseidonSelection;
+  /** Set when `auto` wanted the addon but could not use it. */
+  fallback?: NativePoseidonUnavailableError | undefined;
+};
+
+/**
+ * Reads `SVC_POSEIDON` (unset or empty means `auto`); throws {@link InvalidPoseidonSelectionError}, which
+ * names the variable but never the value.
+ */
+export function parsePoseidonSelection(env: Readonly<Record<string, string | undefined>>): PoseidonSelection {
+  const raw = env[POSEIDON_SELECTION_VARIABLE];
+  if (raw === undefined || raw === "") return "auto";
+  const parsed = PoseidonSelectionSchema.safeParse(raw);
+  if (!parsed.success) throw new InvalidPoseidonSelectionError({ variable: POSEIDON_SELECTION_VARIABLE });
+  return parsed.data;
+}
+
+/** Where to load the addon from; only tests point elsewhere (to prove the fallback). */
+export type SelectPoseidonOptions = { addonPath?: string | undefined };
+
+/**
+ * Builds the implementation `selection` asks for in this thread; `native` throws
+ * {@link NativePoseidonUnavailableError} when the addon is missing, `auto` falls back to `poseidon-lite`.
+ *
+ * @example
+ * const { implementation } = selectPoseidon("auto");
+ * implementation.name; // "native" where the addon was built
+ */
+export function selectPoseidon(selection: PoseidonSelection, options: SelectPoseidonOptions = {}): PoseidonChoice {
+  if (selection === "js") return { implementation: poseidonLiteImplementation, selection };
+  try {
+    return { implementation: createNativePoseidonImplementation(BN254_FIELD_MODULUS, options.addonPath), selection };
+  } catch (error) {
+    if (selection === "native" || !(error instanceof NativePoseidonUnavailableError)) throw error;
+    return { implementation: poseidonLiteImplementation, selection, fallback: error };
+  }
+}
+
+let processChoice: PoseidonChoice | undefined;
+
+/**
+ * The process-wide choice, made once from `process.env` on first use (throws like {@link parsePoseidonSelection}
+ * and {@link selectPoseidon}).
+ */
+export function poseidonChoice(): PoseidonChoice {
+  processChoice ??= selectPoseidon(parsePoseidonSelection(process.env));
+  return processChoice;
+}
