@@ -198,3 +198,28 @@ describe("options", () => {
     expect(() => setup(options)).toThrow(option);
   });
 });
+
+describe("restore after a restart", () => {
+  it("puts back open, paid and expired challenges beyond the cap, and drops those past retention", () => {
+    const { clock, store } = setup({ maxOpenChallenges: 1 });
+    const open = buildChallengeRecord({ issuedAt: 1000 });
+    const paid = buildChallengeRecord({ issuedAt: 1000 });
+    const expired = buildChallengeRecord({ issuedAt: 1000 - 300 - 10 });
+    const gone = buildChallengeRecord({ issuedAt: 1000 - 300 - 61 });
+    store.restore({ ...open, burn: undefined }, false);
+    store.restore({ ...paid, burn: undefined }, true);
+    store.restore({ ...expired, burn: undefined }, false);
+    store.restore({ ...gone, burn: undefined }, false);
+    expect(store.get(open.challengeNonce)).toMatchObject({ status: "open", settled: false });
+    expect(store.get(paid.challengeNonce)).toMatchObject({ status: "open", settled: true });
+    expect(store.get(expired.challengeNonce)).toMatchObject({ status: "expired" });
+    expect(store.get(gone.challengeNonce)).toBeUndefined();
+    expect(store.findByPayTo(open.payTo)?.record.challengeNonce).toBe(open.challengeNonce);
+    expect(store.counts()).toEqual({ open: 1, retainedExpired: 1 });
+    // A duplicate restore (the journal holds the challenge once per record) is a no-op, never a second entry.
+    store.restore({ ...open, burn: undefined }, false);
+    expect(store.counts()).toEqual({ open: 1, retainedExpired: 1 });
+    clock.now = 1000 + 301;
+    expect(store.get(open.challengeNonce)?.status).toBe("expired");
+  });
+});

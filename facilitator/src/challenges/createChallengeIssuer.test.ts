@@ -9,11 +9,12 @@ import {
   BurnAddressUnavailableError,
   BurnAddressVerificationError,
   ChallengeCapacityError,
+  ChallengeNotRecordedError,
   ProfileDisabledError,
 } from "../errors/challenges.js";
 import { QuoteOutOfRangeError } from "../errors/fee.js";
 import { BurnAddressPool, type BurnAddressSource } from "./burnAddressPool.js";
-import type { BurnSecret } from "./challengeRecord.js";
+import type { BurnSecret, ChallengeRecord } from "./challengeRecord.js";
 import { ChallengeStore } from "./challengeStore.js";
 import { createChallengeIssuer } from "./createChallengeIssuer.js";
 import { buildBurnSecret } from "./testing/buildChallengeRecord.js";
@@ -26,10 +27,11 @@ function fakePool(take: () => Promise<BurnSecret>): BurnAddressSource {
   return { take };
 }
 
-function setup({ table = {}, maxOpenChallenges = 10, pool }: {
+function setup({ table = {}, maxOpenChallenges = 10, pool, record }: {
   table?: ConfigTable;
   maxOpenChallenges?: number;
   pool?: (config: ReturnType<typeof parseConfig>) => BurnAddressSource;
+  record?: (record: ChallengeRecord) => Promise<void>;
 } = {}) {
   const config = parseConfig(buildConfigTable(table), { configDir: "/tmp" });
   const treasury = config.settlement.treasury;
@@ -47,7 +49,7 @@ function setup({ table = {}, maxOpenChallenges = 10, pool }: {
     retentionSeconds: config.settlement.expired_challenge_retention_seconds,
     now: () => NOW,
   });
-  const issuer = createChallengeIssuer({ config, seed, pool: source, store, now: () => NOW });
+  const issuer = createChallengeIssuer({ config, seed, pool: source, store, now: () => NOW, record });
   return { config, issuer, pool: source, store };
 }
 
@@ -131,6 +133,25 @@ describe("fees", () => {
     const { issuer, pool } = setup({ table: { fee: undefined } });
     await expect(issuer.issue(0n)).rejects.toThrow(/the quoted amount is zero/);
     expect(pool.takes).toBe(0);
+  });
+});
+
+describe("recording", () => {
+  it("records the challenge before the offer is returned", async () => {
+    const recorded: ChallengeRecord[] = [];
+    const { issuer, store } = setup({ record: async (record) => void recorded.push(record) });
+    const { offer } = await issuer.issue(1000n);
+    expect(recorded.map((record) => record.challengeNonce)).toEqual([offer.challengeNonce]);
+    expect(store.get(offer.challengeNonce)?.status).toBe("open");
+  });
+
+  it("withholds the offer and frees the slot when the record cannot be written", async () => {
+    const { issuer, store } = setup({
+      maxOpenChallenges: 1,
+      record: () => Promise.reject(new Error("disk full")),
+    });
+    await expect(issuer.issue(1000n)).rejects.toBeInstanceOf(ChallengeNotRecordedError);
+    expect(store.counts()).toEqual({ open: 0, retainedExpired: 0 });
   });
 });
 
