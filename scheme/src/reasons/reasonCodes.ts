@@ -31,7 +31,7 @@ export const INVALID_BURN_AUTHORIZATION = "invalid_burn_authorization";
 /** `permit.nonce` is not the payer's live token nonce. */
 export const STALE_PERMIT_NONCE = "stale_permit_nonce";
 
-/** The signatures' deadline has passed. */
+/** The signatures' deadline has passed, or is too close for a relayed burn to land before it. */
 export const DEADLINE_PASSED = "deadline_passed";
 
 /** `permit.value` is not exactly the quoted `amount`. */
