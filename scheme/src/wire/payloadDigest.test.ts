@@ -48,4 +48,13 @@ describe("payloadDigest is the payment's semantic identity", () => {
     expect(paymentIdentity({ challengeNonce: permit.challengeNonce })).toBeUndefined();
     expect(payloadDigest({ a: 1 })).not.toBe(payloadDigest({ a: 2 }));
   });
+
+  it("digests a payload no canonical form exists for without throwing", () => {
+    const deep = JSON.parse(`{"a":${"[".repeat(5000)}${"]".repeat(5000)}}`) as unknown;
+    const overflowed = JSON.parse('{"challengeNonce":"0x11","x":1e400}') as unknown;
+    expect(payloadDigest(deep)).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(payloadDigest(overflowed)).not.toBe(payloadDigest(deep));
+    // A genuine payload's identity ignores an unknown key holding 1e400, as it ignores any unknown key.
+    expect(payloadDigest({ ...selfTransfer, x: Number.POSITIVE_INFINITY })).toBe(payloadDigest(selfTransfer));
+  });
 });
