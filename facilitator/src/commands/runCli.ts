@@ -13,13 +13,14 @@ import { HistoryKeysInitCommand } from "./historyKeys/init.js";
 import { HistoryKeysRevokeCommand } from "./historyKeys/revoke.js";
 import { HistoryKeysRotateCommand } from "./historyKeys/rotate.js";
 import { StartCommand } from "./start.js";
+import { StatusCommand } from "./status.js";
 import { VerifyProofCommand } from "./verifyProof.js";
 
 /** Exit code for a usage mistake (unknown command, missing or malformed option). */
 export const EXIT_USAGE = 2;
 
 /** Commands whose usage mistakes exit 2 and whose unexpected errors print one redacted line. */
-const OWN_EXIT_CODES = [CheckCommand, StartCommand, VerifyProofCommand, HistoryKeysInitCommand, HistoryKeysRotateCommand, HistoryKeysRevokeCommand];
+const OWN_EXIT_CODES = [CheckCommand, StartCommand, StatusCommand, VerifyProofCommand, HistoryKeysInitCommand, HistoryKeysRotateCommand, HistoryKeysRevokeCommand];
 
 /** Builds the clipanion `Cli` with every facilitator command registered. */
 export function createCli(): Cli {
@@ -32,6 +33,7 @@ export function createCli(): Cli {
   });
   cli.register(CheckCommand);
   cli.register(StartCommand);
+  cli.register(StatusCommand);
   cli.register(VerifyProofCommand);
   cli.register(HistoryKeysInitCommand);
   cli.register(HistoryKeysRotateCommand);

@@ -7,6 +7,7 @@ import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
 import type { HistoryService } from "../history/createHistoryService.js";
 import type { Logger } from "../log/createLogger.js";
 import type { FacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
+import type { AdminStatus } from "../operator/adminStatus.js";
 import type { ReadinessReport } from "../readiness/readinessReport.js";
 
 /** States `GET /admin/settlements?state=` filters on. */
@@ -52,6 +53,8 @@ export type AppDependencies = {
   admin: {
     challenges: () => { open: number; retainedExpired: number; maxOpen: number };
     settlements: (state: SettlementState | undefined) => AdminSettlement[];
+    /** The operator summary behind `GET /admin/status`. */
+    status: () => Promise<AdminStatus>;
   };
   /** The metrics registry and hooks; without it `/metrics` is not served and nothing is counted. */
   metrics?: FacilitatorMetrics | undefined;

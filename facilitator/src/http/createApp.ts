@@ -16,6 +16,7 @@ import { requireAdminToken } from "./requireAdminToken.js";
 import { resolveClientIp } from "./resolveClientIp.js";
 import { adminChallengesRoute } from "./routes/adminChallengesRoute.js";
 import { adminSettlementsRoute } from "./routes/adminSettlementsRoute.js";
+import { adminStatusRoute } from "./routes/adminStatusRoute.js";
 import { challengeRoute } from "./routes/challengeRoute.js";
 import { healthRoute } from "./routes/healthRoute.js";
 import { metricsRoute } from "./routes/metricsRoute.js";
@@ -66,7 +67,8 @@ export function createApp(deps: AppDependencies, options: CreateAppOptions = {})
     .post("/verify", shared, readJsonBody, verifyRoute(deps))
     .post("/settle", shared, readJsonBody, settleRoute(deps))
     .get("/admin/challenges", adminChallengesRoute(deps))
-    .get("/admin/settlements", adminSettlementsRoute(deps));
+    .get("/admin/settlements", adminSettlementsRoute(deps))
+    .get("/admin/status", adminStatusRoute(deps));
   // Only with the complete history environment; otherwise /history/* is not served at all.
   if (deps.history) registerHistoryRoutes(router, deps.history, { now: options.now });
   if (deps.metrics) router.get("/metrics", metricsRoute(deps.metrics));

@@ -126,7 +126,22 @@ describe("GET /admin/settlements", () => {
     const late = await fetch(`${url}/admin/settlements?state=late_burn`, { headers });
     expect(await late.json()).toMatchObject({ settlements: [{ state: "late_burn" }] });
     const finalized = await fetch(`${url}/admin/settlements?state=finalized`, { headers });
-    expect(await finalized.json()).toEqual({ settlements: [] });
+    expect(await finalized.json()).toEqual({
+      settlements: [],
+      total: 0,
+      limit: 100,
+      offset: 0,
+      counts: { accepted: 1, finalized: 0, failed: 0, late_burn: 1 },
+    });
+  });
+
+  it("pages with limit and offset and refuses a bad limit", async () => {
+    const url = await start(TEST_HTTP_ADMIN_TOKEN);
+    const second = await fetch(`${url}/admin/settlements?limit=1&offset=1`, { headers });
+    expect(await second.json()).toMatchObject({ settlements: [{ state: "late_burn" }], total: 2, limit: 1, offset: 1 });
+    for (const query of ["limit=0", "limit=1001", "limit=-1", "limit=1.5", "offset=x", "limit=1&limit=2"]) {
+      expect((await fetch(`${url}/admin/settlements?${query}`, { headers })).status).toBe(400);
+    }
   });
 
   it.each(["pending", "", "ACCEPTED", "accepted&state=failed"])("refuses state=%s with 400", async (state) => {

@@ -105,6 +105,21 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
             amount: "1000",
             burnTxHash: TEST_HTTP_BURN_TX,
           })),
+      status: async () => ({
+        profile,
+        chainId: 31337,
+        backlog: {
+          intent: { count: 0, oldestAgeSeconds: null },
+          accepted: { count: 1, oldestAgeSeconds: 30 },
+          finalized: { count: 0, oldestAgeSeconds: null },
+          failed: { count: 0, oldestAgeSeconds: null },
+          late_burn: { count: 1, oldestAgeSeconds: 90 },
+        },
+        openChallenges: 2,
+        stock: { stocked: 16, deriving: 0, derived: 16, stopped: false },
+        relayer: { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", balanceWei: "1000000000000000000", queueDepth: 0 },
+        treasury: { address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", balanceWei: "0" },
+      }),
     },
     ...rest,
   };

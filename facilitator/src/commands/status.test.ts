@@ -1,0 +1,171 @@
+/**
+ * `facilitator status` against a live daemon on a real stack: the summary, `--json`, a rejected token, and a
+ * daemon whose RPC went away.
+ */
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { formatDaemonStatus } from "../operator/formatDaemonStatus.js";
+import {
+  broadcastBurn,
+  facilitatorBody,
+  postJson,
+  requestOffer,
+  startTestDaemon,
+  startTestStack,
+  type TestDaemon,
+  type TestStack,
+} from "../testing/localFacilitator.js";
+import { startStoppableRpcProxy, type StoppableRpcProxy } from "../testing/stoppableRpcProxy.js";
+import { EXIT_USAGE, runCli } from "./runCli.js";
+
+let stack: TestStack;
+let proxy: StoppableRpcProxy;
+let daemon: TestDaemon;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  proxy = await startStoppableRpcProxy(stack.deployment.rpcUrl);
+  daemon = await startTestDaemon(stack, "status", { network: { rpc_url: proxy.url }, daemon: { finalize_interval_ms: 600_000 } });
+  const requirements = await requestOffer(daemon, "2500");
+  const burnTxHash = await broadcastBurn(stack, requirements, stack.deployment.accounts.payer.privateKey);
+  const settled = await postJson(`${daemon.url}/settle`, facilitatorBody(requirements, { challengeNonce: requirements.extra.challengeNonce, burnTxHash }));
+  expect(settled.body.success).toBe(true);
+});
+
+afterAll(async () => {
+  await daemon?.stop();
+  await proxy?.stop();
+  await stack?.close();
+});
+
+async function status(argv: string[], env: Record<string, string | undefined> = stack.env) {
+  let stdout = "";
+  let stderr = "";
+  const sink = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk: Buffer | string, _encoding, callback) {
+        append(chunk.toString());
+        callback();
+      },
+    });
+  const code = await runCli(["status", "--config", daemon.configPath, "--url", daemon.url, ...argv], {
+    env,
+    stdin: process.stdin,
+    stdout: sink((text) => (stdout += text)),
+    stderr: sink((text) => (stderr += text)),
+    colorDepth: 1,
+  });
+  return { code, stdout, stderr };
+}
+
+describe("facilitator status", () => {
+  it("summarises a ready daemon with its backlog, stock and balances", async () => {
+    const { code, stdout, stderr } = await status([]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split("\n");
+    // Printed URLs pass the credential redactor, which writes them in WHATWG form (trailing slash).
+    expect(lines[0]).toBe(`facilitator at ${daemon.url}/ (profile local, chain 31337)`);
+    expect(lines[1]).toBe("readiness: ready");
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}accepted +1 {2}oldest \d+s$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}failed +0$/));
+    expect(lines).toContain("failed entries: none");
+    expect(lines).toContain("late burns: none");
+    expect(lines).toContainEqual(expect.stringMatching(/^burn-address stock: \d+ ready, \d+ deriving$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^relayer 0x[0-9a-fA-F]{40}: [0-9.]+ ETH, queue depth 0$/));
+  });
+
+  it("prints the same facts as JSON with --json", async () => {
+    const { code, stdout } = await status(["--json"]);
+    expect(code).toBe(0);
+    const parsed = JSON.parse(stdout);
+    expect(parsed.readiness.status).toBe("ready");
+    expect(parsed.status.backlog.accepted.count).toBe(1);
+    expect(parsed.status.openChallenges).toBe(0);
+    expect(BigInt(parsed.status.relayer.balanceWei)).toBeGreaterThan(0n);
+    expect(parsed.failed).toEqual({ settlements: [], total: 0 });
+  });
+
+  it("names SVC_ADMIN_TOKEN, never its value, when the daemon refuses it", async () => {
+    const wrong = "wrong-admin-token-but-long-enough-4711";
+    const { code, stdout, stderr } = await status([], { ...stack.env, SVC_ADMIN_TOKEN: wrong });
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/^facilitator status: the daemon refused SVC_ADMIN_TOKEN \(401\)/);
+    expect(stderr).not.toContain(wrong);
+  });
+
+  it("exits 2 for a malformed --limit and 1 when nothing listens", async () => {
+    expect((await status(["--limit", "0"])).code).toBe(EXIT_USAGE);
+    const gone = await runCliCapture(["status", "--config", daemon.configPath, "--url", "http://127.0.0.1:1"]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/^facilitator status: no facilitator status at http:\/\/127\.0\.0\.1:1\/: no answer/);
+  });
+
+  it("reports NOT READY with the failing component while the RPC is gone (last: it stops the proxy)", async () => {
+    await proxy.stop();
+    const giveUpAt = Date.now() + 15_000;
+    let result = await status([]);
+    while (result.code === 0 && Date.now() < giveUpAt) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      result = await status([]);
+    }
+    expect(result.code).toBe(1);
+    // The stock may be refilling at the same moment (the pool keeps two here), so only the RPC line is fixed.
+    expect(result.stdout).toMatch(/\nreadiness: NOT READY \(rpc(, stock)?\)\n {2}rpc: unreachable http:\/\/127\.0\.0\.1:\d+\/\n/);
+    expect(result.stdout).toContain("balance unknown (RPC did not answer)");
+  });
+});
+
+describe("formatDaemonStatus", () => {
+  it("lists failed entries with their reasons and says how many were left out", () => {
+    const text = formatDaemonStatus({
+      url: "http://127.0.0.1:4032",
+      readiness: { status: "ready", components: { rpc: { ready: true }, indexer: { ready: true }, journal: { ready: true }, stock: { ready: true } } },
+      status: {
+        profile: "local",
+        chainId: 31337,
+        backlog: {
+          intent: { count: 0, oldestAgeSeconds: null },
+          accepted: { count: 3, oldestAgeSeconds: 7_325 },
+          finalized: { count: 0, oldestAgeSeconds: null },
+          failed: { count: 2, oldestAgeSeconds: 90_061 },
+          late_burn: { count: 0, oldestAgeSeconds: null },
+        },
+        openChallenges: 0,
+        stock: null,
+        relayer: { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", balanceWei: "1500000000000000000", queueDepth: 2 },
+        treasury: { address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", balanceWei: null },
+      },
+      failed: {
+        settlements: [{ challengeNonce: `0x${"ab".repeat(32)}`, state: "failed", path: "permit", amount: "10", burnTxHash: `0x${"cd".repeat(32)}`, reason: "chain evidence vanished: gone" }],
+        total: 2,
+      },
+      lateBurns: { settlements: [], total: 0 },
+    });
+    expect(text).toContain("  accepted        3  oldest 2h 2m\n");
+    expect(text).toContain("  failed          2  oldest 1d 1h\n");
+    expect(text).toContain(`failed entries: 2 (first 1)\n  0x${"ab".repeat(32)} permit 10: chain evidence vanished: gone\n`);
+    expect(text).toContain("burn-address stock: none (this profile issues no offers)\n");
+    expect(text).toContain("relayer 0x70997970C51812dc3A010C7d01b50e0d17dc79C8: 1.5 ETH, queue depth 2\n");
+    expect(text).toContain("treasury 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0: balance unknown (RPC did not answer)\n");
+  });
+});
+
+async function runCliCapture(argv: string[]) {
+  let stderr = "";
+  const code = await runCli(argv, {
+    env: stack.env,
+    stdin: process.stdin,
+    stdout: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+    stderr: new Writable({
+      write(chunk: Buffer | string, _encoding, callback) {
+        stderr += chunk.toString();
+        callback();
+      },
+    }),
+    colorDepth: 1,
+  });
+  return { code, stderr };
+}

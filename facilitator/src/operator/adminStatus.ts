@@ -1,0 +1,30 @@
+/**
+ * The body of `GET /admin/status` as a zod schema: the daemon builds it, `facilitator status` parses it at
+ * its edge, and both take the type from here.
+ */
+import { z } from "zod";
+
+import { BACKLOG_STATES } from "./settlementBacklog.js";
+
+const BacklogBucketSchema = z.object({ count: z.int().min(0), oldestAgeSeconds: z.int().min(0).nullable() });
+
+const AccountSchema = z.object({
+  address: z.string(),
+  /** Native balance in wei as a decimal string; `null` when the RPC did not answer in time. */
+  balanceWei: z.string().regex(/^[0-9]+$/).nullable(),
+});
+
+/** `GET /admin/status`: backlog by state, open challenges, burn-address stock, relayer and treasury accounts. */
+export const AdminStatusSchema = z.object({
+  profile: z.string().nullable(),
+  chainId: z.int(),
+  backlog: z.object(Object.fromEntries(BACKLOG_STATES.map((state) => [state, BacklogBucketSchema])) as Record<(typeof BACKLOG_STATES)[number], typeof BacklogBucketSchema>),
+  openChallenges: z.int().min(0),
+  /** `null` under a non-local profile, which derives no burn addresses. */
+  stock: z.object({ stocked: z.int().min(0), deriving: z.int().min(0), derived: z.int().min(0), stopped: z.boolean() }).nullable(),
+  relayer: AccountSchema.extend({ queueDepth: z.int().min(0) }),
+  treasury: AccountSchema,
+});
+
+/** One of {@link AdminStatusSchema}. */
+export type AdminStatus = z.infer<typeof AdminStatusSchema>;

@@ -1,0 +1,64 @@
+/**
+ * The human summary `facilitator status` prints: readiness first (the question asked most), then what is
+ * stuck (backlog ages, failed entries, late burns), then the supplies that run out (stock, gas).
+ */
+import { formatEther } from "viem";
+
+import { BACKLOG_STATES } from "./settlementBacklog.js";
+import type { DaemonStatus } from "./fetchDaemonStatus.js";
+
+/** Renders `status` as newline-terminated lines. */
+export function formatDaemonStatus(status: DaemonStatus): string {
+  const { readiness, status: admin } = status;
+  const lines: string[] = [`facilitator at ${status.url} (profile ${admin.profile ?? "unset"}, chain ${admin.chainId})`];
+  if (readiness.status === "ready") lines.push("readiness: ready");
+  else {
+    lines.push(`readiness: NOT READY (${(readiness.failing ?? []).join(", ")})`);
+    for (const name of readiness.failing ?? []) {
+      const component = readiness.components[name as keyof typeof readiness.components];
+      const url = typeof component?.detail?.url === "string" ? ` ${component.detail.url}` : "";
+      lines.push(`  ${name}: ${component?.reason ?? "failed"}${url}`);
+    }
+  }
+  lines.push("backlog:");
+  for (const state of BACKLOG_STATES) {
+    const bucket = admin.backlog[state];
+    const age = bucket.oldestAgeSeconds === null ? "" : `  oldest ${formatAge(bucket.oldestAgeSeconds)}`;
+    lines.push(`  ${state.padEnd(10)} ${String(bucket.count).padStart(6)}${age}`);
+  }
+  lines.push(`open challenges: ${admin.openChallenges}`);
+  lines.push(...entryLines("failed entries", status.failed));
+  lines.push(...entryLines("late burns", status.lateBurns));
+  lines.push(
+    admin.stock === null
+      ? "burn-address stock: none (this profile issues no offers)"
+      : `burn-address stock: ${admin.stock.stocked} ready, ${admin.stock.deriving} deriving${admin.stock.stopped ? ", POOL STOPPED" : ""}`,
+  );
+  lines.push(`relayer ${admin.relayer.address}: ${formatBalance(admin.relayer.balanceWei)}, queue depth ${admin.relayer.queueDepth}`);
+  lines.push(`treasury ${admin.treasury.address}: ${formatBalance(admin.treasury.balanceWei)}`);
+  return `${lines.join("\n")}\n`;
+}
+
+function entryLines(title: string, page: DaemonStatus["failed"]): string[] {
+  if (page.total === 0) return [`${title}: none`];
+  const shown = page.settlements.length < page.total ? ` (first ${page.settlements.length})` : "";
+  return [`${title}: ${page.total}${shown}`, ...page.settlements.map((entry) => `  ${entry.challengeNonce} ${entry.path} ${entry.amount}: ${entry.reason ?? "no reason recorded"}`)];
+}
+
+function formatBalance(wei: string | null): string {
+  return wei === null ? "balance unknown (RPC did not answer)" : `${formatEther(BigInt(wei))} ETH`;
+}
+
+/** `3d 4h`, `2h 5m`, `4m 10s`, `12s`: two units are enough to see what is stuck. */
+export function formatAge(seconds: number): string {
+  const units: [string, number][] = [["d", 86_400], ["h", 3_600], ["m", 60], ["s", 1]];
+  const parts: string[] = [];
+  let rest = seconds;
+  for (const [unit, size] of units) {
+    const count = Math.floor(rest / size);
+    if (count > 0 || (unit === "s" && parts.length === 0)) parts.push(`${count}${unit}`);
+    rest -= count * size;
+    if (parts.length === 2) break;
+  }
+  return parts.join(" ");
+}

@@ -1,0 +1,45 @@
+/**
+ * Builds the `GET /admin/status` body from the daemon's state. The two balance reads are the only I/O, each
+ * bounded, and a slow RPC turns a balance into `null` instead of holding the answer up.
+ */
+import type { Address } from "viem";
+
+import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
+import type { AdminStatus } from "./adminStatus.js";
+import type { SettlementBacklog } from "./settlementBacklog.js";
+import { withTimeout } from "./withTimeout.js";
+
+// A status call is interactive: past this the balance is shown as unknown.
+const BALANCE_TIMEOUT_MS = 2_000;
+
+/** What {@link readAdminStatus} reads. */
+export type AdminStatusSources = {
+  profile: string | undefined;
+  chainId: number;
+  backlog: () => SettlementBacklog;
+  openChallenges: () => number;
+  poolStats: () => BurnAddressPoolStats | undefined;
+  relayer: { address: Address; queueDepth: () => number };
+  treasury: { address: Address };
+  balanceOf: (address: Address) => Promise<bigint>;
+};
+
+/** Reads the current status. */
+export async function readAdminStatus(sources: AdminStatusSources): Promise<AdminStatus> {
+  const balance = (address: Address) =>
+    withTimeout(sources.balanceOf(address), BALANCE_TIMEOUT_MS).then(
+      (wei) => wei.toString(),
+      () => null,
+    );
+  const [relayerWei, treasuryWei] = await Promise.all([balance(sources.relayer.address), balance(sources.treasury.address)]);
+  const stats = sources.poolStats();
+  return {
+    profile: sources.profile ?? null,
+    chainId: sources.chainId,
+    backlog: sources.backlog(),
+    openChallenges: sources.openChallenges(),
+    stock: stats === undefined ? null : { stocked: stats.stocked, deriving: stats.deriving, derived: stats.derived, stopped: stats.stopped },
+    relayer: { address: sources.relayer.address, balanceWei: relayerWei, queueDepth: sources.relayer.queueDepth() },
+    treasury: { address: sources.treasury.address, balanceWei: treasuryWei },
+  };
+}
