@@ -1,10 +1,11 @@
+import type { AmountFormat } from "../payment/amountFormat.js";
 import type { PayOutcome } from "../payment/payOutcome.js";
 
-/** The one line `pay` and `resend` print to stderr about how the payment ended. */
-export function describeOutcome(outcome: PayOutcome): string {
+/** The one line `pay` and `resend` print to stderr about how the payment ended; amounts read in `format`. */
+export function describeOutcome(outcome: PayOutcome, format: AmountFormat): string {
   switch (outcome.kind) {
     case "paid":
-      return `paid ${outcome.offer.amount} base units of ${outcome.offer.asset} on ${outcome.offer.network} (payment ${outcome.id}${outcome.transaction === undefined ? "" : `, burn ${outcome.transaction}`})`;
+      return `paid ${format(outcome.offer.amount)} on ${outcome.offer.network} (token ${outcome.offer.asset}, payment ${outcome.id}${outcome.transaction === undefined ? "" : `, burn ${outcome.transaction}`})`;
     case "not-required":
       return `no payment required (HTTP ${outcome.resource.status})`;
     case "http-error":

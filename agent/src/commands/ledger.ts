@@ -1,5 +1,7 @@
 import { Ledger } from "../ledger/ledger.js";
+import { remainingUnder } from "../ledger/remainingUnder.js";
 import { summarizeSpend } from "../ledger/summarizeSpend.js";
+import { type AmountFormat, readAmountFormats } from "../payment/amountFormat.js";
 import { loadPolicy } from "../policy/loadPolicy.js";
 import { Command, Option } from "./clipanion.js";
 import { EXIT_OK } from "./exitCodes.js";
@@ -12,7 +14,7 @@ export class LedgerCommand extends Command {
   static override usage = Command.Usage({
     description: "show the spend per network and token against the caps",
     details: `
-      Reads the spend ledger in the state folder (\`SVC_STATE_DIR\`) and prints, per network and token, what is settled, pending (reserved, signed, or of unknown outcome) and failed after a burn, their total against \`SVC_MAX_TOTAL\`, and what remains. \`--entries\` lists every payment with its id and status. All amounts are base units.
+      Reads the spend ledger in the state folder (\`SVC_STATE_DIR\`) and prints, per network and token, what is settled, pending (reserved, signed, or of unknown outcome) and failed after a burn, their total against \`SVC_MAX_TOTAL\`, and what remains. \`--entries\` lists every payment with its id and status. Amounts are in token units with the symbol (base units with \`--base-units\`, and always in \`--json\`).
     `,
     examples: [
       ["Spend against the caps", "$0 ledger"],
@@ -24,6 +26,8 @@ export class LedgerCommand extends Command {
 
   showEntries = Option.Boolean("--entries", false, { description: "also list every payment" });
 
+  baseUnits = Option.Boolean("--base-units", false, { description: "show amounts in base units beside token units" });
+
   override async execute(): Promise<number> {
     const { stdout, env } = this.context;
     const policy = loadPolicy(env);
@@ -32,7 +36,7 @@ export class LedgerCommand extends Command {
     const summaries = summarizeSpend(entries).map((summary) => ({
       ...summary,
       cap: cap ?? null,
-      remaining: cap === undefined ? null : maxZero(BigInt(cap) - BigInt(summary.total)).toString(),
+      remaining: cap === undefined ? null : remainingUnder(cap, summary.total).toString(),
     }));
     if (this.json) {
       for (const summary of summaries) writeJsonLine(stdout, { type: "spend", ...summary });
@@ -41,24 +45,32 @@ export class LedgerCommand extends Command {
       }
       return EXIT_OK;
     }
+    const assets = [...summaries.map((summary) => summary.asset), ...(this.showEntries ? entries.map((entry) => entry.asset) : [])];
+    const formatFor = await readAmountFormats(policy, assets, { baseUnits: this.baseUnits });
+    // Caps are per network and token, so they read in the units of the one token spent when there is one.
+    const capFormat = formatFor(summaries.length === 1 ? (summaries[0]?.asset ?? "") : policy.allowedToken ?? "");
     writeLine(stdout, `state folder ${policy.stateDir}`);
-    writeLine(stdout, `caps: SVC_MAX_PER_PAYMENT ${policy.maxPerPayment ?? "unset"}, SVC_MAX_TOTAL ${cap ?? "unset"} (per network and token), SVC_APPROVE_ABOVE ${policy.approveAbove ?? "unset"}`);
+    writeLine(
+      stdout,
+      `caps: SVC_MAX_PER_PAYMENT ${optionalAmount(policy.maxPerPayment, capFormat)}, SVC_MAX_TOTAL ${optionalAmount(cap, capFormat)} (per network and token), SVC_APPROVE_ABOVE ${optionalAmount(policy.approveAbove, capFormat)}`,
+    );
     if (summaries.length === 0) writeLine(stdout, "no spend yet");
     for (const summary of summaries) {
+      const format = formatFor(summary.asset);
       writeLine(
         stdout,
-        `${summary.network} ${summary.asset}: total ${summary.total}${cap === undefined ? "" : ` of ${cap}, remaining ${summary.remaining}`} (settled ${summary.settled}, pending ${summary.pending}, failed after burn ${summary.failed})`,
+        `${summary.network} ${summary.asset}: total ${format(summary.total)}${cap === undefined ? "" : ` of ${format(cap)}, remaining ${format(summary.remaining ?? "0")}`} (settled ${format(summary.settled)}, pending ${format(summary.pending)}, failed after burn ${format(summary.failed)})`,
       );
     }
     if (this.showEntries) {
       for (const entry of entries) {
-        writeLine(stdout, `${entry.id}  ${entry.status.padEnd(8)}  ${entry.amount.padStart(24)}  ${entry.mode.padEnd(13)}  ${entry.createdAt}  ${entry.url}${entry.message === undefined ? "" : `  ${entry.message}`}`);
+        writeLine(stdout, `${entry.id}  ${entry.status.padEnd(8)}  ${formatFor(entry.asset)(entry.amount).padStart(24)}  ${entry.mode.padEnd(13)}  ${entry.createdAt}  ${entry.url}${entry.message === undefined ? "" : `  ${entry.message}`}`);
       }
     }
     return EXIT_OK;
   }
 }
 
-function maxZero(value: bigint): bigint {
-  return value < 0n ? 0n : value;
+function optionalAmount(value: string | undefined, format: AmountFormat): string {
+  return value === undefined ? "unset" : format(value);
 }

@@ -1,6 +1,9 @@
 import { requestApproval } from "../approvals/requestApproval.js";
 import { Ledger } from "../ledger/ledger.js";
+import { amountFormat, BASE_UNITS_FORMAT } from "../payment/amountFormat.js";
 import { payUrl } from "../payment/payUrl.js";
+import { readTokenInfo } from "../payment/tokenInfo.js";
+import { PayerKeyMissingError } from "../policy/errors.js";
 import { loadPolicy } from "../policy/loadPolicy.js";
 import { BINARY_NAME } from "./binaryName.js";
 import { Command, Option } from "./clipanion.js";
@@ -30,12 +33,17 @@ export class PayCommand extends Command {
 
   json = Option.Boolean("--json", false, { description: "print one JSON object with the result instead of the resource" });
 
+  baseUnits = Option.Boolean("--base-units", false, { description: "show amounts in base units beside token units" });
+
   url = Option.String({ name: "url" });
 
   override async execute(): Promise<number> {
     const { stdout, stderr, env } = this.context;
     const url = parseUrlArgument(this.url);
     const policy = loadPolicy(env);
+    // Before the first request: asking for an offer makes the facilitator spend a one-time burn address.
+    if (policy.payerKey === undefined) throw new PayerKeyMissingError();
+    let format = BASE_UNITS_FORMAT;
     // Ctrl-C while a human is being asked withdraws the request and releases the reservation instead of
     // leaving it to count against the cap; at any other moment the default (exit at once) applies.
     const interrupted = new AbortController();
@@ -44,6 +52,8 @@ export class PayCommand extends Command {
       url,
       policy,
       ledger: new Ledger(policy.stateDir),
+      readToken: (asset) => readTokenInfo(policy, asset),
+      baseUnits: this.baseUnits,
       approve: async (request) => {
         process.once("SIGINT", interrupt).once("SIGTERM", interrupt);
         try {
@@ -53,16 +63,17 @@ export class PayCommand extends Command {
         }
       },
       onEvent: (event) => {
+        if (event.type === "quoted") format = amountFormat(event.token, { baseUnits: this.baseUnits });
         // The approval hint goes out in --json mode too: a supervisor has to learn the id somewhere.
         if (this.json && event.type !== "approval-pending") return;
-        const line = describePayEvent(event, BINARY_NAME);
+        const line = describePayEvent(event, BINARY_NAME, format);
         if (line !== undefined) writeLine(stderr, line);
       },
     });
     if (this.json) {
       writeJsonLine(stdout, outcomeJson(outcome));
     } else {
-      writeLine(stderr, describeOutcome(outcome));
+      writeLine(stderr, describeOutcome(outcome, format));
       if (outcome.kind === "paid" || outcome.kind === "not-required") {
         const { body } = outcome.resource;
         stdout.write(body.endsWith("\n") || body === "" ? body : `${body}\n`);

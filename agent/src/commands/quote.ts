@@ -5,6 +5,8 @@ import { httpErrorOutcome } from "../payment/httpErrorOutcome.js";
 import { fetchQuote } from "../payment/quote.js";
 import { quoteVerdict } from "../payment/quoteVerdict.js";
 import { formatAmount, readTokenInfo } from "../payment/tokenInfo.js";
+import { amountFormat } from "../payment/amountFormat.js";
+import { remainingUnder } from "../ledger/remainingUnder.js";
 import { Command, Option } from "./clipanion.js";
 import { EXIT_DECLINED, EXIT_HTTP_ERROR, EXIT_OK } from "./exitCodes.js";
 import { parseUrlArgument } from "./parseUrlArgument.js";
@@ -59,7 +61,9 @@ export class QuoteCommand extends Command {
     }
     const { quote } = result;
     const { offer } = quote;
-    const [token, verdict] = await Promise.all([readTokenInfo(policy, offer.asset), quoteVerdict(quote, policy, new Ledger(policy.stateDir))]);
+    const token = await readTokenInfo(policy, offer.asset);
+    const format = amountFormat(token);
+    const verdict = await quoteVerdict(quote, policy, new Ledger(policy.stateDir), format);
     if (this.json) {
       writeJsonLine(stdout, { result: "offer", url: quote.url.href, offer, token: token ?? null, mode: policy.mode, policy: verdict });
     } else {
@@ -74,8 +78,8 @@ export class QuoteCommand extends Command {
         `  expires  ${new Date(offer.extra.expiresAt * 1000).toISOString()} (${secondsLeft > 0 ? `in ${secondsLeft} s` : "expired"})`,
         `  paths    ${offer.extra.helper === undefined ? "self-transfer only" : "permit (gasless) or self-transfer"}`,
         `  mode     ${policy.mode} (SVC_MODE)`,
-        `  spend    ${formatAmount(verdict.spent, token)} so far on this network and token${verdict.cap === undefined ? " (no SVC_MAX_TOTAL)" : ` of ${formatAmount(verdict.cap, token)} (SVC_MAX_TOTAL)`}`,
-        `  policy   ${verdict.kind === "declined" ? `declined (${verdict.reason}): ${verdict.message}` : verdict.needsApproval ? `allowed, needs human approval (above SVC_APPROVE_ABOVE ${policy.approveAbove ?? ""})` : "allowed"}`,
+        `  spend    ${format(verdict.spent)} so far on this network and token${verdict.cap === undefined ? " (no SVC_MAX_TOTAL)" : ` of ${format(verdict.cap)} (SVC_MAX_TOTAL), remaining ${format(remainingUnder(verdict.cap, verdict.spent))}`}`,
+        `  policy   ${verdict.kind === "declined" ? `declined (${verdict.reason}): ${verdict.message}` : verdict.needsApproval ? `allowed, needs human approval (above SVC_APPROVE_ABOVE ${format(policy.approveAbove ?? "0")})` : "allowed"}`,
       ];
       for (const line of lines) writeLine(stdout, line);
     }

@@ -1,5 +1,7 @@
 import { Ledger } from "../ledger/ledger.js";
+import { amountFormat, BASE_UNITS_FORMAT } from "../payment/amountFormat.js";
 import { resendPayment } from "../payment/resendPayment.js";
+import { readTokenInfo } from "../payment/tokenInfo.js";
 import { loadPolicy } from "../policy/loadPolicy.js";
 import { BINARY_NAME } from "./binaryName.js";
 import { Command, Option } from "./clipanion.js";
@@ -25,24 +27,30 @@ export class ResendCommand extends Command {
 
   json = Option.Boolean("--json", false, { description: "print one JSON object with the result instead of the resource" });
 
+  baseUnits = Option.Boolean("--base-units", false, { description: "show amounts in base units beside token units" });
+
   id = Option.String({ name: "id" });
 
   override async execute(): Promise<number> {
     const { stdout, stderr, env } = this.context;
     const policy = loadPolicy(env);
+    let format = BASE_UNITS_FORMAT;
     const outcome = await resendPayment({
       id: this.id,
       policy,
       ledger: new Ledger(policy.stateDir),
       onEvent: (event) => {
-        const line = this.json ? undefined : describePayEvent(event, BINARY_NAME);
+        const line = this.json ? undefined : describePayEvent(event, BINARY_NAME, format);
         if (line !== undefined) writeLine(stderr, line);
       },
     });
     if (this.json) {
       writeJsonLine(stdout, outcomeJson(outcome));
     } else {
-      writeLine(stderr, describeOutcome(outcome));
+      if (outcome.kind !== "not-required" && outcome.kind !== "http-error" && outcome.offer !== undefined) {
+        format = amountFormat(await readTokenInfo(policy, outcome.offer.asset as `0x${string}`), { baseUnits: this.baseUnits });
+      }
+      writeLine(stderr, describeOutcome(outcome, format));
       if (outcome.kind === "paid") stdout.write(outcome.resource.body.endsWith("\n") ? outcome.resource.body : `${outcome.resource.body}\n`);
     }
     return exitCodeFor(outcome);

@@ -1,7 +1,9 @@
 import { encodePaymentRequiredHeader } from "@svc/scheme";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
+import { Ledger } from "../ledger/ledger.js";
 import { buildOffer, buildPaymentRequired } from "../testing/buildOffer.js";
+import { buildReserveInput } from "../testing/buildReserveInput.js";
 import { runCliInProcess } from "../testing/runCliInProcess.js";
 import { startTestServer, type TestServer } from "../testing/startTestServer.js";
 import { makeTempDir } from "../testing/tempDir.js";
@@ -51,6 +53,8 @@ describe("exit codes", () => {
     const pay = await runCliInProcess(["pay", "--json", `${provider.origin}/weather`], env());
     expect(pay.code).toBe(EXIT_USAGE);
     expect(JSON.parse(pay.stdout)).toMatchObject({ result: "error", error: "PayerKeyMissingError" });
+    // Refused before the offer is even asked for: every 402 spends one of the facilitator's burn addresses.
+    expect(provider.requests).toEqual([]);
     const quote = await runCliInProcess(["quote", `${provider.origin}/weather`], env());
     expect(quote.code).toBe(EXIT_OK);
     expect(quote.stdout).toContain("amount   1010 base units");
@@ -105,6 +109,39 @@ describe("ledger and approvals", () => {
     expect(await runCliInProcess(["ledger"], env())).toMatchObject({ code: 0, stdout: expect.stringContaining("no spend yet") });
     expect(await runCliInProcess(["approvals"], env())).toMatchObject({ code: 0, stdout: "no pending approvals\n" });
     expect((await runCliInProcess(["approvals", "approve", "0123456789ab"], env())).code).toBe(EXIT_USAGE);
+  });
+});
+
+describe("payment ids", () => {
+  const historyEnv = () => env({ SVC_PAYER_PK: KEY, SVC_FACILITATOR_URL: provider.origin });
+  const nonce = `0x${"ab".repeat(32)}`;
+
+  it.each([
+    [["resend", "45456067e4a"]],
+    [["resend", "0123456789ab"]],
+    [["resend", nonce]],
+    [["approvals", "deny", "not-an-id"]],
+    [["proof", "45456067e4a3", "--out", "proof", "--trust-anchor", "anchor.json"]],
+    [["proof", "0x1234", "--out", "proof", "--trust-anchor", "anchor.json"]],
+  ])("%j is a usage mistake (2): malformed, or naming no payment", async (argv) => {
+    const run = await runCliInProcess(argv, historyEnv());
+    expect(run.code, run.stderr).toBe(EXIT_USAGE);
+    expect(provider.requests).toEqual([]);
+  });
+
+  it("resend finds a payment by either id; proof checks its trust anchor before asking the facilitator", async () => {
+    const ledger = new Ledger(dir.path);
+    const reserved = await ledger.reserve(buildReserveInput({ challengeNonce: nonce }), undefined);
+    if (reserved.kind !== "reserved") throw new Error("not reserved");
+    for (const id of [reserved.entry.id, nonce, nonce.toUpperCase().replace("0X", "0x")]) {
+      const run = await runCliInProcess(["resend", id], historyEnv());
+      expect(run.code).toBe(EXIT_FAILED);
+      expect(run.stderr).toContain(`Payment ${reserved.entry.id} is reserved; only a signed payment of unknown outcome can be re-sent.`);
+    }
+    const proof = await runCliInProcess(["proof", reserved.entry.id, "--out", `${dir.path}/proof`, "--trust-anchor", `${dir.path}/missing.json`], historyEnv());
+    expect(proof.code).toBe(EXIT_USAGE);
+    expect(proof.stderr).toContain("missing.json cannot be read (ENOENT); nothing was requested");
+    expect(provider.requests).toEqual([]);
   });
 });
 

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { ApprovalInterruptedError, ApprovalNotFoundError } from "../approvals/errors.js";
 import { describeError } from "../errors/describeError.js";
 import { LedgerEntryNotFoundError } from "../ledger/errors.js";
-import { FacilitatorUrlMissingError, HistoryKeyMissingError } from "../history/errors.js";
+import { PaymentIdFormatError } from "../ledger/paymentId.js";
+import { FacilitatorUrlMissingError, HistoryKeyMissingError, PaymentNotRecordedError, TrustAnchorUnreadableError } from "../history/errors.js";
 import { HostNotAllowedError } from "../http/errors.js";
 import { PayerKeyMissingError, PolicyConfigError } from "../policy/errors.js";
 import { ApprovalsApproveCommand } from "./approvals/approve.js";
@@ -97,7 +98,7 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
 }
 
 /** Errors that mean the command line or its environment was wrong: a missing or malformed setting, or an id that names nothing. */
-const USAGE_ERRORS = [PolicyConfigError, PayerKeyMissingError, FacilitatorUrlMissingError, HistoryKeyMissingError, ApprovalNotFoundError, LedgerEntryNotFoundError];
+const USAGE_ERRORS = [PolicyConfigError, PayerKeyMissingError, FacilitatorUrlMissingError, HistoryKeyMissingError, ApprovalNotFoundError, LedgerEntryNotFoundError, PaymentIdFormatError, PaymentNotRecordedError, TrustAnchorUnreadableError];
 
 /** The exit code of a command that threw instead of returning its own result. */
 function exitCodeForError(error: unknown): number {

@@ -1,8 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 
-import type { PaymentProofVerification } from "@svc/scheme";
+import { HistoryRequestError, type PaymentProofVerification } from "@svc/scheme";
 
 import type { Policy } from "../policy/policy.js";
+import { PaymentNotRecordedError } from "./errors.js";
 import type { HistoryConfig } from "./loadHistoryConfig.js";
 import { openPayerHistory } from "./openPayerHistory.js";
 import { type ProofFiles, proofFilesIn } from "./proofFiles.js";
@@ -33,7 +34,13 @@ export type FetchPaymentProofReturnType = { proofId: string; files: ProofFiles; 
  */
 export async function fetchPaymentProof(parameters: FetchPaymentProofParameters): Promise<FetchPaymentProofReturnType> {
   const { client, token } = await openPayerHistory(parameters);
-  const issued = await client.issueProof(token, parameters.paymentId);
+  let issued;
+  try {
+    issued = await client.issueProof(token, parameters.paymentId);
+  } catch (error) {
+    if (error instanceof HistoryRequestError && error.failure.kind === "refused" && error.failure.status === 404) throw new PaymentNotRecordedError({ paymentId: parameters.paymentId });
+    throw error;
+  }
   await mkdir(parameters.outDir, { recursive: true });
   const files = proofFilesIn(parameters.outDir);
   await writeFile(files.proof, `${JSON.stringify(issued.proof, null, 2)}\n`);

@@ -1,11 +1,11 @@
-import { createHistoryClient, type HistoryClient } from "@svc/scheme";
+import { createHistoryClient, type HistoryClient, HistoryRequestError } from "@svc/scheme";
 import { privateKeyToAccount } from "viem/accounts";
 
 import { HostNotAllowedError } from "../http/errors.js";
 import { isHostAllowed } from "../policy/isHostAllowed.js";
 import type { Policy } from "../policy/policy.js";
 import { createAllowlistedFetch } from "./createAllowlistedFetch.js";
-import { FacilitatorUrlMissingError, HistoryKeyMissingError } from "./errors.js";
+import { FacilitatorUrlMissingError, HistoryDisabledError, HistoryKeyMissingError } from "./errors.js";
 import type { HistoryConfig } from "./loadHistoryConfig.js";
 
 /** Inputs to `openPayerHistory`. */
@@ -22,7 +22,7 @@ export type PayerHistory = { client: HistoryClient; token: string; expiresAt: nu
 /**
  * Logs in to the facilitator's payment history as subject `payer`, signing the login message with
  * `SVC_PAYER_PK` (EIP-191 personal-sign). Every request passes the host allowlist first. Throws
- * `FacilitatorUrlMissingError`, `HistoryKeyMissingError`, `HostNotAllowedError` or the scheme's
+ * `FacilitatorUrlMissingError`, `HistoryKeyMissingError`, `HostNotAllowedError`, `HistoryDisabledError` or the scheme's
  * `HistoryRequestError`.
  *
  * @example
@@ -41,10 +41,16 @@ export async function openPayerHistory(parameters: OpenPayerHistoryParameters): 
     fetch: createAllowlistedFetch(policy.allowedHosts, parameters.fetch),
     timeoutMs: policy.timeoutMs,
   });
-  const { token, expiresAt } = await client.login({
-    subject: "payer",
-    signMessage: (message) => account.signMessage({ message }),
-    expectedDomain: config.loginDomain,
-  });
-  return { client, token, expiresAt };
+  try {
+    const { token, expiresAt } = await client.login({
+      subject: "payer",
+      signMessage: (message) => account.signMessage({ message }),
+      expectedDomain: config.loginDomain,
+    });
+    return { client, token, expiresAt };
+  } catch (error) {
+    // The login route exists whenever history is on, so a 404 there can only mean it is off.
+    if (error instanceof HistoryRequestError && error.failure.kind === "refused" && error.failure.status === 404) throw new HistoryDisabledError();
+    throw error;
+  }
 }

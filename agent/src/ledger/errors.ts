@@ -1,5 +1,7 @@
 import { BaseError } from "@svc/scheme";
 
+import { BINARY_NAME } from "../commands/binaryName.js";
+
 /** Thrown when the ledger lock stays held by a live process for longer than the agent waits. */
 export class LedgerLockTimeoutError extends BaseError {
   override name = "LedgerLockTimeoutError";
@@ -33,7 +35,7 @@ export class OfferAlreadyUsedError extends BaseError {
   /** The earlier payment for this offer. */
   readonly existingId: string;
   constructor({ existingId }: { existingId: string }) {
-    super(`This offer already has payment ${existingId}; use \`resend ${existingId}\` instead of paying again.`);
+    super(`This offer already has payment ${existingId}; use \`${BINARY_NAME} resend ${existingId}\` instead of paying again.`);
     this.existingId = existingId;
   }
 }

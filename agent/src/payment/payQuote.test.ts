@@ -45,7 +45,7 @@ describe("payQuote before signing", () => {
     await ledger.reserve({ url: "http://x/", mode: "permit", network: "eip155:31337", asset: buildOffer().asset, amount: "600", payTo: buildOffer().payTo, challengeNonce: `0x${"22".repeat(32)}`, expiresAt: 1_900_000_300 }, undefined);
     const outcome = await payQuote({ quote: quoteFor(p), policy: p, ledger, approve: async () => "approved" });
     expect(outcome).toMatchObject({ kind: "declined", reason: "above_max_total" });
-    expect(outcome.kind === "declined" ? outcome.message : "").toContain("above SVC_MAX_TOTAL (1500); already spent or reserved: 600");
+    expect(outcome.kind === "declined" ? outcome.message : "").toContain("above SVC_MAX_TOTAL (1500 base units); already spent or reserved: 600 base units");
     expect(await ledger.entries()).toHaveLength(1);
   });
 

@@ -14,6 +14,7 @@ import { OfferAlreadyUsedError } from "../ledger/errors.js";
 import type { Ledger } from "../ledger/ledger.js";
 import type { LedgerEntry } from "../ledger/ledgerEntry.js";
 import { evaluateOffer } from "../policy/evaluateOffer.js";
+import { type AmountFormat, BASE_UNITS_FORMAT } from "./amountFormat.js";
 import { offerUsableUntil } from "../policy/offerUsableUntil.js";
 import type { Policy } from "../policy/policy.js";
 import { createPayerClients } from "./createPayerClients.js";
@@ -38,6 +39,8 @@ export type PayQuoteParameters = {
   /** Injected viem clients; built from the policy when omitted. */
   clients?: PayerClients | undefined;
   now?: (() => number) | undefined;
+  /** How amounts read in messages; base units when the token is unknown. */
+  format?: AmountFormat | undefined;
 };
 
 /**
@@ -55,7 +58,8 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
   const { offer } = quote;
   const summary = outcomeOffer(offer);
 
-  const verdict = evaluateOffer(policy, offer, now());
+  const format = parameters.format ?? BASE_UNITS_FORMAT;
+  const verdict = evaluateOffer(policy, offer, now(), format);
   if (verdict.kind === "declined") return { kind: "declined", reason: verdict.reason, message: verdict.message, offer: summary };
   const clients = parameters.clients ?? createPayerClients(policy);
 
@@ -83,7 +87,7 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
       kind: "declined",
       reason: "above_max_total",
       offer: summary,
-      message: `paying ${offer.amount} would bring the spend on ${offer.network} ${offer.asset} to ${reservation.spentBefore + BigInt(offer.amount)}, above SVC_MAX_TOTAL (${reservation.cap}); already spent or reserved: ${reservation.spentBefore}`,
+      message: `paying ${format(offer.amount)} would bring the spend on ${offer.network} ${offer.asset} to ${format(reservation.spentBefore + BigInt(offer.amount))}, above SVC_MAX_TOTAL (${format(reservation.cap)}); already spent or reserved: ${format(reservation.spentBefore)}`,
     };
   }
   const { entry } = reservation;
@@ -93,7 +97,7 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
   if (verdict.needsApproval) {
     const denied = await askForApproval(parameters, entry);
     if (denied !== undefined) return denied;
-    const again = evaluateOffer(policy, offer, now());
+    const again = evaluateOffer(policy, offer, now(), format);
     if (again.kind === "declined") {
       await ledger.recordOutcome(id, { status: "released", message: again.message });
       return { kind: "declined", reason: again.reason, message: again.message, id, offer: summary };

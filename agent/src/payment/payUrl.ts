@@ -5,8 +5,10 @@ import type { OnPayEvent } from "./payEvent.js";
 import type { PayOutcome } from "./payOutcome.js";
 import { type ApprovalGate, payQuote, type PayQuoteParameters } from "./payQuote.js";
 import { fetchQuote } from "./quote.js";
+import { amountFormat } from "./amountFormat.js";
 import { httpErrorOutcome } from "./httpErrorOutcome.js";
 import { toResourceResponse } from "./resourceResponse.js";
+import type { TokenInfo } from "./tokenInfo.js";
 
 /** Inputs to `payUrl`. */
 export type PayUrlParameters = {
@@ -17,6 +19,10 @@ export type PayUrlParameters = {
   onEvent?: OnPayEvent | undefined;
   clients?: PayQuoteParameters["clients"];
   now?: (() => number) | undefined;
+  /** Reads the offer's token symbol and decimals for messages; amounts are in base units without it. */
+  readToken?: ((asset: `0x${string}`) => Promise<TokenInfo | undefined>) | undefined;
+  /** Base units beside token units in messages. */
+  baseUnits?: boolean | undefined;
 };
 
 /**
@@ -39,6 +45,7 @@ export async function payUrl(parameters: PayUrlParameters): Promise<PayOutcome> 
   if (result.kind === "not-required") return { kind: "not-required", resource: toResourceResponse(result.response) };
   if (result.kind === "http-error") return httpErrorOutcome(result.response);
   if (result.kind === "no-offer") return { kind: "declined", reason: "no_scheme_offer", message: result.message };
-  parameters.onEvent?.({ type: "quoted", quote: result.quote });
-  return payQuote({ ...parameters, quote: result.quote });
+  const token = await parameters.readToken?.(result.quote.offer.asset);
+  parameters.onEvent?.({ type: "quoted", quote: result.quote, token });
+  return payQuote({ ...parameters, quote: result.quote, format: amountFormat(token, { baseUnits: parameters.baseUnits }) });
 }

@@ -1,7 +1,8 @@
 import type { Ledger } from "../ledger/ledger.js";
 import { spentOn } from "../ledger/summarizeSpend.js";
-import type { OfferEvaluation } from "../policy/evaluateOffer.js";
+import { evaluateOffer, type OfferEvaluation } from "../policy/evaluateOffer.js";
 import type { Policy } from "../policy/policy.js";
+import { type AmountFormat, BASE_UNITS_FORMAT } from "./amountFormat.js";
 import type { Quote } from "./quote.js";
 
 /** The policy's verdict on a quote including the total cap, as far as the ledger shows it right now. */
@@ -11,13 +12,15 @@ export type QuoteVerdict = OfferEvaluation & { spent: string; cap: string | unde
  * Applies the total cap to a quote's evaluation, without reserving anything: paying
  * re-checks under the ledger lock. Shown by `quote` and the TUI.
  */
-export async function quoteVerdict(quote: Quote, policy: Policy, ledger: Ledger): Promise<QuoteVerdict> {
+export async function quoteVerdict(quote: Quote, policy: Policy, ledger: Ledger, format: AmountFormat = BASE_UNITS_FORMAT): Promise<QuoteVerdict> {
   const spent = spentOn(await ledger.entries(), quote.offer.network, quote.offer.asset);
   const cap = policy.maxTotal;
   const base = { spent: spent.toString(), cap };
   if (quote.evaluation.kind === "allowed" && cap !== undefined && spent + BigInt(quote.offer.amount) > BigInt(cap)) {
-    return { ...base, kind: "declined", reason: "above_max_total", message: `paying would bring the spend to ${spent + BigInt(quote.offer.amount)}, above SVC_MAX_TOTAL (${cap})` };
+    return { ...base, kind: "declined", reason: "above_max_total", message: `paying would bring the spend to ${format(spent + BigInt(quote.offer.amount))}, above SVC_MAX_TOTAL (${format(cap)})` };
   }
-  return { ...base, ...quote.evaluation };
+  // Re-worded with the token's units; a per-offer refusal stays the one the quote found.
+  const evaluation = quote.evaluation.kind === "declined" && quote.evaluation.reason === "above_max_per_payment" ? evaluateOffer(policy, quote.offer, Date.now(), format) : quote.evaluation;
+  return { ...base, ...evaluation };
 }
 

@@ -1,6 +1,8 @@
 import { BaseError } from "@svc/scheme";
 
+import { BINARY_NAME } from "../commands/binaryName.js";
 import type { Ledger } from "../ledger/ledger.js";
+import { getPayment } from "../ledger/paymentId.js";
 import type { Policy } from "../policy/policy.js";
 import type { OnPayEvent } from "./payEvent.js";
 import type { PayOutcome } from "./payOutcome.js";
@@ -9,9 +11,9 @@ import { sendStoredPayment } from "./sendStoredPayment.js";
 /** Thrown by `resend` for a payment whose offer has expired: a new purchase needs a fresh 402. */
 export class OfferExpiredError extends BaseError {
   override name = "OfferExpiredError";
-  constructor({ id, expiresAt, status }: { id: string; expiresAt: number; status: string }) {
+  constructor({ id, expiresAt, status, url }: { id: string; expiresAt: number; status: string; url: string }) {
     super(
-      `The offer of payment ${id} expired at ${new Date(expiresAt * 1000).toISOString()}; it cannot be re-sent. A new purchase needs a fresh 402: run \`pay <url>\` again once you have checked that payment ${id} (${status}) did not go through.`,
+      `The offer of payment ${id} expired at ${new Date(expiresAt * 1000).toISOString()}; it cannot be re-sent. A new purchase needs a fresh 402: run \`${BINARY_NAME} pay ${url}\` again once you have checked that payment ${id} (${status}) did not go through.`,
     );
   }
 }
@@ -30,7 +32,7 @@ export class NothingToResendError extends BaseError {
  * expired, and (`NothingToResendError`) for entries that are not `signed` or `unknown` with a stored header.
  *
  * @example
- * const outcome = await resendPayment({ id: "3f9a0c1b2d4e", policy, ledger });
+ * const outcome = await resendPayment({ id: "3f9a0c1b2d4e", policy, ledger }); // or the facilitator's 0x… payment id
  */
 export async function resendPayment(parameters: {
   id: string;
@@ -41,11 +43,11 @@ export async function resendPayment(parameters: {
 }): Promise<PayOutcome> {
   const { id, policy, ledger } = parameters;
   const now = parameters.now ?? Date.now;
-  const entry = await ledger.get(id);
+  const entry = getPayment(await ledger.entries(), id);
   const { paymentHeader } = entry;
   if ((entry.status !== "signed" && entry.status !== "unknown") || paymentHeader === undefined) {
-    throw new NothingToResendError({ id, status: entry.status });
+    throw new NothingToResendError({ id: entry.id, status: entry.status });
   }
-  if (entry.expiresAt * 1000 <= now()) throw new OfferExpiredError({ id, expiresAt: entry.expiresAt, status: entry.status });
+  if (entry.expiresAt * 1000 <= now()) throw new OfferExpiredError({ id: entry.id, expiresAt: entry.expiresAt, status: entry.status, url: entry.url });
   return sendStoredPayment({ entry: { ...entry, paymentHeader }, policy, ledger, onEvent: parameters.onEvent, resend: true });
 }

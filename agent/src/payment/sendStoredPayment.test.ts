@@ -112,7 +112,7 @@ describe("resendPayment", () => {
     const error = await resendPayment({ id: entry.id, policy: buildPolicy(), ledger }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OfferExpiredError);
     expect(String(error)).toBe(
-      `OfferExpiredError: The offer of payment ${entry.id} expired at 2023-11-14T22:13:20.000Z; it cannot be re-sent. A new purchase needs a fresh 402: run \`pay <url>\` again once you have checked that payment ${entry.id} (unknown) did not go through.`,
+      `OfferExpiredError: The offer of payment ${entry.id} expired at 2023-11-14T22:13:20.000Z; it cannot be re-sent. A new purchase needs a fresh 402: run \`svc-agent pay ${entry.url}\` again once you have checked that payment ${entry.id} (unknown) did not go through.`,
     );
     expect(server?.requests).toEqual([]);
   });

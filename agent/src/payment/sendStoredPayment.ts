@@ -1,5 +1,6 @@
 import { PAYMENT_SIGNATURE_HEADER } from "@svc/scheme";
 
+import { BINARY_NAME } from "../commands/binaryName.js";
 import { describeError } from "../errors/describeError.js";
 import { HostNotAllowedError, HttpRequestFailedError } from "../http/errors.js";
 import { fetchWithPolicy, type PolicyResponse } from "../http/fetchWithPolicy.js";
@@ -57,8 +58,8 @@ export async function sendStoredPayment(parameters: SendStoredPaymentParameters)
       return { kind: "failed", id, offer, message: `${shortMessage} The payment was not delivered; nothing was paid.` };
     }
     const message = neverSent
-      ? `${shortMessage} The payment was not delivered, but ${wasUnknown ? "an earlier attempt may have been" : "its burn is on-chain"}; run \`resend ${id}\` before the offer expires.`
-      : `${shortMessage} The payment may have gone through; run \`resend ${id}\` to re-send the same payment.`;
+      ? `${shortMessage} The payment was not delivered, but ${wasUnknown ? "an earlier attempt may have been" : "its burn is on-chain"}; run \`${BINARY_NAME} resend ${id}\` before the offer expires.`
+      : `${shortMessage} The payment may have gone through; run \`${BINARY_NAME} resend ${id}\` to re-send the same payment.`;
     await ledger.recordOutcome(id, { status: "unknown", message });
     return { kind: "unknown", id, offer, message };
   }
@@ -81,7 +82,7 @@ export async function sendStoredPayment(parameters: SendStoredPaymentParameters)
   const message =
     verdict.kind === "refused"
       ? `${verdict.message}; an earlier attempt may still have settled, so payment ${id} stays unknown and its spend reserved`
-      : `${verdict.message}; run \`resend ${id}\` to re-send the same payment`;
+      : `${verdict.message}; run \`${BINARY_NAME} resend ${id}\` to re-send the same payment`;
   await ledger.recordOutcome(id, { status: "unknown", errorReason: verdict.errorReason, message });
   return { kind: "unknown", id, offer, errorReason: verdict.errorReason, message };
 }

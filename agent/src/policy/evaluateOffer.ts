@@ -1,5 +1,6 @@
 import type { PaymentRequirements } from "@svc/scheme";
 
+import { type AmountFormat, BASE_UNITS_FORMAT } from "../payment/amountFormat.js";
 import type { DeclineReason } from "./declineReasons.js";
 import { offerUsableUntil } from "./offerUsableUntil.js";
 import type { Policy } from "./policy.js";
@@ -11,14 +12,14 @@ export type OfferEvaluation =
 
 /**
  * Applies every per-offer rule: network pin, token pin, per-payment cap, the permit path's need for
- * `extra.helper`, and enough offer life left to pay; then says whether the amount needs a human. The total
+ * `extra.helper`, and enough offer life left to pay (messages give amounts in `format`); then says whether the amount needs a human. The total
  * cap is not here: only the ledger, under its lock, can check it without a race.
  *
  * @example
  * const verdict = evaluateOffer(policy, offer, Date.now());
  * if (verdict.kind === "declined") console.error(verdict.message);
  */
-export function evaluateOffer(policy: Policy, offer: PaymentRequirements, nowMs: number): OfferEvaluation {
+export function evaluateOffer(policy: Policy, offer: PaymentRequirements, nowMs: number, format: AmountFormat = BASE_UNITS_FORMAT): OfferEvaluation {
   const amount = BigInt(offer.amount);
   if (offer.network !== policy.allowedNetwork) {
     return declined("network_not_allowed", `the offer is on ${offer.network}; only ${policy.allowedNetwork} is allowed (SVC_ALLOWED_NETWORK)`);
@@ -27,7 +28,7 @@ export function evaluateOffer(policy: Policy, offer: PaymentRequirements, nowMs:
     return declined("token_not_allowed", `the offer is in token ${offer.asset}; only ${policy.allowedToken} is allowed (SVC_ALLOWED_TOKEN)`);
   }
   if (policy.maxPerPayment !== undefined && amount > BigInt(policy.maxPerPayment)) {
-    return declined("above_max_per_payment", `the quote of ${offer.amount} base units is above SVC_MAX_PER_PAYMENT (${policy.maxPerPayment})`);
+    return declined("above_max_per_payment", `the quote of ${format(offer.amount)} is above SVC_MAX_PER_PAYMENT (${format(policy.maxPerPayment)})`);
   }
   if (policy.mode === "permit" && (offer.extra.helper === undefined || offer.extra.deadline === undefined)) {
     return declined("permit_unavailable", "the offer has no gasless path (extra.helper) and SVC_MODE is permit; the agent never falls back to paying gas");
