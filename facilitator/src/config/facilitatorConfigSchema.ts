@@ -168,6 +168,36 @@ const daemonTable = table({
   public_metrics: z.boolean({ error: "expected true or false" }).default(false),
 });
 
+const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+// One authenticated caller of the money endpoints. Only the key's SHA-256 is kept, so the file holds nothing
+// that lets anyone call as the provider; the limits default to the daemon's per-IP ones.
+const providerTable = table({
+  key_sha256: z
+    .string({ error: "expected the SHA-256 of the provider key: 64 hex digits" })
+    .regex(/^[0-9a-fA-F]{64}$/, { error: "expected the SHA-256 of the provider key: 64 hex digits" })
+    .transform((value) => value.toLowerCase()),
+  rate_limit_per_min: integerField(0).optional(),
+  challenge_per_payer_per_min: z.int({ error: "expected an integer (0 or less disables)" }).optional(),
+});
+
+const providersTable = z
+  .record(
+    z.string().regex(PROVIDER_NAME, { error: "provider names are 1-64 lowercase letters, digits, - or _" }),
+    providerTable,
+    { error: "expected a table of [providers.<name>] tables" },
+  )
+  .superRefine((providers, ctx) => {
+    const seen = new Map<string, string>();
+    for (const [name, provider] of Object.entries(providers)) {
+      const other = seen.get(provider.key_sha256);
+      if (other !== undefined) {
+        ctx.addIssue({ code: "custom", path: [name, "key_sha256"], message: `same key as providers.${other}; every provider needs its own key` });
+      }
+      seen.set(provider.key_sha256, name);
+    }
+  });
+
 /** The configuration file schema; `parseConfig` is the entry point that also maps issues to named errors. */
 export const facilitatorConfigSchema = table({
   profile: z
@@ -178,6 +208,7 @@ export const facilitatorConfigSchema = table({
   settlement: settlementTable,
   fee: feeTable.optional(),
   daemon: daemonTable.prefault({}),
+  providers: providersTable.optional(),
 })
   .superRefine((config, ctx) => {
     const fee = config.fee;
@@ -231,6 +262,9 @@ export type FacilitatorConfig = z.output<typeof facilitatorConfigSchema>;
 
 /** The `[fee]` table after validation: custodial (fee recipient) or split (fee splitter) mode. */
 export type FeeConfig = NonNullable<FacilitatorConfig["fee"]>;
+
+/** One `[providers.<name>]` table after validation. */
+export type ProviderConfig = z.output<typeof providerTable>;
 
 /** A profile named in the file; `undefined` (unset) is treated as non-local. */
 export type Profile = NonNullable<FacilitatorConfig["profile"]>;
