@@ -5,6 +5,9 @@
 import { createPublicClient, defineChain, http, type Chain, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 
+/** How long a block number read by `getBlockNumber` is reused. */
+const BLOCK_NUMBER_CACHE_MS = 1_000;
+
 /** The clients every chain-touching module receives. */
 export type ChainClients = {
   chain: Chain;
@@ -26,6 +29,9 @@ export function createChainClients(params: { rpcUrl: string; chainId: number; re
     chain,
     transport: http(params.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: 10_000 }),
     pollingInterval: 100,
+    // Only `getBlockNumber` reads this cache, for lower bounds of log searches (a permit intent's `fromBlock`),
+    // where an older block is still correct: the settle's first batch fills it, the intent record reuses it.
+    cacheTime: BLOCK_NUMBER_CACHE_MS,
   });
   return {
     chain,

@@ -1,8 +1,9 @@
 /**
  * The checks of a gasless permit payment, read-only: both signatures recover to `payer` against the
  * facilitator's own offer, the permit value equals the quoted amount, the deadline holds, the token nonce is
- * live and the balance covers the amount. All chain reads (and, when settling, the relay's gas and fee
- * estimate) go out together in one JSON-RPC batch.
+ * live and the balance covers the amount. All chain reads (and, when settling, the relay's gas, block, priority
+ * fee and block number) go out together in one JSON-RPC batch. Signers are recovered through a shared
+ * `SignerRecovery`, so the `/settle` of a payload `/verify` already checked recovers nothing again.
  */
 import {
   buildBurnAuthorizationTypedData,
@@ -26,14 +27,18 @@ import {
   hashTypedData,
   hexToBigInt,
   isAddressEqual,
-  recoverTypedDataAddress,
   type Address,
   type Hex,
   type PublicClient,
 } from "viem";
+import { readRelayFees } from "../chain/readRelayFees.js";
 import type { RelayerCall } from "../chain/relayerQueue.js";
+import { createSignerRecovery, SIGNER_RECOVERY_CAPACITY, type SignerRecovery } from "./createSignerRecovery.js";
 
 const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+/** The recovery every permit check shares by default: what `/verify` recovered, `/settle` reuses. */
+export const permitSignerRecovery: SignerRecovery = createSignerRecovery({ capacity: SIGNER_RECOVERY_CAPACITY });
 
 /** The arguments of `PermitBurner.permitAndBurn`, ready to encode. */
 export type PermitBurnArgs = {
@@ -73,6 +78,8 @@ export type CheckPermitPaymentParameters = {
   tokenName: string;
   now: number;
   relayer?: Address;
+  /** Where signers are recovered; default `permitSignerRecovery`. */
+  signers?: SignerRecovery;
 };
 
 /** Runs every check of the permit path. Throws only when the RPC itself fails. */
@@ -99,14 +106,18 @@ export async function checkPermitPayment(parameters: CheckPermitPaymentParameter
     tokenName: parameters.tokenName,
   });
   const burnTyped = buildBurnAuthorizationTypedData({ requirements: offer, payer: payload.payer });
+  const permitDigest = digestOrUndefined(() => hashTypedData(permitTyped));
+  if (!permitDigest) return { ok: false, reason: INVALID_PERMIT_SIGNATURE };
+  const authorizationId = digestOrUndefined(() => hashTypedData(burnTyped));
+  if (!authorizationId) return { ok: false, reason: INVALID_BURN_AUTHORIZATION };
+  const signers = parameters.signers ?? permitSignerRecovery;
   const [permitSigner, burnSigner] = await Promise.all([
-    recoverTypedDataAddress({ ...permitTyped, signature: permitSignature }).catch(() => undefined),
-    recoverTypedDataAddress({ ...burnTyped, signature: payload.burnAuthSig }).catch(() => undefined),
+    signers.recover(permitDigest, permitSignature),
+    signers.recover(authorizationId, payload.burnAuthSig),
   ]);
   if (!permitSigner || !isAddressEqual(permitSigner, payload.payer)) return { ok: false, reason: INVALID_PERMIT_SIGNATURE };
   if (!burnSigner || !isAddressEqual(burnSigner, payload.payer)) return { ok: false, reason: INVALID_BURN_AUTHORIZATION };
 
-  const authorizationId = hashTypedData(burnTyped);
   const args: PermitBurnArgs = {
     auth: burnTyped.message,
     permit: { deadline: BigInt(deadline), v: payload.permit.v, r: payload.permit.r, s: payload.permit.s },
@@ -136,7 +147,7 @@ async function estimateRelay(client: PublicClient, relayer: Address, helper: Add
   // A relay that would revert has no estimate; the checks above name the reason, so the error is dropped here.
   const [gas, fees] = await Promise.all([
     client.estimateGas({ account: relayer, to: helper, data }).catch(() => undefined),
-    client.estimateFeesPerGas(),
+    readRelayFees(client),
   ]);
   if (gas === undefined) return undefined;
   return { to: helper, data, gas: (gas * 12n) / 10n, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
@@ -145,6 +156,15 @@ async function estimateRelay(client: PublicClient, relayer: Address, helper: Add
 function signatureOrUndefined(join: () => Hex): Hex | undefined {
   try {
     return join();
+  } catch {
+    return undefined;
+  }
+}
+
+// Hashing validates the typed data (integer ranges, addresses): a payload that fails it signs nothing valid.
+function digestOrUndefined(hash: () => Hex): Hex | undefined {
+  try {
+    return hash();
   } catch {
     return undefined;
   }

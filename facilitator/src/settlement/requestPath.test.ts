@@ -1,0 +1,143 @@
+/**
+ * The paid-request path's cost on a real anvil stack, counted where it can be seen: JSON-RPC round trips
+ * through a counting proxy in front of anvil (one for the daemon, one for the payer plugin), and signature
+ * recoveries through the shared signer recovery. Payments are made by the real payer plugin.
+ */
+import { SvcZerc20SchemeClient, type PaymentRequirements, type PermitPayload } from "@svc/scheme";
+import { createPublicClient, createWalletClient, http } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { foundry } from "viem/chains";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCountingRpcProxy, type CountingRpcProxy } from "../testing/countingRpcProxy.js";
+import {
+  balanceOf,
+  facilitatorBody,
+  postJson,
+  requestOffer,
+  signPermitPayment,
+  startTestDaemon,
+  startTestStack,
+  type TestDaemon,
+  type TestStack,
+} from "../testing/localFacilitator.js";
+import { permitSignerRecovery } from "./checkPermitPayment.js";
+
+let stack: TestStack;
+let daemonRpc: CountingRpcProxy;
+let payerRpc: CountingRpcProxy;
+let daemon: TestDaemon;
+let payer: SvcZerc20SchemeClient;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  daemonRpc = await startCountingRpcProxy(stack.deployment.rpcUrl);
+  payerRpc = await startCountingRpcProxy(stack.deployment.rpcUrl);
+  // The finalize loop stays out of the counted windows: its first pass is an hour away.
+  daemon = await startTestDaemon(stack, "request-path", { network: { rpc_url: daemonRpc.url }, daemon: { finalize_interval_ms: 3_600_000 } });
+  const transport = http(payerRpc.url, { batch: true, retryCount: 0 });
+  const account = privateKeyToAccount(stack.deployment.accounts.payer.privateKey);
+  payer = new SvcZerc20SchemeClient({
+    mode: "permit",
+    publicClient: createPublicClient({ chain: foundry, transport }),
+    walletClient: createWalletClient({ chain: foundry, transport, account }),
+  });
+});
+
+afterAll(async () => {
+  await daemon?.stop();
+  await daemonRpc?.close();
+  await payerRpc?.close();
+  await stack?.close();
+});
+
+/** The round trips `proxy` saw while `work` ran; a lone `eth_chainId` (the readiness probe) is left out. */
+async function tripsDuring<T>(proxy: CountingRpcProxy, work: () => Promise<T>): Promise<{ result: T; trips: string[][] }> {
+  const from = proxy.trips().length;
+  const result = await work();
+  const trips = proxy.trips().slice(from).filter((methods) => !(methods.length === 1 && methods[0] === "eth_chainId"));
+  return { result, trips };
+}
+
+async function pay(amount = "1000"): Promise<{ requirements: PaymentRequirements; payload: PermitPayload; trips: string[][] }> {
+  const requirements = await requestOffer(daemon, amount);
+  const { result, trips } = await tripsDuring(payerRpc, () => payer.createPaymentPayload(2, requirements));
+  return { requirements, payload: result.payload as PermitPayload, trips };
+}
+
+const verify = (body: unknown) => postJson(`${daemon.url}/verify`, body);
+const settle = (body: unknown) => postJson(`${daemon.url}/settle`, body);
+
+describe("payer plugin", () => {
+  it("reads chain id, balance, nonce and name in one round trip, and later only balance and nonce", async () => {
+    const first = await pay();
+    expect(first.trips).toHaveLength(1);
+    expect([...(first.trips[0] ?? [])].sort()).toEqual(["eth_call", "eth_call", "eth_call", "eth_chainId"]);
+    // Each payload is a real payment the facilitator accepts (settled before the next reads the new nonce).
+    expect((await settle(facilitatorBody(first.requirements, first.payload))).body).toMatchObject({ success: true });
+    const second = await pay();
+    expect(second.trips).toEqual([["eth_call", "eth_call"]]);
+    expect(BigInt(second.payload.permit.nonce)).toBe(BigInt(first.payload.permit.nonce) + 1n);
+    expect((await settle(facilitatorBody(second.requirements, second.payload))).body).toMatchObject({ success: true });
+  });
+});
+
+describe("permit /verify and /settle", () => {
+  it("verify costs one round trip; settle three: checks, estimate, fees and block together, the send, one receipt", async () => {
+    // The first relay after start reads the relayer's nonce from the chain; the measured one does not.
+    const warm = await pay();
+    expect((await settle(facilitatorBody(warm.requirements, warm.payload))).body.success).toBe(true);
+
+    const { requirements, payload } = await pay();
+    const body = facilitatorBody(requirements, payload);
+    const verified = await tripsDuring(daemonRpc, () => verify(body));
+    expect(verified.result.body).toEqual({ isValid: true, payer: stack.deployment.accounts.payer.address });
+    expect(verified.trips).toEqual([["eth_call", "eth_call", "eth_call", "eth_call"]]);
+
+    const before = await balanceOf(stack, requirements.payTo);
+    const settled = await tripsDuring(daemonRpc, () => settle(body));
+    expect(settled.result.body).toMatchObject({ success: true, extra: { phase: "accepted" } });
+    expect(await balanceOf(stack, requirements.payTo)).toBe(before + BigInt(requirements.amount));
+    expect(settled.trips).toHaveLength(3);
+    const [checks, send, receipt] = settled.trips;
+    expect(checks).toEqual(expect.arrayContaining(["eth_call", "eth_estimateGas", "eth_getBlockByNumber", "eth_maxPriorityFeePerGas"]));
+    expect(checks?.filter((method) => method === "eth_call")).toHaveLength(4);
+    expect(send).toEqual(["eth_sendRawTransaction"]);
+    expect(receipt).toEqual(["eth_getTransactionReceipt"]);
+  });
+
+  it("settle after verify of the same payload recovers no signature again", async () => {
+    const { requirements, payload } = await pay();
+    const body = facilitatorBody(requirements, payload);
+    const atStart = permitSignerRecovery.counts();
+    expect((await verify(body)).body.isValid).toBe(true);
+    const afterVerify = permitSignerRecovery.counts();
+    expect(afterVerify).toEqual({ recovered: atStart.recovered + 2, reused: atStart.reused });
+    const before = await balanceOf(stack, requirements.payTo);
+    expect((await settle(body)).body).toMatchObject({ success: true, extra: { phase: "accepted" } });
+    expect(await balanceOf(stack, requirements.payTo)).toBe(before + BigInt(requirements.amount));
+    expect(permitSignerRecovery.counts()).toEqual({ recovered: afterVerify.recovered, reused: afterVerify.reused + 2 });
+  });
+
+  it("a payload changed in a signed field after verify is recovered afresh and refused", async () => {
+    const { requirements, payload } = await pay();
+    expect((await verify(facilitatorBody(requirements, payload))).body.isValid).toBe(true);
+    const otherPayer = stack.deployment.accounts.payer2.address;
+    const changes: [object, string][] = [
+      [{ payer: otherPayer }, "invalid_permit_signature"],
+      [{ permit: { ...payload.permit, nonce: String(BigInt(payload.permit.nonce) + 1n) } }, "invalid_permit_signature"],
+      // The other payer's own BurnAuthorization for this offer, under the first payer's valid permit.
+      [{ burnAuthSig: (await signPermitPayment(stack, requirements, stack.deployment.accounts.payer2.privateKey)).burnAuthSig }, "invalid_burn_authorization"],
+    ];
+    for (const [change, reason] of changes) {
+      const recovered = permitSignerRecovery.counts().recovered;
+      expect((await settle(facilitatorBody(requirements, { ...payload, ...change }))).body).toMatchObject({ success: false, errorReason: reason });
+      expect(permitSignerRecovery.counts().recovered).toBeGreaterThan(recovered);
+    }
+    // The same signatures offered for another challenge: the BurnAuthorization names the first one.
+    const second = await requestOffer(daemon, requirements.amount);
+    const replay = facilitatorBody(second, { ...payload, challengeNonce: second.extra.challengeNonce });
+    expect((await settle(replay)).body).toMatchObject({ success: false });
+    expect(await balanceOf(stack, second.payTo)).toBe(0n);
+    expect(await balanceOf(stack, requirements.payTo)).toBe(0n);
+  });
+});
