@@ -4,11 +4,11 @@ import { getPermitFields } from "../eip712/getPermitFields.js";
 import { buildPermitTypedData } from "../eip712/permitTypedData.js";
 import type { PaymentRequirements } from "../wire/paymentRequirements.js";
 import type { PermitPayload } from "../wire/permitPayload.js";
-import { zerc20TokenAbi } from "../zerc20/abis.js";
 import { assertOfferLife } from "./assertOfferLife.js";
 import { assertPayable } from "./assertPayable.js";
 import type { PayerClients } from "./payerClients.js";
 import type { OnPaymentPhase } from "./paymentPhase.js";
+import { readPayerChain } from "./readPayerChain.js";
 
 /** Inputs to `createPermitPayment`. */
 export type CreatePermitPaymentParameters = PayerClients & {
@@ -22,7 +22,8 @@ export type CreatePermitPaymentParameters = PayerClients & {
 
 /**
  * Signs the gasless payment for an offer: the EIP-2612 `Permit` (live token nonce and `name()`, spender =
- * `extra.helper`) and the `BurnAuthorization`, then assembles the permit payload. Nothing is broadcast; the
+ * `extra.helper`) and the `BurnAuthorization`, then assembles the permit payload. Chain id, balance, nonce
+ * and name are read in one batch (the chain id and the name once per client). Nothing is broadcast; the
  * facilitator relays the burn. Throws `PermitUnavailableError` for an offer without `extra.helper` rather
  * than falling back to a gas-paying transfer.
  *
@@ -36,14 +37,11 @@ export async function createPermitPayment(parameters: CreatePermitPaymentParamet
   getPermitFields(requirements);
   assertOfferLife({ requirements, nowMs: now(), minimumSeconds: 0 });
   const payer = walletClient.account.address;
-  await assertPayable({ requirements, publicClient, payer });
+  const state = await readPayerChain({ publicClient, requirements, payer, permit: true });
+  assertPayable({ requirements, state });
+  const { nonce, tokenName } = state;
 
   await onPhase?.({ phase: "signing" });
-  const token = { address: requirements.asset, abi: zerc20TokenAbi } as const;
-  const [nonce, tokenName] = await Promise.all([
-    publicClient.readContract({ ...token, functionName: "nonces", args: [payer] }),
-    publicClient.readContract({ ...token, functionName: "name" }),
-  ]);
   const permitSignature = await walletClient.signTypedData({
     account: walletClient.account,
     ...buildPermitTypedData({ requirements, payer, nonce, tokenName }),

@@ -9,6 +9,7 @@ import { assertOfferLife } from "./assertOfferLife.js";
 import { assertPayable } from "./assertPayable.js";
 import type { PayerClients } from "./payerClients.js";
 import type { OnPaymentPhase } from "./paymentPhase.js";
+import { readPayerChain } from "./readPayerChain.js";
 import { SELF_TRANSFER_MIN_SECONDS_LEFT } from "./selfTransferMargin.js";
 
 /** How long the payer waits for the burn's receipt by default before calling the outcome unknown. */
@@ -43,7 +44,8 @@ export async function createSelfTransferPayment(
   const checkLife = () =>
     assertOfferLife({ requirements, nowMs: now(), minimumSeconds: SELF_TRANSFER_MIN_SECONDS_LEFT });
   checkLife();
-  await assertPayable({ requirements, publicClient, payer: walletClient.account.address });
+  const payer = walletClient.account.address;
+  assertPayable({ requirements, state: await readPayerChain({ publicClient, requirements, payer, permit: false }) });
 
   await onPhase?.({ phase: "signing" });
   let serializedTransaction: `0x${string}`;
@@ -58,7 +60,7 @@ export async function createSelfTransferPayment(
         args: [requirements.payTo, BigInt(requirements.amount)],
       }),
     });
-    // `null` signs for the chain the RPC reports, which `assertPayable` already matched against the offer.
+    // `null` signs for the chain the RPC reports, which `readPayerChain` already matched against the offer.
     serializedTransaction = await walletClient.signTransaction({ ...request, chain: walletClient.chain ?? null });
   } catch (cause) {
     throw new BurnBroadcastError({ cause });

@@ -102,6 +102,29 @@ describe("SvcZerc20SchemeClient, permit mode", () => {
     await expect(client.createPaymentPayload(2, offer)).rejects.toThrow(InsufficientTokenBalanceError);
     expect(phases).toEqual([]);
   });
+
+  it("reads the chain id and the token name once per client; later payments read only balance and nonce", async () => {
+    const { client, fake } = setup("permit", { nonce: 3n, tokenName: "Live Name" });
+    await client.createPaymentPayload(2, offer);
+    expect(fake.methods.sort()).toEqual(["eth_call", "eth_call", "eth_call", "eth_chainId"]);
+    fake.methods.length = 0;
+    const { payload } = await client.createPaymentPayload(2, offer);
+    expect(fake.methods).toEqual(["eth_call", "eth_call"]);
+    const classified = classifyPayload(payload);
+    if (classified.kind !== "permit") throw new Error(`expected a permit payload, got ${classified.kind}`);
+    const permitSigner = await recoverTypedDataAddress({
+      ...buildPermitTypedData({ requirements: offer, payer: TEST_PAYER, nonce: 3n, tokenName: "Live Name" }),
+      signature: joinSignature(classified.payload.permit),
+    });
+    expect(permitSigner).toBe(TEST_PAYER);
+  });
+
+  it("refuses another chain on every payment, the chain id being remembered", async () => {
+    const { client, fake } = setup("permit", { chainId: 1 });
+    await expect(client.createPaymentPayload(2, offer)).rejects.toThrow(ChainMismatchError);
+    await expect(client.createPaymentPayload(2, offer)).rejects.toThrow(ChainMismatchError);
+    expect(fake.methods.filter((method) => method === "eth_chainId")).toEqual(["eth_chainId"]);
+  });
 });
 
 describe("SvcZerc20SchemeClient, self-transfer mode", () => {
