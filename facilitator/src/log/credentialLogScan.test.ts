@@ -76,6 +76,7 @@ describe("credential-bearing service URLs", () => {
       const permit = facilitatorBody(permitOffer, await signPermitPayment(stack, permitOffer, payerKey));
       const transfer = facilitatorBody(transferOffer, { challengeNonce: transferOffer.extra.challengeNonce, burnTxHash: await broadcastBurn(stack, transferOffer, payerKey) });
       const failuresBefore = proxy.failures(RPC_PREFIX);
+      const indexerFailuresBefore = proxy.failures(INDEXER_PREFIX);
 
       proxy.setMode(mode);
       for (const body of [permit, transfer]) {
@@ -83,9 +84,12 @@ describe("credential-bearing service URLs", () => {
         await record(post("/settle", body));
       }
       await record(post("/challenge", { amount: "1000" }));
-      await record({ method: "GET", path: "/readyz" });
       await record({ method: "GET", path: "/healthz" });
-      await waitFor(() => proxy.failures(INDEXER_PREFIX) > 0, "the finalize loop or readiness probe to call the failing indexer");
+      // The readiness probe is cached; asking again until it re-probes makes it call the failing indexer too.
+      await waitFor(async () => {
+        await record({ method: "GET", path: "/readyz" });
+        return proxy.failures(INDEXER_PREFIX) > indexerFailuresBefore;
+      }, "the readiness probe to call the failing indexer");
       proxy.setMode("forward");
       // The readiness probe is cached: wait until it has seen the RPC back before the next round takes offers.
       await waitFor(async () => (await sendRawRequest(daemon.url, { method: "GET", path: "/readyz" })).status === 200, "readiness to recover");
@@ -104,11 +108,11 @@ describe("credential-bearing service URLs", () => {
   });
 });
 
-/** Polls `condition` every 100 ms until it holds or 20 s pass. */
+/** Polls `condition` every 200 ms until it holds or 30 s pass. */
 async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const giveUpAt = Date.now() + 20_000;
+  const giveUpAt = Date.now() + 30_000;
   while (!(await condition())) {
     if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
