@@ -1,11 +1,14 @@
 /**
  * A small stock of pre-derived one-time burn addresses for one `(chainId, treasury, seed)`. Deriving one
- * costs about 4096 Poseidon hashes, far too slow for a request, so worker threads keep the stock full in
- * the background and `POST /challenge` only takes from it.
+ * costs about 4096 Poseidon hashes, too slow for a request, so worker threads (one per core by default) keep
+ * the stock full in the background and `POST /challenge` only takes from it.
  *
- * Each worker answer is re-checked here with the scheme's functions (one hash): a stock entry is always an
- * address the scheme itself would derive, whatever the worker's inline copy of the rule does. A failed check
- * stops the pool for good, because every later answer would come from the same diverging code.
+ * Each worker answer is re-checked here with the scheme's `poseidon-lite` hash (one hash, not a search): a
+ * stock entry is always an address the scheme itself would derive, whatever implementation the worker ran.
+ * A failed check stops the pool for good, because every later answer would come from the same diverging code.
+ *
+ * With a {@link BurnAddressStockStore} the stock survives restarts: restored entries are re-checked the same
+ * way, and an entry leaves the store durably before `take()` hands it out, so no address is issued twice.
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
@@ -15,6 +18,8 @@ import {
   burnAddressFromHash,
   burnAddressHash,
   meetsBurnAddressPow,
+  poseidonChoice,
+  type PoseidonImplementationName,
 } from "@svc/scheme";
 import { toHex, type Address, type Hex } from "viem";
 
@@ -24,11 +29,12 @@ import {
   BurnAddressVerificationError,
   InvalidChallengeOptionError,
 } from "../errors/challenges.js";
+import type { BurnAddressStockStore } from "./burnAddressStockFile.js";
 import { BurnAddressWorker } from "./burnAddressWorker.js";
 import { burnSecretInputs, type BurnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret } from "./challengeRecord.js";
 
-/** Default number of addresses kept ready: enough to absorb a burst while one worker refills at ~1 per second. */
+/** Default number of addresses kept ready: enough to absorb a burst while the workers refill. */
 export const DEFAULT_BURN_ADDRESS_POOL_SIZE = 16;
 
 /** Default bound on how long `take()` waits for a derivation before answering 503. */
@@ -47,10 +53,14 @@ export type BurnAddressPoolParameters = {
   seed: Hex;
   /** Addresses kept ready; 0 derives only on demand. Default {@link DEFAULT_BURN_ADDRESS_POOL_SIZE}. */
   size?: number | undefined;
-  /** Worker threads; default one less than the CPUs (at least 1), so the event loop keeps a core. */
+  /** Worker threads; default `os.availableParallelism()`, one per core (the request path needs little CPU). */
   workers?: number | undefined;
   /** How long `take()` waits when the stock is empty. Default {@link DEFAULT_BURN_ADDRESS_TAKE_TIMEOUT_MS}. */
   takeTimeoutMs?: number | undefined;
+  /** Where the stock persists across restarts; without it the stock lives in memory only. */
+  stock?: BurnAddressStockStore | undefined;
+  /** The Poseidon implementation workers search with; default the process's `poseidonChoice()`. */
+  poseidon?: PoseidonImplementationName | undefined;
 };
 
 /** A snapshot of the pool for health and admin output; it carries no secret. */
@@ -69,6 +79,8 @@ export type BurnAddressPoolStats = {
   meanDerivationMs: number;
   /** Whether the pool stopped (closed, or broken by a failed verification or repeated worker failures). */
   stopped: boolean;
+  /** Entries restored from the persisted stock at start (after their re-check). */
+  restored: number;
 };
 
 /** Anything that hands out fresh burn secrets: the pool, or a stand-in in tests. */
@@ -76,6 +88,8 @@ export type BurnAddressSource = {
   /** Resolves a never-before-returned burn secret. */
   take(): Promise<BurnSecret>;
 };
+
+type StockEntry = { burn: BurnSecret; nonce: bigint };
 
 type Waiter = {
   resolve: (secret: BurnSecret) => void;
@@ -100,20 +114,23 @@ export class BurnAddressPool implements BurnAddressSource {
   readonly #size: number;
   readonly #maxWorkers: number;
   readonly #takeTimeoutMs: number;
-  readonly #stock: BurnSecret[] = [];
+  readonly #store: BurnAddressStockStore | undefined;
+  readonly #poseidon: PoseidonImplementationName;
+  readonly #stock: StockEntry[] = [];
   readonly #waiters: Waiter[] = [];
   readonly #stockedListeners: (() => void)[] = [];
   #workers: BurnAddressWorker[] = [];
   #deriving = 0;
   #derived = 0;
   #derivationMsTotal = 0;
+  #restored = 0;
   #consecutiveFailures = 0;
   #closed = false;
   #broken: { cause: unknown } | undefined;
 
   constructor(parameters: BurnAddressPoolParameters) {
     const size = parameters.size ?? DEFAULT_BURN_ADDRESS_POOL_SIZE;
-    const workers = parameters.workers ?? Math.max(1, availableParallelism() - 1);
+    const workers = parameters.workers ?? availableParallelism();
     const takeTimeoutMs = parameters.takeTimeoutMs ?? DEFAULT_BURN_ADDRESS_TAKE_TIMEOUT_MS;
     if (!Number.isSafeInteger(size) || size < 0) {
       throw new InvalidChallengeOptionError({ option: "pool size", expected: "an integer of at least 0" });
@@ -130,6 +147,9 @@ export class BurnAddressPool implements BurnAddressSource {
     this.#size = size;
     this.#maxWorkers = workers;
     this.#takeTimeoutMs = takeTimeoutMs;
+    this.#store = parameters.stock;
+    this.#poseidon = parameters.poseidon ?? poseidonChoice().implementation.name;
+    this.#restore();
     this.#refill();
   }
 
@@ -143,7 +163,14 @@ export class BurnAddressPool implements BurnAddressSource {
     const stocked = this.#stock.shift();
     if (stocked !== undefined) {
       this.#refill();
-      return Promise.resolve(stocked);
+      if (this.#store === undefined) return Promise.resolve(stocked.burn);
+      // Durably out of the persisted stock before anyone sees it, or not handed out at all.
+      return this.#store.take(stocked.burn.paymentId).then(
+        () => stocked.burn,
+        (error: unknown) => {
+          throw new BurnAddressUnavailableError({ cause: error });
+        },
+      );
     }
     return new Promise<BurnSecret>((resolve, reject) => {
       const waiter: Waiter = {
@@ -185,18 +212,41 @@ export class BurnAddressPool implements BurnAddressSource {
       derived: this.#derived,
       meanDerivationMs: this.#derived === 0 ? 0 : this.#derivationMsTotal / this.#derived,
       stopped: this.#closed || this.#broken !== undefined,
+      restored: this.#restored,
     };
   }
 
-  /** Stops every worker, drops the stock and rejects waiting takes; the pool is unusable afterwards. */
+  /**
+   * Stops every worker, drops the in-memory stock, rejects waiting takes and closes the persisted stock (which
+   * keeps its entries for the next start); the pool is unusable afterwards.
+   */
   async close(): Promise<void> {
+    const alreadyClosed = this.#closed;
     this.#closed = true;
     this.#rejectWaiters(this.#stoppedError());
-    // Unissued secrets are worthless once the pool is gone: drop them rather than keep them in memory.
+    // Unissued secrets stay out of memory once the pool is gone; the store holds only ids and nonces.
     this.#stock.length = 0;
     const workers = this.#workers;
     this.#workers = [];
     await Promise.all(workers.map((worker) => worker.terminate()));
+    if (!alreadyClosed) await this.#store?.close();
+  }
+
+  // One hash per restored entry; an entry that fails it is dropped from the store, never offered.
+  #restore(): void {
+    if (this.#store === undefined) return;
+    for (const { paymentId, nonce } of this.#store.restored) {
+      const inputs = burnSecretInputs(this.#seed, this.chainId, this.treasury, paymentId);
+      let burn: BurnSecret;
+      try {
+        burn = completeBurnSecret(inputs, nonce);
+      } catch {
+        void this.#store.take(paymentId).catch(() => undefined);
+        continue;
+      }
+      this.#stock.push({ burn, nonce });
+      this.#restored++;
+    }
   }
 
   #stoppedError(): BurnAddressUnavailableError | undefined {
@@ -220,7 +270,7 @@ export class BurnAddressPool implements BurnAddressSource {
     const idle = this.#workers.find((worker) => worker.pending === 0);
     if (idle !== undefined) return idle;
     if (this.#workers.length >= this.#maxWorkers) return undefined;
-    const spawned = new BurnAddressWorker();
+    const spawned = new BurnAddressWorker(this.#poseidon);
     this.#workers.push(spawned);
     return spawned;
   }
@@ -233,9 +283,9 @@ export class BurnAddressPool implements BurnAddressSource {
       (nonce) => {
         this.#deriving--;
         if (this.#closed) return;
-        let secret: BurnSecret;
+        let burn: BurnSecret;
         try {
-          secret = completeBurnSecret(inputs, nonce);
+          burn = completeBurnSecret(inputs, nonce);
         } catch (error) {
           this.#break(error);
           return;
@@ -243,7 +293,7 @@ export class BurnAddressPool implements BurnAddressSource {
         this.#consecutiveFailures = 0;
         this.#derived++;
         this.#derivationMsTotal += performance.now() - started;
-        this.#deliver(secret);
+        this.#deliver({ burn, nonce });
         this.#refill();
       },
       (error: unknown) => {
@@ -257,15 +307,17 @@ export class BurnAddressPool implements BurnAddressSource {
     );
   }
 
-  #deliver(secret: BurnSecret): void {
+  #deliver(entry: StockEntry): void {
     const waiter = this.#waiters.shift();
     if (waiter === undefined) {
-      this.#stock.push(secret);
+      this.#stock.push(entry);
+      // Best effort: an entry the store missed is only re-derived after a restart, never issued twice.
+      void this.#store?.add({ paymentId: entry.burn.paymentId, nonce: entry.nonce }).catch(() => undefined);
       for (const notify of this.#stockedListeners.splice(0)) notify();
       return;
     }
     clearTimeout(waiter.timer);
-    waiter.resolve(secret);
+    waiter.resolve(entry.burn);
   }
 
   #break(error: unknown): void {
@@ -290,7 +342,7 @@ export class BurnAddressPool implements BurnAddressSource {
   }
 }
 
-/** Turns a worker's nonce into a burn secret, checking it with the scheme's own hash (one Poseidon call). */
+/** Turns a nonce into a burn secret, checking it with the scheme's own `poseidon-lite` hash (one Poseidon call). */
 function completeBurnSecret(inputs: BurnSecretInputs, nonce: bigint): BurnSecret {
   const secret = (inputs.secretBase + nonce) % BN254_FIELD_MODULUS;
   const hash = burnAddressHash(inputs.recipientFr, secret);

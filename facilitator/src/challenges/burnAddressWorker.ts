@@ -1,48 +1,45 @@
 /**
- * One worker thread running the burn-address proof-of-work search (about 4096 Poseidon hashes, a second or
- * more of CPU), so the daemon's event loop never runs it.
+ * One worker thread running the burn-address proof-of-work search (about 4096 Poseidon hashes), so the
+ * daemon's event loop never runs it. The search is the scheme's own (`PoseidonImplementation.searchBurnNonce`):
+ * the native addon runs the whole loop in one call, `poseidon-lite` is the fallback.
  *
  * The worker is created from an inline CommonJS source (`eval: true`) rather than a module file: a file
  * path would differ between the TypeScript sources under vitest and the compiled `dist/` under node, while
- * inline source plus an absolute path to `poseidon-lite` works the same in both. The inline search is a
- * second copy of the scheme's rule, so its answers are not trusted: the pool re-checks every result with the
- * scheme's own functions. Only the recipient field element and the secret base cross the thread boundary;
- * the seed never does.
+ * inline source plus an absolute URL of the scheme's entry works the same in both. The pool still re-checks
+ * every answer with the scheme's `poseidon-lite` hash (one hash). Only the recipient field element and the
+ * secret base cross the thread boundary; the seed never does.
  */
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { BN254_FIELD_MODULUS, BURN_ADDRESS_POW_BITS } from "@svc/scheme";
+import { BURN_ADDRESS_POW_BITS, poseidonChoice, type PoseidonImplementationName } from "@svc/scheme";
 import { z } from "zod";
 
 import { BurnAddressWorkerError } from "../errors/challenges.js";
 
-// Same rule as the scheme's `deriveBurnAddress`: the smallest nonce such that bits 160..171 of
-// poseidon2([recipientFr, (secretBase + nonce) mod p]) are zero. Jobs run one after another, in order.
+// The thread loads the scheme, builds the implementation the main thread chose (`native` fails loudly rather
+// than silently falling back), then answers jobs one after another, in order.
 const WORKER_SOURCE = `"use strict";
 const { parentPort, workerData } = require("node:worker_threads");
-const { poseidon2 } = require(workerData.poseidonPath);
-const modulus = workerData.modulus;
-const powMask = (1n << BigInt(workerData.powBits)) - 1n;
-parentPort.on("message", (job) => {
-  let nonce = 0n;
-  while (((poseidon2([job.recipientFr, (job.secretBase + nonce) % modulus]) >> 160n) & powMask) !== 0n) nonce += 1n;
-  parentPort.postMessage({ id: job.id, nonce });
-});
+import(workerData.schemeUrl).then((scheme) => {
+  const { implementation } = scheme.selectPoseidon(workerData.selection);
+  parentPort.on("message", (job) => {
+    const nonce = implementation.searchBurnNonce(job.recipientFr, job.secretBase, workerData.powBits);
+    parentPort.postMessage({ id: job.id, nonce });
+  });
+}).catch((error) => { setImmediate(() => { throw error; }); });
 `;
 
 const resultSchema = z.object({ id: z.number().int().nonnegative(), nonce: z.bigint().nonnegative() });
 
 type Pending = { resolve: (nonce: bigint) => void; reject: (error: unknown) => void };
 
-let poseidonPath: string | undefined;
+let schemeUrl: string | undefined;
 
-/** Resolves the copy of `poseidon-lite` the scheme itself uses, so both sides hash with the same code. */
-function resolvePoseidonPath(): string {
-  if (poseidonPath === undefined) {
-    const schemeEntry = createRequire(import.meta.url).resolve("@svc/scheme");
-    poseidonPath = createRequire(schemeEntry).resolve("poseidon-lite/poseidon2");
-  }
-  return poseidonPath;
+/** The URL of the scheme entry this module itself imports, so both threads run the same code. */
+function resolveSchemeUrl(): string {
+  schemeUrl ??= pathToFileURL(createRequire(import.meta.url).resolve("@svc/scheme")).href;
+  return schemeUrl;
 }
 
 /**
@@ -54,15 +51,23 @@ function resolvePoseidonPath(): string {
  * await worker.terminate();
  */
 export class BurnAddressWorker {
+  /** The Poseidon implementation this worker searches with. */
+  readonly implementation: PoseidonImplementationName;
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
   #nextId = 0;
   #stopped: BurnAddressWorkerError | undefined;
 
-  constructor() {
+  /** `implementation` defaults to the process's `poseidonChoice()`, so every thread hashes alike. */
+  constructor(implementation: PoseidonImplementationName = poseidonChoice().implementation.name) {
+    this.implementation = implementation;
     this.#worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { poseidonPath: resolvePoseidonPath(), modulus: BN254_FIELD_MODULUS, powBits: BURN_ADDRESS_POW_BITS },
+      workerData: {
+        schemeUrl: resolveSchemeUrl(),
+        selection: implementation === "native" ? "native" : "js",
+        powBits: BURN_ADDRESS_POW_BITS,
+      },
     });
     // An idle pool must not keep the process alive; a caller awaiting a search holds its own timer.
     this.#worker.unref();

@@ -13,7 +13,8 @@ import type { BurnSecret } from "./challengeRecord.js";
 
 /**
  * Rebuilds the full {@link BurnSecret} of `paymentId`, running the proof-of-work search synchronously
- * (about a second of CPU): call it during recovery, never on a request path.
+ * (tens of milliseconds with the native Poseidon, about a second with `poseidon-lite`): call it during
+ * recovery, never on a request path.
  *
  * @example
  * const burn = reopenBurnSecret(seed, config.network.chain_id, config.settlement.treasury, entry.paymentId);

@@ -47,7 +47,8 @@ describe("runCheck against the local stack", () => {
     expect(lines.at(-1)).toMatch(/^✓ configuration checks out/);
     expect(lines.at(-1)).toBe(`${CHECKS_OUT_LINE} (2 warnings)`);
     const probes = new Set(findings.map((finding) => finding.probe));
-    expect([...probes]).toEqual(["config", "keys", "rpc", "relayer", "contracts", "journal", "indexer", "decider"]);
+    expect([...probes]).toEqual(["config", "keys", "rpc", "relayer", "contracts", "journal", "indexer", "decider", "poseidon"]);
+    expect(lines).toContain("✓ poseidon: burn addresses derive with native (SVC_POSEIDON=auto)");
     expect(lines).toContain(`✓ contracts: network.token ${stack.deployment.token} has deployed code`);
     expect(lines).toContain(`✓ contracts: settlement.permit_burner ${stack.deployment.permitBurner} has deployed code`);
     expect(lines).toContain(`✓ rpc: RPC ${stack.deployment.rpcUrl}/ answers with chain 31337 (= network.chain_id)`);

@@ -1,6 +1,7 @@
 /**
  * `facilitator check --config <path>`: probes everything `start` depends on before an operator starts it
- * (config, keys and startup rules, RPC and chain id, contracts, splitter, journal, indexer) and prints one
+ * (config, keys and startup rules, RPC and chain id, contracts, splitter, journal, indexer, the Poseidon
+ * implementation burn addresses derive with) and prints one
  * line per finding. A cross marks exactly one problem each; on success the last line says the
  * configuration checks out. A probe that depends on a failed one is skipped with a note instead of adding
  * follow-on errors.
@@ -14,6 +15,7 @@ import { probeConfig } from "./probes/probeConfig.js";
 import { probeContracts } from "./probes/probeContracts.js";
 import { probeIndexer } from "./probes/probeIndexer.js";
 import { probeJournal } from "./probes/probeJournal.js";
+import { probePoseidon } from "./probes/probePoseidon.js";
 import { probeKeys } from "./probes/probeKeys.js";
 import { probeRelayer } from "./probes/probeRelayer.js";
 import { probeRpc } from "./probes/probeRpc.js";
@@ -94,6 +96,7 @@ export async function runCheck(parameters: RunCheckParameters): Promise<CheckFin
     report(await probeIndexer(config, timeout));
     report(noteDecider(config));
   }
+  report(probePoseidon(env));
 
   const problems = countProblems(findings);
   const warnings = findings.filter((finding) => finding.status === "warn").length;
@@ -123,7 +126,7 @@ export class CheckCommand extends Command {
   static override usage = Command.Usage({
     description: "probe a facilitator configuration before starting the daemon",
     details: `
-      Reads the configuration file and the secrets from the environment (\`SVC_TREASURY_PK\`, \`SVC_RELAYER_PK\`, \`SVC_ADMIN_TOKEN\`), then probes the startup rules, the RPC and its chain id, the deployed contracts, the fee splitter (split fee mode), the journal folder and the indexer. The decider is not probed.
+      Reads the configuration file and the secrets from the environment (\`SVC_TREASURY_PK\`, \`SVC_RELAYER_PK\`, \`SVC_ADMIN_TOKEN\`), then probes the startup rules, the RPC and its chain id, the deployed contracts, the fee splitter (split fee mode), the journal folder, the indexer and which Poseidon implementation burn addresses derive with (\`SVC_POSEIDON\`). The decider is not probed.
 
       Prints one line per finding: \`✓\` passed, \`⚠\` warning, \`✗\` problem, \`-\` skipped. Exits 0 when the last line says the configuration checks out, 1 when any line is marked \`✗\`. Secret values are never printed and URLs are shown credential-redacted.
     `,

@@ -159,9 +159,11 @@ const daemonTable = table({
   // 0 disables the shared per-key limit; negative values are refused because the spec gives them no meaning here.
   rate_limit_per_min: integerField(0).default(120),
   max_open_challenges: integerField(1).default(1000),
-  // Burn addresses kept pre-derived (about a second of CPU each): more absorbs bursts of 402s, fewer saves
-  // start-up CPU on small machines.
+  // Burn addresses kept pre-derived (tens of milliseconds of CPU each with the native Poseidon, about a second
+  // with poseidon-lite): more absorbs bursts of 402s, fewer saves start-up CPU on small machines.
   burn_address_pool_size: integerField(1, 1024).default(16),
+  // Threads deriving burn addresses; unset means one per core (os.availableParallelism()).
+  burn_address_workers: integerField(1, 256).optional(),
   // The spec lets 0 "or less" disable the per-key issuance rate, so any integer is accepted.
   challenge_per_key_per_min: z.int({ error: "expected an integer (0 or less disables)" }).default(20),
   // /metrics reveals traffic and balances, so it sits behind the admin token unless the operator opts out.

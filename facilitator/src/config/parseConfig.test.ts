@@ -107,6 +107,7 @@ describe("parseConfig: defaults", () => {
     ["daemon.max_open_challenges", config.daemon.max_open_challenges, 1000],
     ["daemon.challenge_per_key_per_min", config.daemon.challenge_per_key_per_min, 20],
     ["daemon.burn_address_pool_size", config.daemon.burn_address_pool_size, 16],
+    ["daemon.burn_address_workers", config.daemon.burn_address_workers, undefined],
   ])("%s defaults to %j", (_key, actual, expected) => {
     expect(actual).toEqual(expected);
   });
@@ -135,6 +136,8 @@ describe("parseConfig: minimums and ranges", () => {
     ["daemon", "shutdown_grace_ms", -1, "must be at least 0"],
     ["daemon", "rate_limit_per_min", -1, "must be at least 0"],
     ["daemon", "max_open_challenges", 0, "must be at least 1"],
+    ["daemon", "burn_address_workers", 0, "must be between 1 and 256"],
+    ["daemon", "burn_address_workers", 257, "must be between 1 and 256"],
     ["network", "chain_id", 0, "must be at least 1"],
     ["listen", "port", 65_536, "must be between 0 and 65535"],
     ["fee", "bps", 10_001, "must be between 0 and 10000"],
@@ -148,9 +151,10 @@ describe("parseConfig: minimums and ranges", () => {
   it("accepts the minimums themselves", () => {
     const config = parse({
       settlement: { challenge_ttl_seconds: 1, expired_challenge_retention_seconds: 0 },
-      daemon: { finalize_interval_ms: 1000, max_open_challenges: 1, rate_limit_per_min: 0 },
+      daemon: { finalize_interval_ms: 1000, max_open_challenges: 1, rate_limit_per_min: 0, burn_address_workers: 1 },
     });
     expect(config.settlement.challenge_ttl_seconds).toBe(1);
+    expect(config.daemon.burn_address_workers).toBe(1);
     expect(config.daemon.finalize_interval_ms).toBe(1000);
   });
 

@@ -3,9 +3,10 @@
  * pool, the settlement core and the HTTP API, and logs `started` (the readiness marker). `stop()` stops
  * accepting, waits up to `daemon.shutdown_grace_ms` for requests and settles in flight, then closes.
  */
-import { SCHEME, toNetwork, X402_VERSION, type SupportedResponse } from "@svc/scheme";
+import { parsePoseidonSelection, SCHEME, selectPoseidon, toNetwork, X402_VERSION, type SupportedResponse } from "@svc/scheme";
 import { getAddress, type Hex } from "viem";
 import { BurnAddressPool } from "../challenges/burnAddressPool.js";
+import { BurnAddressStockFile } from "../challenges/burnAddressStockFile.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import { ChallengeStore } from "../challenges/challengeStore.js";
 import { createChallengeIssuer } from "../challenges/createChallengeIssuer.js";
@@ -106,12 +107,30 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const network = toNetwork(config.network.chain_id);
   const treasury = getAddress(config.settlement.treasury);
   const seed = deriveBurnSeed(secrets.treasuryPk);
+  // SVC_POSEIDON: a bad value or a required addon that is missing stops startup here, before any derivation.
+  const poseidon = selectPoseidon(parsePoseidonSelection(options.env));
+  if (poseidon.fallback) logger.warn("poseidon_fallback", { implementation: poseidon.implementation.name });
+  const stock =
+    local && config.settlement.journal !== null
+      ? await BurnAddressStockFile.open(`${config.settlement.journal}.stock`, { chainId: config.network.chain_id, treasury, seed })
+      : undefined;
+  if (stock) logger.info("burn_address_stock_restored", { entries: stock.restored.length, discarded: stock.discarded ?? null });
   const store = new ChallengeStore({
     maxOpenChallenges: config.daemon.max_open_challenges,
     retentionSeconds: config.settlement.expired_challenge_retention_seconds,
   });
   // Under a non-local profile no offer is ever issued, so no CPU goes into deriving burn addresses.
-  const pool = local ? new BurnAddressPool({ chainId: config.network.chain_id, treasury, seed, size: config.daemon.burn_address_pool_size }) : undefined;
+  const pool = local
+    ? new BurnAddressPool({
+        chainId: config.network.chain_id,
+        treasury,
+        seed,
+        size: config.daemon.burn_address_pool_size,
+        workers: config.daemon.burn_address_workers,
+        poseidon: poseidon.implementation.name,
+        stock,
+      })
+    : undefined;
   // Offers issued before a restart still settle: their match data comes back from the journal.
   for (const record of journal.restored) {
     if (record.type !== "challenge") continue;
@@ -219,7 +238,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const burnSecret = async (challengeNonce: Hex) => {
     const live = store.get(challengeNonce);
     if (live?.record.burn) return live.record.burn;
-    secretWorker ??= new BurnAddressWorker();
+    secretWorker ??= new BurnAddressWorker(poseidon.implementation.name);
     return reopenBurnSecretOffThread(secretWorker, seed, config.network.chain_id, treasury, challengeNonce);
   };
   const finalizeLoop = createFinalizeLoop({
@@ -262,6 +281,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     rpc_url: redactUrl(config.network.rpc_url),
     permit_path: config.settlement.permit_burner !== undefined,
     journal: config.settlement.journal ?? "none",
+    poseidon: poseidon.implementation.name,
   });
   void settlement
     .reconcileIntents()

@@ -13,7 +13,8 @@ export type CheckProbe =
   | "splitter"
   | "journal"
   | "indexer"
-  | "decider";
+  | "decider"
+  | "poseidon";
 
 /** A finding's verdict: `fail` is a problem (exit 1), `warn` lets the daemon start, `skip` was not probed. */
 export type CheckStatus = "ok" | "warn" | "fail" | "skip";
