@@ -16,9 +16,12 @@ export function policyChain(policy: Policy): Chain {
   });
 }
 
-/** The policy's RPC as viem transport: its timeout, and no automatic retries. */
+/**
+ * The policy's RPC as viem transport: its timeout, no automatic retries, and calls issued together sent as one
+ * JSON-RPC batch (the payer plugin's chain reads before signing are one round trip).
+ */
 export function policyTransport(policy: Policy): Transport {
-  return http(policy.rpcUrl, { timeout: policy.timeoutMs, retryCount: 0 });
+  return http(policy.rpcUrl, { timeout: policy.timeoutMs, retryCount: 0, batch: true });
 }
 
 /** A read-only client on the policy's RPC; quoting uses it without a key. */
