@@ -24,7 +24,7 @@ import { type RawRequest, type RawResponse, sendRawRequest } from "./testing/sen
 
 /** Fixed so a failure names a case that reproduces on every run; change it only together with the case count. */
 const FUZZ_SEED = 0x5eed_0012;
-const FUZZ_CASES = 600;
+const FUZZ_CASES = 800;
 
 let stack: TestStack;
 let daemon: TestDaemon;
@@ -157,6 +157,13 @@ describe("known-bad requests", () => {
 });
 
 describe(`seeded fuzz (${FUZZ_CASES} requests, seed ${FUZZ_SEED.toString(16)})`, () => {
+  it("generates the same requests from the same seed, and others from another", () => {
+    const bases = { x402Permit: { a: "0x01" }, x402SelfTransfer: { b: [1] }, legacyPermit: { c: "0x02" }, legacySelfTransfer: { d: null } };
+    const generate = (seed: number) => generateHostileRequests({ seed, count: 50, bases, adminToken: "t".repeat(40) });
+    expect(generate(FUZZ_SEED)).toEqual(generate(FUZZ_SEED));
+    expect(generate(FUZZ_SEED).map((request) => request.label)).not.toEqual(generate(FUZZ_SEED + 1).map((request) => request.label));
+  });
+
   it("answers every request below 500, with a reason code on the money routes, and changes nothing on refusal", async () => {
     const payerKey = stack.deployment.accounts.payer2.privateKey;
     const permitOffer: PaymentRequirements = await requestOffer(daemon, "1000");

@@ -244,7 +244,7 @@ function frame(random: Random, route: HostileRequestRoute, path: string, text: s
     request: { method: "POST", path, headers, body: payload },
   });
   if (roll < 0.75) return make([json], body, "json");
-  switch (random.int(7)) {
+  switch (random.int(10)) {
     case 0:
       return make([["Content-Type", random.pick(CONTENT_TYPES)]], body, "content-type");
     case 1:
@@ -259,6 +259,12 @@ function frame(random: Random, route: HostileRequestRoute, path: string, text: s
     }
     case 5:
       return make([json, ["Content-Length", String(body.length)], ["Content-Length", String(body.length + 1)]], body, "two lengths");
+    case 6:
+      return make([json, ["Content-Length", "99999999999"]], body, "claimed length far above the limit");
+    case 7:
+      return make([json, ["Expect", "100-continue"]], body, "expect continue");
+    case 8:
+      return make([json], Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]), "byte order mark");
     default: {
       const padded = Buffer.from(`{"pad":"${"p".repeat(70_000)}","body":${text}}`, "utf8");
       return make([json], padded, "oversize");

@@ -63,6 +63,8 @@ function parseResponse(raw: Buffer): RawResponse | undefined {
   const [statusLine = "", ...headerLines] = text.slice(0, split).split("\r\n");
   const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
   if (!match) return undefined;
+  // An interim answer (`100 Continue`) precedes the real one.
+  if (match[1]?.startsWith("1")) return parseResponse(raw.subarray(split + 4));
   const headers: Record<string, string> = {};
   for (const line of headerLines) {
     const colon = line.indexOf(":");
