@@ -105,3 +105,29 @@ describe("a facilitator killed while its relayed burn waits in the mempool", () 
     }
   });
 });
+
+describe("a facilitator killed after its relayed burn was broadcast, which then mines while it is down", () => {
+  it("reconciles the intent to accepted at start, before any re-send, and the re-send gets the same answer", async () => {
+    const first = await startFacilitator("killed-then-mined", { permit_receipt_timeout_ms: 60_000 });
+    const requirements = await requestOffer(first, "4000");
+    const body = facilitatorBody(requirements, await signPermitPayment(stack, requirements, stack.deployment.accounts.payer2.privateKey));
+    await stack.client.request({ method: "evm_setAutomine" as never, params: [false] as never });
+    let broadcast: { burn_tx: Hex };
+    try {
+      const lost = settle(first, body).catch(() => undefined);
+      broadcast = JSON.parse(await waitForLine(first, '"event":"permit_burn_broadcast"')) as { burn_tx: Hex };
+      await first.stop("SIGKILL");
+      await lost;
+    } finally {
+      await stack.client.request({ method: "evm_setAutomine" as never, params: [true] as never });
+    }
+    await stack.client.request({ method: "evm_mine" as never, params: [] as never });
+
+    const second = await startFacilitator("killed-then-mined");
+    const reconciled = JSON.parse(await waitForLine(second, '"event":"intents_reconciled"')) as { accepted: number };
+    expect(reconciled.accepted).toBe(1);
+    expect(await burnsTo(requirements)).toEqual([broadcast.burn_tx]);
+    expect((await settle(second, body)).body).toMatchObject({ success: true, transaction: broadcast.burn_tx });
+  });
+});
+

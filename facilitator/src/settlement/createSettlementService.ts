@@ -41,7 +41,7 @@ import type { AcceptedRecord, JournalRecord, RelayRecord } from "../journal/jour
 import type { SettlementJournal } from "../journal/openSettlementJournal.js";
 import type { Logger } from "../log/createLogger.js";
 import { fromJournaledChallenge, toJournaledChallenge, type ChallengeView } from "./challengeView.js";
-import { checkPermitPayment, type CheckedPermit } from "./checkPermitPayment.js";
+import { checkPermitPayment } from "./checkPermitPayment.js";
 import { checkSelfTransferBurn, type SelfTransferBurnEvidence } from "./checkSelfTransferBurn.js";
 import { findPermitBurn } from "./findPermitBurn.js";
 import { requirementsMismatch } from "./matchData.js";
@@ -89,7 +89,7 @@ export type SettlementService = {
 
 type Resolved = { view: ChallengeView; expired: boolean };
 /** One permit payment on its way to the chain: what a receipt is settled against. */
-type PermitRelay = { view: ChallengeView; permit: CheckedPermit; digest: Hex; fromBlock: bigint };
+type PermitRelay = { view: ChallengeView; digest: Hex; payer: Address; helper: Address; authorizationId: Hex; fromBlock: bigint };
 type PaymentPath = AcceptedPayload["kind"];
 
 /** Wires the settlement core. */
@@ -240,12 +240,12 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
 
   // What a mined relay means: its own burn, a burn someone else executed first, or nothing (released).
   const settleMinedRelay = async (relay: PermitRelay, receipt: TransactionReceipt): Promise<SettleResponse> => {
-    const { view, permit, digest } = relay;
+    const { view, digest, payer } = relay;
     if (receipt.status === "success") {
-      return accept({ view, path: "permit", digest, payer: permit.payer, burnTxHash: receipt.transactionHash, burnBlockNumber: receipt.blockNumber });
+      return accept({ view, path: "permit", digest, payer, burnTxHash: receipt.transactionHash, burnBlockNumber: receipt.blockNumber });
     }
-    const burn = await findPermitBurn(client, { helper: permit.helper, authorizationId: permit.authorizationId, fromBlock: relay.fromBlock });
-    if (burn) return accept({ view, path: "permit", digest, payer: permit.payer, burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
+    const burn = await findPermitBurn(client, { helper: relay.helper, authorizationId: relay.authorizationId, fromBlock: relay.fromBlock });
+    if (burn) return accept({ view, path: "permit", digest, payer, burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
     await releaseIntent(view.challengeNonce, BURN_REVERTED);
     return failure(BURN_REVERTED, receipt.transactionHash);
   };
@@ -285,6 +285,14 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     const { view } = resolved;
     const intent = book.intent(view.challengeNonce);
     if (intent && intent.payloadDigest !== digest) return failure(PAYLOAD_CONFLICT);
+    // A relay of this very payload is already out: its fate comes first. The payload's own checks would only
+    // see its effects (a moved nonce, a spent balance) and could never release it.
+    const journaled = book.relay(view.challengeNonce);
+    if (intent?.authorizationId && journaled && view.helper) {
+      const relay = { view, digest, payer: payload.payer, helper: view.helper, authorizationId: intent.authorizationId, fromBlock: BigInt(intent.fromBlock) };
+      const followed = await followRelay(relay, journaled);
+      if (followed !== "released") return followed;
+    }
     const now = deps.now();
     const check = await checkPermitPayment({
       client,
@@ -296,17 +304,19 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     });
     if (!check.ok) return failure(check.reason);
     const { permit } = check;
-    const relay: PermitRelay = { view, permit, digest, fromBlock: intent ? BigInt(intent.fromBlock) : 0n };
+    const relay: PermitRelay = {
+      view,
+      digest,
+      payer: permit.payer,
+      helper: permit.helper,
+      authorizationId: permit.authorizationId,
+      fromBlock: intent ? BigInt(intent.fromBlock) : 0n,
+    };
 
     if (permit.alreadyExecuted) {
       const burn = await findPermitBurn(client, { helper: permit.helper, authorizationId: permit.authorizationId, fromBlock: relay.fromBlock });
       if (!burn) return failure(PENDING_BURN);
       return accept({ view, path: "permit", digest, payer: permit.payer, burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
-    }
-    const journaled = book.relay(view.challengeNonce);
-    if (journaled) {
-      const followed = await followRelay(relay, journaled);
-      if (followed !== "released") return followed;
     }
     if (resolved.expired) return failure(CHALLENGE_EXPIRED);
     // No estimate means the relay would revert: nothing is sent and nothing is held, so the payer's own

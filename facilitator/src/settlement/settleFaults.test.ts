@@ -4,8 +4,9 @@
  * anvil. Each test checks the answer and what happened on-chain: no refused payload consumes its challenge, a
  * relay that may have reached the chain is never called failed, and a burn executes at most once.
  */
-import { permitBurnerAbi, type PaymentRequirements, type PermitPayload } from "@svc/scheme";
-import type { Hex } from "viem";
+import { permitBurnerAbi, zerc20TokenAbi, type PaymentRequirements, type PermitPayload } from "@svc/scheme";
+import { encodeFunctionData, parseGwei, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFaultRpcProxy, type FaultRpcProxy } from "../testing/faultRpcProxy.js";
 import {
@@ -128,6 +129,43 @@ describe("relays", () => {
     expect(settled.body.transaction).not.toBe(pending.body.transaction);
     expect(await burnsOf(lost.payload, lost.requirements)).toEqual([settled.body.transaction]);
     expect(daemon.logs.some((line) => line.includes('"reason":"relay_dropped"'))).toBe(true);
+  });
+});
+
+describe("a relayed burn that reverts", () => {
+  it("answers burn_reverted, releases the intent, and never answers accepted", async () => {
+    const payer2 = stack.deployment.accounts.payer2;
+    const { requirements, payload } = await permitOffer(payer2.privateKey);
+    const body = facilitatorBody(requirements, payload);
+    await stack.client.request({ method: "evm_setAutomine" as never, params: [false] as never });
+    try {
+      // The relay waits in the mempool; the payer empties the account ahead of it with a higher tip.
+      expect((await settle(body)).body).toMatchObject({ success: false, errorReason: "pending_burn" });
+      const balance = await stack.client.readContract({ address: stack.deployment.token, abi: zerc20TokenAbi, functionName: "balanceOf", args: [payer2.address] });
+      // Signed by hand: a wallet client would simulate against the pending state, where the relay already spent.
+      const account = privateKeyToAccount(payer2.privateKey);
+      const serializedTransaction = await account.signTransaction({
+        type: "eip1559",
+        chainId: stack.deployment.chainId,
+        nonce: await stack.client.getTransactionCount({ address: payer2.address, blockTag: "pending" }),
+        to: stack.deployment.token,
+        data: encodeFunctionData({ abi: zerc20TokenAbi, functionName: "transfer", args: [stack.deployment.accounts.payee.address, balance] }),
+        gas: 200_000n,
+        maxPriorityFeePerGas: parseGwei("50"),
+        maxFeePerGas: parseGwei("100"),
+      });
+      const drain = await stack.client.sendRawTransaction({ serializedTransaction });
+      await stack.client.request({ method: "evm_mine" as never, params: [] as never });
+      expect((await stack.client.getTransactionReceipt({ hash: drain })).status).toBe("success");
+    } finally {
+      await stack.client.request({ method: "evm_setAutomine" as never, params: [true] as never });
+    }
+    const reverted = await settle(body);
+    expect(reverted.body).toMatchObject({ success: false, errorReason: "burn_reverted" });
+    expect(daemon.logs.some((line) => line.includes('"event":"permit_intent_released"') && line.includes('"reason":"burn_reverted"'))).toBe(true);
+    expect(await burnsOf(payload, requirements)).toEqual([]);
+    // The payer's funds are gone, so the same payload now fails its checks instead of relaying again.
+    expect((await settle(body)).body).toMatchObject({ success: false, errorReason: "insufficient_balance" });
   });
 });
 
