@@ -3,7 +3,7 @@
  * request (or one burst) can be attributed. Readers return cumulative CPU milliseconds.
  */
 import type { BenchContext } from "./benchContext.js";
-import { readProcessCpuMs, readThreadCpuMs } from "./procStats.js";
+import { readProcessCpuMs } from "./procStats.js";
 
 /** Cumulative CPU milliseconds per name. */
 export type CpuReadings = Record<string, number>;
@@ -25,15 +25,12 @@ export function createCpuProbe(readers: Record<string, () => number>): CpuProbe 
 
 /**
  * The processes of one paid request, per scheme: our facilitator split into its request path (every thread
- * but the burn-address worker) and the worker, our provider, the exact facilitator and provider, the payer
+ * but the burn-address workers) and the workers, our provider, the exact facilitator and provider, the payer
  * and anvil.
  */
 export function paidRequestProbe(context: BenchContext): CpuProbe {
   const { ours, exact, payer } = context;
-  const worker = (): number => {
-    const tid = ours.workerTid();
-    return tid === undefined ? 0 : readThreadCpuMs(ours.facilitatorPid, tid);
-  };
+  const worker = (): number => ours.workerCpuMs();
   return createCpuProbe({
     oursFacilitator: () => readProcessCpuMs(ours.facilitatorPid) - worker(),
     oursDerivation: worker,

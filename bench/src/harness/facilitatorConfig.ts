@@ -4,6 +4,7 @@
  * configuration stays exactly what `make stack` writes.
  */
 import { readFile, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { BenchError } from "./benchError.js";
 
 /** The keys a bench facilitator changes. */
@@ -22,10 +23,15 @@ export type FacilitatorConfigOverrides = {
   maxOpenChallenges: number;
   /** `daemon.burn_address_pool_size` (added to `[daemon]` when the template lacks it). */
   burnAddressPoolSize: number;
+  /** `daemon.burn_address_workers` (added to `[daemon]` when the template lacks it). */
+  burnAddressWorkers: number;
 };
 
 /** The daemon's default `burn_address_pool_size`, which the bench runs with (the stack lowers it for tests). */
 export const BENCH_BURN_ADDRESS_POOL_SIZE = 16;
+
+/** Burn-address worker threads of a bench facilitator: the daemon's default (one per core), set explicitly so the bench knows how many to find. */
+export const BENCH_BURN_ADDRESS_WORKERS = availableParallelism();
 
 /** The key `key` was not found exactly once in the template. */
 export class ConfigTemplateError extends BenchError {
@@ -62,5 +68,6 @@ export async function writeFacilitatorConfig(template: string, target: string, o
   toml = setValue(toml, "finalize_interval_ms", overrides.finalizeIntervalMs);
   toml = setValue(toml, "max_open_challenges", overrides.maxOpenChallenges);
   toml = setOrAddValue(toml, "daemon", "burn_address_pool_size", overrides.burnAddressPoolSize);
+  toml = setOrAddValue(toml, "daemon", "burn_address_workers", overrides.burnAddressWorkers);
   await writeFile(target, toml);
 }

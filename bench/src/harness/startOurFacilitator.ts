@@ -7,9 +7,14 @@ import { join } from "node:path";
 import { readEnvFile, startFacilitatorProcess, startProcess, type FacilitatorProcess, type RunningProcess, type RunningStack } from "@svc/anvil-fixtures";
 import { BenchError } from "./benchError.js";
 import { startCountingRpcProxy, type CountingRpcProxy } from "./countingRpcProxy.js";
-import { BENCH_BURN_ADDRESS_POOL_SIZE, writeFacilitatorConfig, type FacilitatorConfigOverrides } from "./facilitatorConfig.js";
+import {
+  BENCH_BURN_ADDRESS_POOL_SIZE,
+  BENCH_BURN_ADDRESS_WORKERS,
+  writeFacilitatorConfig,
+  type FacilitatorConfigOverrides,
+} from "./facilitatorConfig.js";
 import { attachInspector, INSPECT_NODE_OPTIONS, type InspectorSession } from "./inspectorSession.js";
-import { busiestThreadSince, readThreadCpuMs } from "./procStats.js";
+import { readThreadCpu, readThreadCpuMs } from "./procStats.js";
 import { PROVIDER_PROGRAM } from "./repoPaths.js";
 import { waitForCpuIdle } from "./waitForCpuIdle.js";
 
@@ -30,13 +35,16 @@ export type OurFacilitator = {
   price: string;
   /** Burn addresses the facilitator keeps pre-derived (`daemon.burn_address_pool_size`). */
   poolSize: number;
+  /** Burn-address worker threads (`daemon.burn_address_workers`). */
+  workers: number;
   /**
-   * Waits until the burn-address stock is full (the worker thread is idle) and returns the wait in ms. The
-   * first call also identifies the worker thread: the one that derived the initial stock, by far the busiest.
+   * Waits until the burn-address stock is full (the worker threads are idle) and returns the wait in ms. The
+   * first call also identifies the worker threads: those that derived the initial stock, the busiest threads
+   * other than the main one.
    */
   waitForFullStock: () => Promise<number>;
-  /** The burn-address worker thread id, once identified. */
-  workerTid: () => number | undefined;
+  /** Cumulative CPU ms of the burn-address worker threads (0 until they are identified). */
+  workerCpuMs: () => number;
   /** `POST /challenge` straight to the facilitator, as the provider plugin does. */
   challenge: () => Promise<{ status: number; body: string }>;
   /** `GET /admin/challenges`. */
@@ -51,7 +59,7 @@ export type StartOurFacilitatorParameters = {
   dir: string;
   name: string;
   price: string;
-  overrides: Omit<FacilitatorConfigOverrides, "rpcUrl" | "journal" | "burnAddressPoolSize">;
+  overrides: Omit<FacilitatorConfigOverrides, "rpcUrl" | "journal" | "burnAddressPoolSize" | "burnAddressWorkers">;
 };
 
 /** Starts proxy, facilitator and provider; on failure stops what it started and rethrows. */
@@ -70,6 +78,7 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
       rpcUrl: proxy.url,
       journal: `${name}-journal.jsonl`,
       burnAddressPoolSize: BENCH_BURN_ADDRESS_POOL_SIZE,
+      burnAddressWorkers: BENCH_BURN_ADDRESS_WORKERS,
     });
     const env = await readEnvFile(stack.files.facilitatorEnv);
     const facilitator = await startFacilitatorProcess({ configPath, env: { ...env, NODE_OPTIONS: INSPECT_NODE_OPTIONS } });
@@ -96,7 +105,7 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
     if (providerPid === undefined || url === "") throw new BenchError("the provider did not report its pid and url");
 
     const adminToken = env.SVC_ADMIN_TOKEN ?? "";
-    let workerTid: number | undefined;
+    let workerTids: number[] | undefined;
     return {
       name,
       proxy,
@@ -107,16 +116,20 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
       adminToken,
       price: parameters.price,
       poolSize: BENCH_BURN_ADDRESS_POOL_SIZE,
-      workerTid: () => workerTid,
+      workers: BENCH_BURN_ADDRESS_WORKERS,
+      workerCpuMs: () => (workerTids ?? []).reduce((sum, tid) => sum + readThreadCpuMs(facilitatorPid, tid), 0),
       waitForFullStock: async () => {
-        if (workerTid !== undefined) return waitForCpuIdle({ pid: facilitatorPid, tid: workerTid });
+        if (workerTids !== undefined) return waitForCpuIdle({ pid: facilitatorPid, tids: workerTids });
         const waited = await waitForCpuIdle({ pid: facilitatorPid, timeoutMs: 180_000 });
-        const busiest = busiestThreadSince(facilitatorPid, new Map());
-        // The initial stock is 16 derivations, seconds of CPU: far more than any other thread uses at start.
-        if (busiest === undefined || readThreadCpuMs(facilitatorPid, busiest) < 2_000) {
-          throw new BenchError("could not identify the facilitator's burn-address worker thread");
-        }
-        workerTid = busiest;
+        // Each worker loaded the scheme and derived its share of the initial stock: the busiest threads after
+        // the main one (which only started the daemon). Threads not yet scheduled any work are not workers.
+        const busiest = [...readThreadCpu(facilitatorPid)]
+          .filter(([tid, ns]) => tid !== facilitatorPid && ns > 0)
+          .sort(([, a], [, b]) => b - a)
+          .slice(0, BENCH_BURN_ADDRESS_WORKERS)
+          .map(([tid]) => tid);
+        if (busiest.length === 0) throw new BenchError("could not identify the facilitator's burn-address worker threads");
+        workerTids = busiest;
         return waited;
       },
       challenge: async () => {

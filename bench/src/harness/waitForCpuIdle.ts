@@ -10,8 +10,8 @@ import { anyThreadRunnable, readProcessCpuMs, readThreadCpuMs, readThreadState }
 /** What to watch and how quiet is quiet. */
 export type WaitForCpuIdleParameters = {
   pid: number;
-  /** Watch this thread only (default: the whole process). */
-  tid?: number | undefined;
+  /** Watch these threads only (default: the whole process). */
+  tids?: readonly number[] | undefined;
   /** The CPU must grow by less than this over one window (default 2 ms). */
   thresholdMs?: number;
   /** Window length (default 100 ms). */
@@ -34,9 +34,9 @@ export class CpuNeverIdleError extends BenchError {
  * loaded machine: a thread starved of a CPU uses no CPU time either, but it stays runnable.
  */
 export async function waitForCpuIdle(parameters: WaitForCpuIdleParameters): Promise<number> {
-  const { pid, tid } = parameters;
-  const read = () => (tid === undefined ? readProcessCpuMs(pid) : readThreadCpuMs(pid, tid));
-  const runnable = () => (tid === undefined ? anyThreadRunnable(pid) : readThreadState(pid, tid) === "R");
+  const { pid, tids } = parameters;
+  const read = () => (tids === undefined ? readProcessCpuMs(pid) : tids.reduce((sum, tid) => sum + readThreadCpuMs(pid, tid), 0));
+  const runnable = () => (tids === undefined ? anyThreadRunnable(pid) : tids.some((tid) => readThreadState(pid, tid) === "R"));
   const windowMs = parameters.windowMs ?? 100;
   const thresholdMs = parameters.thresholdMs ?? 2;
   const needed = parameters.windows ?? 3;
@@ -55,7 +55,7 @@ export async function waitForCpuIdle(parameters: WaitForCpuIdleParameters): Prom
     // The wait ends where the quiet streak began, not after the windows spent confirming it.
     if (quiet >= needed) return quietSince - started;
     if (performance.now() - started > timeoutMs) {
-      throw new CpuNeverIdleError(`process ${pid}${tid === undefined ? "" : ` thread ${tid}`} stayed busy for ${timeoutMs} ms`);
+      throw new CpuNeverIdleError(`process ${pid}${tids === undefined ? "" : ` threads ${tids.join(", ")}`} stayed busy for ${timeoutMs} ms`);
     }
   }
 }

@@ -19,7 +19,7 @@ import type { BenchContext } from "../harness/benchContext.js";
 import { BenchError } from "../harness/benchError.js";
 import { diffRpcCounts, type RpcCounts } from "../harness/countingRpcProxy.js";
 import { parseLogEvents } from "../harness/facilitatorLog.js";
-import { readProcessCpuMs, readThreadCpuMs } from "../harness/procStats.js";
+import { readProcessCpuMs } from "../harness/procStats.js";
 import type { OurFacilitator } from "../harness/startOurFacilitator.js";
 import { summarize, type Summary } from "../harness/stats.js";
 
@@ -153,8 +153,7 @@ export async function measureFinalizeTiming(context: BenchContext, indexerPort: 
   const rootJob = createRootJob(indexer);
   const linesAtResume = ours.facilitator.lines.length;
   try {
-    const workerTid = ours.workerTid();
-    const facilitatorCpu = () => readProcessCpuMs(ours.facilitatorPid) - (workerTid === undefined ? 0 : readThreadCpuMs(ours.facilitatorPid, workerTid));
+    const facilitatorCpu = () => readProcessCpuMs(ours.facilitatorPid) - ours.workerCpuMs();
     const cpuBefore = { facilitator: facilitatorCpu(), anvil: readProcessCpuMs(context.anvilPid) };
     const rpcBefore: RpcCounts = ours.proxy.counts();
     const drainStarted = Date.now();
