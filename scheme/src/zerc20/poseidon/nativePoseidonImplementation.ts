@@ -7,7 +7,7 @@
 import { poseidon2 as poseidonLite2 } from "poseidon-lite";
 
 import { NativePoseidonUnavailableError, PoseidonMismatchError } from "../../errors/poseidon.js";
-import { loadNativePoseidon } from "./nativePoseidon.js";
+import { loadNativePoseidon, type LoadNativePoseidonOptions } from "./nativePoseidon.js";
 import type { PoseidonImplementation } from "./poseidonImplementation.js";
 import { poseidonLiteImplementation } from "./poseidonLiteImplementation.js";
 
@@ -16,7 +16,7 @@ const NATIVE_INPUT_LIMIT = 1n << 256n;
 const inNativeRange = (x: bigint) => x >= 0n && x < NATIVE_INPUT_LIMIT;
 
 /**
- * Loads the addon (default: the one this package built) for this thread over the field of modulus `p` and
+ * Loads the addon for this thread over the field of modulus `p` (see {@link LoadNativePoseidonOptions}) and
  * checks it against `poseidon-lite`; throws
  * {@link NativePoseidonUnavailableError} when it cannot be loaded or disagrees.
  *
@@ -24,14 +24,15 @@ const inNativeRange = (x: bigint) => x >= 0n && x < NATIVE_INPUT_LIMIT;
  * const native = createNativePoseidonImplementation(BN254_FIELD_MODULUS);
  * native.searchBurnNonce(recipientFr, secretBase, 12);
  */
-export function createNativePoseidonImplementation(p: bigint, addonPath?: string): PoseidonImplementation {
-  const addon = loadNativePoseidon(p, addonPath);
+export function createNativePoseidonImplementation(p: bigint, options: LoadNativePoseidonOptions = {}): PoseidonImplementation {
+  const addon = loadNativePoseidon(p, options);
   const probe: [bigint, bigint] = [p - 1n, 0x1234567890abcdefn];
   if (addon.poseidon2(...probe) !== poseidonLite2(probe)) {
     throw new NativePoseidonUnavailableError({ cause: new PoseidonMismatchError("the load-time probe hash differs") });
   }
   return {
     name: "native",
+    arithmetic: addon.arithmetic(),
     poseidon2: (a, b) => (inNativeRange(a) && inNativeRange(b) ? addon.poseidon2(a, b) : poseidonLite2([a, b])),
     searchBurnNonce: (recipientFr, secretBase, powBits) =>
       inNativeRange(recipientFr) && inNativeRange(secretBase) && Number.isInteger(powBits) && powBits >= 1 && powBits <= 32

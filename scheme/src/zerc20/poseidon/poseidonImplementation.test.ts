@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -12,9 +13,18 @@ import { parsePoseidonSelection, selectPoseidon } from "./poseidonImplementation
 import { poseidonLiteImplementation } from "./poseidonLiteImplementation.js";
 
 // The native addon must build wherever the tests run (every supported machine has a C toolchain), so a
-// missing addon fails here rather than silently testing poseidon-lite against itself.
+// missing addon fails here rather than silently testing poseidon-lite against itself. Both multiplications
+// are checked: the one the processor gets by default (mulx/adx where available) and the portable one.
 const native = selectPoseidon("native").implementation;
+const portable = selectPoseidon("native", { portableArithmetic: true }).implementation;
+const natives = [native, portable];
 const reference = poseidonLiteImplementation;
+
+function cpuHasAdx(): boolean {
+  if (process.arch !== "x64") return false;
+  const flags = /^flags\s*:(.*)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.split(" ") ?? [];
+  return flags.includes("adx") && flags.includes("bmi2");
+}
 
 /** Deterministic pseudo-random 256-bit values, so a failure names a reproducible input. */
 function word256(label: string, index: number): bigint {
@@ -40,20 +50,27 @@ const boundaries = [
 ];
 
 describe("native Poseidon", () => {
-  it("is the implementation `native` selects", () => {
+  it("is the implementation `native` selects, with mulx/adx where the processor has it", () => {
     expect(native.name).toBe("native");
+    expect(native.arithmetic).toBe(process.platform === "linux" && cpuHasAdx() ? "mulx-adx" : "portable");
+    expect(portable.arithmetic).toBe("portable");
   });
 
   it("matches the published burn-address vector", () => {
-    expect(native.searchBurnNonce(123456789n, 1000n, 12)).toBe(4346n);
-    const h = native.poseidon2(123456789n, 5346n);
-    expect(h).toBe(poseidon2([123456789n, 5346n]));
-    expect(`0x${(h & ((1n << 160n) - 1n)).toString(16).padStart(40, "0")}`).toBe("0x14c7a9ca62574b09437a1eaf1cc92a5aa869d2f8");
+    for (const implementation of natives) {
+      expect(implementation.searchBurnNonce(123456789n, 1000n, 12)).toBe(4346n);
+      const h = implementation.poseidon2(123456789n, 5346n);
+      expect(h).toBe(poseidon2([123456789n, 5346n]));
+      expect(`0x${(h & ((1n << 160n) - 1n)).toString(16).padStart(40, "0")}`).toBe("0x14c7a9ca62574b09437a1eaf1cc92a5aa869d2f8");
+    }
   });
 
   it("equals poseidon-lite on every pair of field-boundary values, inputs at or above p included", () => {
     for (const a of boundaries) {
-      for (const b of boundaries) expect(native.poseidon2(a, b), `poseidon2(${a}, ${b})`).toBe(poseidon2([a, b]));
+      for (const b of boundaries) {
+        const expected = poseidon2([a, b]);
+        for (const implementation of natives) expect(implementation.poseidon2(a, b), `poseidon2(${a}, ${b}), ${implementation.arithmetic}`).toBe(expected);
+      }
     }
   });
 
@@ -65,7 +82,9 @@ describe("native Poseidon", () => {
       const a = word256("a", i) >> shift;
       const b = i % 7 === 0 ? word256("b", i) % p : word256("b", i) >> BigInt(i % 256);
       const expected = poseidon2([a, b]);
-      if (native.poseidon2(a, b) !== expected) expect.unreachable(`poseidon2(${a}, ${b}) differs`);
+      for (const implementation of natives) {
+        if (implementation.poseidon2(a, b) !== expected) expect.unreachable(`poseidon2(${a}, ${b}) differs (${implementation.arithmetic})`);
+      }
       compared++;
     }
     expect(compared).toBe(10_000);
@@ -78,7 +97,7 @@ describe("native Poseidon", () => {
       [1n << 256n, 7n],
       [(1n << 300n) + 12345n, p - 1n],
     ] as const) {
-      expect(native.poseidon2(a, b)).toBe(poseidon2([a, b]));
+      for (const implementation of natives) expect(implementation.poseidon2(a, b)).toBe(poseidon2([a, b]));
     }
   });
 
@@ -88,16 +107,18 @@ describe("native Poseidon", () => {
       const recipientFr = word256("recipient", i) >> 8n;
       // Bases just below p make the search wrap around the field; bases above p are reduced first.
       const secretBase = i % 10 === 0 ? p - 1n - BigInt(i % 3) : i % 10 === 1 ? p + BigInt(i) : word256("base", i) % p;
-      expect(native.searchBurnNonce(recipientFr, secretBase, powBits), `seed ${i}`).toBe(
-        reference.searchBurnNonce(recipientFr, secretBase, powBits),
-      );
+      const expected = reference.searchBurnNonce(recipientFr, secretBase, powBits);
+      for (const implementation of natives) {
+        expect(implementation.searchBurnNonce(recipientFr, secretBase, powBits), `seed ${i}, ${implementation.arithmetic}`).toBe(expected);
+      }
     }
   });
 
   it("finds the same 12-bit nonce as the JavaScript search for a random seed", () => {
     const recipientFr = word256("recipient-12", 0) >> 8n;
     const secretBase = word256("base-12", 0) % p;
-    expect(native.searchBurnNonce(recipientFr, secretBase, 12)).toBe(reference.searchBurnNonce(recipientFr, secretBase, 12));
+    const expected = reference.searchBurnNonce(recipientFr, secretBase, 12);
+    for (const implementation of natives) expect(implementation.searchBurnNonce(recipientFr, secretBase, 12)).toBe(expected);
   });
 });
 

@@ -8,6 +8,7 @@ import { z } from "zod";
 
 import { InvalidPoseidonSelectionError, NativePoseidonUnavailableError } from "../../errors/poseidon.js";
 import { BN254_FIELD_MODULUS } from "../bn254.js";
+import type { NativePoseidonArithmetic } from "./nativePoseidon.js";
 import { createNativePoseidonImplementation } from "./nativePoseidonImplementation.js";
 import { poseidonLiteImplementation } from "./poseidonLiteImplementation.js";
 
@@ -26,6 +27,8 @@ export type PoseidonImplementationName = "native" | "poseidon-lite";
 /** Two-input circom Poseidon over BN254 and the burn-address proof-of-work search built on it. */
 export type PoseidonImplementation = {
   readonly name: PoseidonImplementationName;
+  /** For the native addon: its field multiplication (`mulx-adx` or `portable`). */
+  readonly arithmetic?: NativePoseidonArithmetic | undefined;
   /** `poseidon2([a, b])` exactly as `poseidon-lite` computes it. */
   poseidon2(a: bigint, b: bigint): bigint;
   /** Smallest nonce whose `poseidon2([recipientFr, (secretBase + nonce) mod p])` has bits `160 .. 160 + powBits - 1` zero. */
@@ -52,8 +55,11 @@ export function parsePoseidonSelection(env: Readonly<Record<string, string | und
   return parsed.data;
 }
 
-/** Where to load the addon from; only tests point elsewhere (to prove the fallback). */
-export type SelectPoseidonOptions = { addonPath?: string | undefined };
+/**
+ * How to load the addon; only tests change these: another path (to prove the fallback), or the portable
+ * multiplication on a processor that has mulx/adx (to prove both).
+ */
+export type SelectPoseidonOptions = { addonPath?: string | undefined; portableArithmetic?: boolean | undefined };
 
 /**
  * Builds the implementation `selection` asks for in this thread; `native` throws
@@ -66,7 +72,7 @@ export type SelectPoseidonOptions = { addonPath?: string | undefined };
 export function selectPoseidon(selection: PoseidonSelection, options: SelectPoseidonOptions = {}): PoseidonChoice {
   if (selection === "js") return { implementation: poseidonLiteImplementation, selection };
   try {
-    return { implementation: createNativePoseidonImplementation(BN254_FIELD_MODULUS, options.addonPath), selection };
+    return { implementation: createNativePoseidonImplementation(BN254_FIELD_MODULUS, options), selection };
   } catch (error) {
     if (selection === "native" || !(error instanceof NativePoseidonUnavailableError)) throw error;
     return { implementation: poseidonLiteImplementation, selection, fallback: error };
