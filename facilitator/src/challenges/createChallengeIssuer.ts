@@ -40,8 +40,8 @@ export type CreateChallengeIssuerParameters = {
   now?: (() => number) | undefined;
 };
 
-/** An issued challenge: the wire offer and the private record behind it. */
-export type IssueChallengeReturnType = { offer: ChallengeOffer; record: ChallengeRecord };
+/** An issued challenge: the wire offer and the private record behind it (with its burn secret, as issued). */
+export type IssueChallengeReturnType = { offer: ChallengeOffer; record: ChallengeRecord & { burn: BurnSecret } };
 
 /** Issues challenges for list prices. */
 export type ChallengeIssuer = {
@@ -91,7 +91,7 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
       // deadline = expiresAt: PermitBurner refuses a burn past the signed deadline, so a gasless burn can
       // never land after the offer expired; any later deadline would let a late burn through on-chain.
       const deadline = helper === undefined ? undefined : expiresAt;
-      const record: ChallengeRecord = {
+      const record: ChallengeRecord & { burn: BurnSecret } = {
         // The nonce is the burn's payment id: with the seed it re-derives the burn secret, so a burn whose
         // offer was lost in a restart can still be recovered by the operator. The id is 32 random bytes and
         // reveals nothing without the seed.

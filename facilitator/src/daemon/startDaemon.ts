@@ -148,6 +148,11 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     verifier: getAddress(config.network.verifier),
     treasury,
   };
+  // The one append-and-apply: every journal record is fsynced first, then folded into the book.
+  const journalAndApply = async (record: JournalRecord) => {
+    await journal.append(record);
+    book.apply(record);
+  };
   const relayerQueue = trackRelayerQueue(createRelayerQueue({ client, chain, account: relayerAccount }));
   const relayer = relayerQueue.queue;
   const settlement = createSettlementService({
@@ -158,7 +163,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     relayer,
     challenges: store,
     book,
-    journal,
+    record: journalAndApply,
     history: history?.recorder ?? noHistory,
     logger,
     now: unixNow,
@@ -226,10 +231,6 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     ...(history === undefined ? {} : { history: history.service }),
   };
 
-  const journalAndApply = async (record: JournalRecord) => {
-    await journal.append(record);
-    book.apply(record);
-  };
   // Only profile `local` on 31337 has a prover (the fixture one); elsewhere the loop runs frozen.
   const prover = local ? createFixtureProver({ profile: config.profile, chainId: config.network.chain_id, deciderUrl: config.network.decider_url }) : undefined;
   const indexer = createIndexerClient({ url: config.network.indexer_url, chainId: config.network.chain_id, token: deployment.token });

@@ -1,8 +1,9 @@
 /**
  * The settlement state of this process: accepted / finalized / failed entries, permit intents not yet
- * resolved, late burns, which burn transaction belongs to which challenge, and the settles in flight. It is
+ * resolved, late burns, and which burn transaction belongs to which challenge. It is
  * rebuilt from the journal at start, so an identical re-send after a restart still gets its accepted result
- * and a burn transaction can never be claimed by a second challenge.
+ * and a burn transaction can never be claimed by a second challenge. Settles in flight are not state of the
+ * journal: the SettlementCoordinator holds them.
  */
 import type { Hex } from "viem";
 import type { AcceptedRecord, FeeSweepRecord, IntentRecord, JournalRecord, LateBurnRecord, RelayRecord } from "../journal/journalRecord.js";
@@ -28,7 +29,6 @@ export class SettlementBook {
   private readonly intents = new Map<string, IntentRecord>();
   private readonly relays = new Map<string, RelayRecord>();
   private readonly burnTxOwners = new Map<string, string>();
-  private readonly inflight = new Map<string, { digest: Hex; result: Promise<unknown> }>();
   readonly lateBurns: LateBurnRecord[] = [];
 
   /** Folds one journal record (at restore, and after each append). */
@@ -111,28 +111,5 @@ export class SettlementBook {
   list(state?: SettlementEntry["state"]): SettlementEntry[] {
     const all = [...this.entries.values()];
     return state === undefined ? all : all.filter((entry) => entry.state === state);
-  }
-
-  /** The settle in flight for a challenge, if any. */
-  inflightSettle(challengeNonce: Hex): { digest: Hex; result: Promise<unknown> } | undefined {
-    return this.inflight.get(key(challengeNonce));
-  }
-
-  /**
-   * Claims a challenge for one settle. Must be called before the settle's first await, so two concurrent
-   * settles of one challenge can never both proceed.
-   */
-  claim(challengeNonce: Hex, digest: Hex, result: Promise<unknown>): void {
-    this.inflight.set(key(challengeNonce), { digest, result });
-  }
-
-  /** Releases the claim once the settle finished, whatever its outcome. */
-  release(challengeNonce: Hex): void {
-    this.inflight.delete(key(challengeNonce));
-  }
-
-  /** Settles still running (for a graceful shutdown). */
-  inflightResults(): Promise<unknown>[] {
-    return [...this.inflight.values()].map((claim) => claim.result);
   }
 }

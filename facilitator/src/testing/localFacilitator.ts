@@ -92,15 +92,15 @@ export async function startTestDaemon(
   return { ...running, logs, configPath };
 }
 
-/** POSTs JSON and returns status and parsed body. */
-export async function postJson(url: string, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+/** POSTs JSON (with extra `headers`, such as a provider key) and returns status and parsed body. */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
 /** Requests an offer and shapes it as the 402's requirements, as the provider plugin does. */
-export async function requestOffer(daemon: RunningDaemon, amount = "1000"): Promise<PaymentRequirements> {
+export async function requestOffer(daemon: Pick<RunningDaemon, "url">, amount = "1000"): Promise<PaymentRequirements> {
   const { status, body } = await postJson(`${daemon.url}/challenge`, { amount });
   if (status !== 200) throw new TypeError(`challenge answered ${status}: ${JSON.stringify(body)}`);
   return offerToRequirements(body as ChallengeOffer);

@@ -1,0 +1,135 @@
+/**
+ * A permit payment's burn on its way to the chain: relayed through PermitBurner with the relayer key, then
+ * followed to its receipt, also across re-sends and restarts. What it may say:
+ *
+ * - the node refused the broadcast (a JSON-RPC error), or nothing was broadcast: the intent is released
+ *   (`intent_released`) and the answer is `relay_failed`, so the payer's own payload can settle again;
+ * - the broadcast's answer was lost, or the burn is unmined at the polling bound: `pending_burn`. The signed
+ *   transaction was journaled (`relay`) before it went out, so a re-send follows that very transaction: its
+ *   receipt, else the same bytes re-broadcast; it is proven dropped (released, then relayed afresh) only
+ *   when another transaction of the relayer was mined on its nonce while it has no receipt;
+ * - mined: its own burn is accepted; a revert is accepted when someone else executed the authorization
+ *   first (the replay ledger tells), else released with `burn_reverted`.
+ */
+import { BURN_REVERTED, PENDING_BURN, RELAY_FAILED, type SettleResponse } from "@svc/scheme";
+import { parseTransaction, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
+import type { RelayerCall, RelayerQueue } from "../chain/relayerQueue.js";
+import type { JournalRecord, RelayRecord } from "../journal/journalRecord.js";
+import type { Logger } from "../log/createLogger.js";
+import type { ChallengeView } from "./challengeView.js";
+import { findPermitBurn } from "./findPermitBurn.js";
+import { pollReceipt } from "./pollReceipt.js";
+import { relayMayHaveReachedChain } from "./relayReachedChain.js";
+
+/** One permit payment and the burn authorization its relay executes. */
+export type PermitRelay = { view: ChallengeView; digest: Hex; payer: Address; helper: Address; authorizationId: Hex; fromBlock: bigint };
+
+/** A burn that is on-chain, ready to be accepted. */
+export type ExecutedBurn = { burnTxHash: Hex; burnBlockNumber: bigint };
+
+/** What relaying reads, writes and answers with. */
+export type PermitRelaysContext = {
+  client: PublicClient;
+  relayer: RelayerQueue;
+  /** Journals (fsync) and applies one record. */
+  record: (record: JournalRecord) => Promise<void>;
+  logger: Logger;
+  /** Unix seconds. */
+  now: () => number;
+  /** Accepts the payment with its executed burn. */
+  accept: (relay: PermitRelay, burn: ExecutedBurn) => Promise<SettleResponse>;
+  /** A failed settle answer. */
+  failure: (reason: typeof BURN_REVERTED | typeof PENDING_BURN | typeof RELAY_FAILED, transaction?: Hex) => SettleResponse;
+  /** How long to wait for a receipt before `pending_burn`. */
+  receiptTimeoutMs: number;
+  receiptPollMs?: number | undefined;
+};
+
+/** Relays and follows permit burns. */
+export type PermitRelays = {
+  /** Signs, journals and broadcasts `call`, then waits for its receipt (bounded). */
+  relay: (relay: PermitRelay, call: RelayerCall) => Promise<SettleResponse>;
+  /** Follows a relay journaled earlier; `released` when it was proven dropped and may be relayed afresh. */
+  follow: (relay: PermitRelay, journaled: RelayRecord) => Promise<SettleResponse | "released">;
+};
+
+/** Builds the permit relays over `context`. */
+export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
+  const { client, logger } = context;
+
+  const release = async (challengeNonce: Hex, reason: string): Promise<void> => {
+    await context.record({ type: "intent_released", challengeNonce, reason, at: context.now() });
+    logger.info("permit_intent_released", { challenge_nonce: challengeNonce, reason });
+  };
+
+  const receiptOf = (hash: Hex) =>
+    client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined;
+      throw error;
+    });
+
+  const settleMined = async (relay: PermitRelay, receipt: TransactionReceipt): Promise<SettleResponse> => {
+    if (receipt.status === "success") return context.accept(relay, { burnTxHash: receipt.transactionHash, burnBlockNumber: receipt.blockNumber });
+    const burn = await findPermitBurn(client, { helper: relay.helper, authorizationId: relay.authorizationId, fromBlock: relay.fromBlock });
+    if (burn) return context.accept(relay, { burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
+    await release(relay.view.challengeNonce, BURN_REVERTED);
+    return context.failure(BURN_REVERTED, receipt.transactionHash);
+  };
+
+  const awaitReceipt = async (relay: PermitRelay, txHash: Hex): Promise<SettleResponse> => {
+    // An RPC that fails while the burn is out is no reason to say anything but "pending": the burn may land.
+    const receipt = await pollReceipt(client, txHash, { timeoutMs: context.receiptTimeoutMs, intervalMs: context.receiptPollMs }).catch(() => undefined);
+    if (!receipt) {
+      logger.info("permit_burn_pending", { challenge_nonce: relay.view.challengeNonce, burn_tx: txHash });
+      return context.failure(PENDING_BURN, txHash);
+    }
+    return settleMined(relay, receipt);
+  };
+
+  const follow = async (relay: PermitRelay, journaled: RelayRecord): Promise<SettleResponse | "released"> => {
+    const receipt = await receiptOf(journaled.txHash);
+    if (receipt) return settleMined(relay, receipt);
+    const { nonce } = parseTransaction(journaled.rawTransaction as Hex);
+    const mined = await client.getTransactionCount({ address: context.relayer.address, blockTag: "latest" });
+    if (nonce !== undefined && mined > nonce) {
+      // Re-read after the nonce: a receipt that appeared in between means it landed after all.
+      const late = await receiptOf(journaled.txHash);
+      if (late) return settleMined(relay, late);
+      await release(relay.view.challengeNonce, "relay_dropped");
+      return "released";
+    }
+    // Already known to the node, or back into its pool after a restart: either way the same transaction.
+    await client.sendRawTransaction({ serializedTransaction: journaled.rawTransaction as Hex }).catch(() => undefined);
+    return awaitReceipt(relay, journaled.txHash);
+  };
+
+  const relay = async (payment: PermitRelay, call: RelayerCall): Promise<SettleResponse> => {
+    const challengeNonce = payment.view.challengeNonce;
+    let signed: RelayRecord | undefined;
+    let txHash: Hex;
+    try {
+      txHash = await context.relayer.send(call, {
+        beforeBroadcast: async ({ hash, serialized }) => {
+          signed = { type: "relay", challengeNonce, txHash: hash, rawTransaction: serialized, at: context.now() };
+          await context.record(signed);
+        },
+      });
+    } catch (error) {
+      if (signed === undefined || !relayMayHaveReachedChain(error)) {
+        logger.warn("permit_relay_failed", { challenge_nonce: challengeNonce, error: errorName(error) });
+        await release(challengeNonce, RELAY_FAILED);
+        return context.failure(RELAY_FAILED);
+      }
+      logger.warn("permit_relay_unconfirmed", { challenge_nonce: challengeNonce, burn_tx: signed.txHash, error: errorName(error) });
+      return context.failure(PENDING_BURN, signed.txHash);
+    }
+    logger.info("permit_burn_broadcast", { challenge_nonce: challengeNonce, burn_tx: txHash });
+    return awaitReceipt(payment, txHash);
+  };
+
+  return { relay, follow };
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : "unknown";
+}
