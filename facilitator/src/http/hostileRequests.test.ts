@@ -137,6 +137,11 @@ describe("known-bad requests", () => {
     const verified = await send(post("/verify", shouted));
     expect(verified.status).toBe(200);
     expect(parseBody(verified)).toEqual({ isValid: true, payer: payer.address });
+    // The echoed offer's addresses in capitals are the same offer too.
+    const capitals = (address: string) => `0x${address.slice(2).toUpperCase()}` as const;
+    const shoutedOffer = { ...requirements, asset: capitals(requirements.asset), payTo: capitals(requirements.payTo) };
+    const echoed = await send(post("/verify", JSON.stringify(facilitatorBody(shoutedOffer, { ...payload, payer: capitals(payload.payer) }))));
+    expect(parseBody(echoed)).toEqual({ isValid: true, payer: payer.address });
     const settled = await send(post("/settle", shouted));
     expect(settled.status).toBe(200);
     expect(parseBody(settled)).toMatchObject({ success: true, payer: payer.address });
