@@ -78,11 +78,13 @@ describe("approval from another process", () => {
     const [, id = ""] = await agent.waitForStderr(NEEDS_APPROVAL);
     const tui = render(createElement(App, { dependencies: createTuiDependencies(loadPolicy(env)), binaryName: "svc-agent" }));
     try {
-      await waitForText(tui.lastFrame, `› ${id} · 1010 base units (above 1000)`);
+      await waitForText(tui.lastFrame, `› ${id}  0.00000000000000101 zFIX to ${new URL(world.weatherUrl).host}`);
       tui.stdin.write("a");
+      await waitForText(tui.lastFrame, "[y] yes · [n] no, back");
+      tui.stdin.write("y");
       expect(await agent.exited).toBe(EXIT_OK);
       expect(JSON.parse(agent.stdout.join(""))).toMatchObject({ result: "paid", id });
-      await waitForText(tui.lastFrame, `approved ${id}`, "Pending approvals from other agents (0)");
+      await waitForText(tui.lastFrame, `approved ${id}`, "Pending approvals from other agents: none");
     } finally {
       tui.unmount();
     }

@@ -23,6 +23,7 @@ const LOGIN_DOMAIN = "agent-history.test";
 let keysDir: string;
 let world: PaymentWorld;
 let paymentId: string;
+let localId: string;
 
 beforeAll(async () => {
   keysDir = await mkdtemp(join(tmpdir(), "svc-agent-history-"));
@@ -46,6 +47,7 @@ beforeAll(async () => {
   const paid = await runAgent(["pay", "--json", world.weatherUrl], env());
   expect(paid.code).toBe(EXIT_OK);
   const { id } = JSON.parse(paid.stdout) as { id: string };
+  localId = id;
   paymentId = (await new Ledger(join(world.dir, "history")).get(id)).challengeNonce.toLowerCase();
 }, 120_000);
 
@@ -71,10 +73,11 @@ describe("history", () => {
     const run = await runAgent(["history", "--json"], env());
     expect(run.code).toBe(EXIT_OK);
     const payments = jsonLines(run.stdout);
-    expect(payments).toContainEqual(expect.objectContaining({ type: "payment", paymentId, amount: "1010", path: "permit", network: "eip155:31337" }));
+    expect(payments).toContainEqual(expect.objectContaining({ type: "payment", id: localId, paymentId, amount: "1010", path: "permit", network: "eip155:31337" }));
     const text = await runAgent(["history"], env());
     expect(text.code).toBe(EXIT_OK);
-    expect(text.stdout).toContain(paymentId);
+    // One payment, one id: the one `pay` printed leads the line, the facilitator's closes it; amounts in token units.
+    expect(text.stdout).toMatch(new RegExp(`^${localId}  \\S+ +0\\.00000000000000101 zFIX  eip155:31337  permit .*  ${paymentId}$`, "m"));
   });
 
   it("refuses a facilitator host outside SVC_ALLOWED_HOSTS before anything is sent", async () => {
@@ -91,10 +94,16 @@ describe("history", () => {
 });
 
 describe("proof", () => {
+  it("is a usage mistake (2) for a payment id the facilitator does not have for this payer", async () => {
+    const run = await runCliInProcess(["proof", `0x${"7e".repeat(32)}`, "--out", join(keysDir, "unknown"), "--trust-anchor", join(keysDir, "keys", "trust-anchor.json")], env());
+    expect(run.code).toBe(EXIT_USAGE);
+    expect(run.stderr).toContain(`The facilitator has no payment 0x${"7e".repeat(32)} for this payer`);
+  });
+
   it("issues a proof, saves the three artifacts and verifies them offline; a tampered byte is INVALID", async () => {
     const out = join(keysDir, "proof-out");
     const trustAnchor = join(keysDir, "keys", "trust-anchor.json");
-    const run = await runAgent(["proof", paymentId, "--out", out, "--trust-anchor", trustAnchor, "--json"], env());
+    const run = await runAgent(["proof", localId, "--out", out, "--trust-anchor", trustAnchor, "--json"], env());
     expect(run.stderr).toBe("");
     expect(run.code).toBe(EXIT_OK);
     const [issued] = jsonLines(run.stdout);

@@ -67,8 +67,14 @@ describe("pay", () => {
     const run = await runAgent(["pay", "--json", world.weatherUrl], world.agentEnv("pay-permit", { SVC_PAYER_PK: world.payerKey, SVC_MAX_TOTAL: "2019" }));
     expect(run.code).toBe(EXIT_DECLINED);
     expect(result(run.stdout)).toMatchObject({ result: "declined", reason: "above_max_total" });
+    // A human reads the refusal and the ledger in token units; --json keeps base units.
+    expect(String(result(run.stdout).message)).toContain("above SVC_MAX_TOTAL (0.000000000000002019 zFIX); already spent or reserved: 0.00000000000000101 zFIX");
     const ledger = await runAgent(["ledger", "--json"], world.agentEnv("pay-permit", { SVC_MAX_TOTAL: "2019" }));
     expect(result(ledger.stdout)).toMatchObject({ type: "spend", settled: "1010", total: "1010", cap: "2019", remaining: "1009" });
+    const text = await runAgent(["ledger"], world.agentEnv("pay-permit", { SVC_MAX_TOTAL: "2019" }));
+    expect(text.stdout).toContain("total 0.00000000000000101 zFIX of 0.000000000000002019 zFIX, remaining 0.000000000000001009 zFIX");
+    const both = await runAgent(["ledger", "--base-units"], world.agentEnv("pay-permit", { SVC_MAX_TOTAL: "2019" }));
+    expect(both.stdout).toContain("remaining 0.000000000000001009 zFIX (1009 base units)");
   });
 
   it("lets only one of two racing processes spend the last of SVC_MAX_TOTAL", async () => {

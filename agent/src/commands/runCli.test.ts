@@ -16,6 +16,11 @@ let provider: TestServer;
 beforeEach(async () => {
   dir = await makeTempDir();
   provider = await startTestServer((request, response) => {
+    if (request.url?.startsWith("/history/") === true) {
+      response.statusCode = 404;
+      response.end('{"error":"not found"}');
+      return;
+    }
     if (request.url === "/free") {
       response.end("free content");
       return;
@@ -114,7 +119,7 @@ describe("ledger and approvals", () => {
 
 describe("payment ids", () => {
   const historyEnv = () => env({ SVC_PAYER_PK: KEY, SVC_FACILITATOR_URL: provider.origin });
-  const nonce = `0x${"ab".repeat(32)}`;
+  const nonce = `0x${"ab".repeat(32)}` as const;
 
   it.each([
     [["resend", "45456067e4a"]],
@@ -142,6 +147,14 @@ describe("payment ids", () => {
     expect(proof.code).toBe(EXIT_USAGE);
     expect(proof.stderr).toContain("missing.json cannot be read (ENOENT); nothing was requested");
     expect(provider.requests).toEqual([]);
+  });
+});
+
+describe("history", () => {
+  it("says when the facilitator has payment history turned off (1), not a bare HTTP 404", async () => {
+    const run = await runCliInProcess(["history"], env({ SVC_PAYER_PK: KEY, SVC_FACILITATOR_URL: provider.origin }));
+    expect(run.code).toBe(EXIT_FAILED);
+    expect(run.stderr).toContain("This facilitator has payment history turned off");
   });
 });
 

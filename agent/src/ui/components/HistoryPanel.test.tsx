@@ -3,7 +3,7 @@ import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
 
 import { buildPolicy } from "../../testing/buildPolicy.js";
-import { waitForText } from "../../testing/waitForFrame.js";
+import { waitForFrame, waitForText } from "../../testing/waitForFrame.js";
 import type { TuiDependencies } from "../tuiDependencies.js";
 import { App } from "./App.js";
 
@@ -30,7 +30,22 @@ function renderApp(history: TuiDependencies["history"]) {
     verdict: () => Promise.reject(new Error("no verdict in this test")),
     pay: () => Promise.reject(new Error("no payment in this test")),
     tokenInfo: async () => undefined,
-    spend: async () => [],
+    spend: async () => [
+      {
+        id: "c000f6fe7432",
+        createdAt: "2030-01-01T00:00:00.000Z",
+        updatedAt: "2030-01-01T00:00:02.000Z",
+        status: "settled",
+        url: "http://127.0.0.1:4021/weather",
+        mode: "permit",
+        network: "eip155:31337",
+        asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+        amount: "1010",
+        payTo: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+        challengeNonce: `0x${"3c".repeat(32)}`,
+        expiresAt: 1_893_456_300,
+      },
+    ],
     pendingApprovals: async () => [],
     decide: async () => undefined,
     history,
@@ -49,13 +64,38 @@ describe("history view", () => {
     });
     await waitForText(app.lastFrame, "h history");
     app.stdin.write("h");
-    const frame = await waitForText(app.lastFrame, "Payment history", "0x3c3c3c…3c3c", "0x4d4d4d…4d4d", "h hide history");
-    expect(frame).toContain("accepted   1010 base units  permit  2030-01-01T00:00:02.000Z");
-    expect(frame).toContain("finalized  1010 base units  permit  2030-01-01T00:01:00.000Z");
+    const frame = await waitForText(app.lastFrame, "Payment history", "h hide history", "payer: none (SVC_PAYER_PK unset");
+    // The agent's own id for a payment it made (the id `pay` printed, which `proof` takes); the full
+    // facilitator id, which `proof` takes too, for one made elsewhere. Never a truncated id.
+    expect(frame).toContain("c000f6fe7432  accepted   1010 base units  permit  2030-01-01T00:00:02Z");
+    expect(frame).toContain("-             finalized  1010 base units  permit  2030-01-01T00:01:00Z");
+    expect(frame).toContain(`id 0x${"4d".repeat(32)}`);
+    expect(frame).not.toContain("…");
     app.stdin.write("h");
     await waitForText(app.lastFrame, "h history");
     expect(app.lastFrame()).not.toContain("Payment history");
     expect(reads).toBe(1);
+    app.unmount();
+  });
+
+  it("shows a bounded window of a long history and scrolls it with the arrows", async () => {
+    const payments = Array.from({ length: 10 }, (_, index) => buildHistoryPayment({ paymentId: `0x${index.toString(16).padStart(2, "0").repeat(32)}`, amount: String(1000 + index) }));
+    const app = renderApp(async () => payments);
+    await waitForText(app.lastFrame, "h history");
+    app.stdin.write("h");
+    const first = await waitForText(app.lastFrame, "1-6 of 10 · ↑/↓ scroll");
+    expect(first).toContain("1000 base units");
+    expect(first).toContain("1005 base units");
+    expect(first).not.toContain("1006 base units");
+    app.stdin.write("j");
+    app.stdin.write("j");
+    const scrolled = await waitForText(app.lastFrame, "3-8 of 10");
+    expect(scrolled).not.toContain("1001 base units");
+    expect(scrolled).toContain("1007 base units");
+    for (let step = 0; step < 12; step += 1) app.stdin.write("j");
+    await waitForText(app.lastFrame, "10-10 of 10");
+    app.stdin.write("\u001b");
+    await waitForFrame(app.lastFrame, (frame) => !frame.includes("Payment history"));
     app.unmount();
   });
 

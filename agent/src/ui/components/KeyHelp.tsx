@@ -1,17 +1,24 @@
 import { Text } from "ink";
 
-import type { SessionState } from "../hooks/use-payment-session.js";
+import { useColor } from "../hooks/use-colors.js";
+import type { TuiState } from "../hooks/use-tui.js";
 
-/** The keys that act right now, so the screen is usable without reading the README. */
-export function KeyHelp({ state, hasPending, history }: { state: SessionState; hasPending: boolean; history?: "open" | "closed" | undefined }) {
+/** The keys that act right now (the key bar), so the screen is usable without reading the README. */
+export function KeyHelp({ tui }: { tui: TuiState }) {
+  const color = useColor();
+  const { state } = tui.session;
   const keys: string[] = [];
-  if (state.stage === "paying" && state.approval !== undefined) keys.push("y approve", "n deny");
+  if (tui.helpOpen) keys.push("any key closes help");
+  else if (tui.confirm !== undefined) keys.push("y yes", "n no");
+  else if (state.stage === "paying" && state.approval !== undefined) keys.push("y approve", "n deny", "q quit without deciding", "? help");
   else {
-    if (state.stage === "quoted" && state.verdict.kind === "allowed") keys.push("p/enter pay");
-    if (state.stage !== "idle" && state.stage !== "quoting" && state.stage !== "paying") keys.push("r fresh quote");
-    if (hasPending) keys.push("↑/↓ select", "a approve selected", "d deny selected");
-    if (history !== undefined) keys.push(history === "open" ? "h hide history" : "h history");
+    if (tui.canPay) keys.push("p/enter pay");
+    if (tui.canResend) keys.push("s re-send");
+    if (tui.canRequote) keys.push("r fresh quote");
+    if (tui.approvals.pending.length > 0) keys.push("↑/↓ select", "a approve", "d deny");
+    if (tui.history.available) keys.push(tui.history.open ? "h hide history" : "h history");
+    keys.push("? help");
     if (state.stage !== "paying") keys.push("q quit");
   }
-  return <Text color="gray">keys: {keys.join(" · ")}</Text>;
+  return <Text color={color("gray")}>keys: {keys.join(" · ")}</Text>;
 }

@@ -2,7 +2,9 @@ import { Box, Text } from "ink";
 
 import type { PaymentMode, PaymentRequirements } from "@svc/scheme";
 
+import { offerUsableUntil } from "../../policy/offerUsableUntil.js";
 import { formatAmount, type TokenInfo } from "../../payment/tokenInfo.js";
+import { useColor } from "../hooks/use-colors.js";
 import { formatCountdown } from "./formatCountdown.js";
 
 /** Props of `OfferPanel`. */
@@ -14,9 +16,23 @@ export type OfferPanelProps = {
   now: number;
 };
 
-/** The offer: amount in token and base units, fee, token, network, expiry countdown and payment mode. */
+/**
+ * The offer: amount in token and base units, fee, token, network, expiry countdown and payment mode. The
+ * countdown is to the offer's last payable moment in this mode (self-transfer keeps 30 s for its burn), the
+ * same moment an approval prompt closes at.
+ */
 export function OfferPanel({ url, offer, token, mode, now }: OfferPanelProps) {
-  const countdown = formatCountdown(offer.extra.expiresAt * 1000, now);
+  const color = useColor();
+  const payableFor = formatCountdown(offerUsableUntil(mode, offer.extra.expiresAt) + 1_000, now);
+  const expiresIn = formatCountdown(offer.extra.expiresAt * 1000, now);
+  const expiry =
+    expiresIn === "expired"
+      ? "EXPIRED (press r for a fresh offer)"
+      : payableFor === "expired"
+        ? `in ${expiresIn}, too late to pay in ${mode} mode (press r for a fresh offer)`
+        : mode === "self-transfer"
+          ? `in ${expiresIn} (payable for ${payableFor} more: the burn needs 30 s)`
+          : `in ${expiresIn}`;
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>Offer for {url}</Text>
@@ -24,10 +40,9 @@ export function OfferPanel({ url, offer, token, mode, now }: OfferPanelProps) {
       {offer.extra.fee === undefined ? null : (
         <Text>fee      {formatAmount(offer.extra.fee.amount, token)} ({offer.extra.fee.bps} bps, included)</Text>
       )}
-      <Text>token    {token === undefined ? "" : `${token.symbol} `}{offer.asset}</Text>
-      <Text>network  {offer.network}</Text>
+      <Text>token    {token === undefined ? "" : `${token.symbol} `}{offer.asset} on {offer.network}</Text>
       <Text>pay to   {offer.payTo} (one-time burn address)</Text>
-      <Text color={countdown === "expired" ? "red" : undefined}>expires  {countdown === "expired" ? "EXPIRED (press r for a fresh offer)" : `in ${countdown}`}</Text>
+      <Text color={payableFor === "expired" ? color("red") : undefined}>expires  {expiry}</Text>
       <Text>mode     {mode === "permit" ? "permit (sign only, the facilitator pays gas)" : "self-transfer (this wallet burns and pays gas)"}</Text>
     </Box>
   );

@@ -1,51 +1,63 @@
 import { Box, Text } from "ink";
 
+import type { AmountFormat } from "../../payment/amountFormat.js";
 import type { PayOutcome } from "../../payment/payOutcome.js";
+import { useColor } from "../hooks/use-colors.js";
 
-/** How the payment ended: the resource when paid, otherwise a clear error state with what to do next. */
-export function OutcomePanel({ outcome, binaryName }: { outcome: PayOutcome; binaryName: string }) {
+/** How the payment ended: the resource when paid, otherwise a clear error state with the one thing to do next. */
+export function OutcomePanel({ outcome, format }: { outcome: PayOutcome; format: AmountFormat }) {
+  const color = useColor();
+  const box = (tone: string) => ({ flexDirection: "column" as const, borderStyle: "round" as const, borderColor: color(tone), paddingX: 1 });
   switch (outcome.kind) {
     case "paid":
-    case "not-required":
       return (
-        <Box flexDirection="column" borderStyle="round" borderColor="green" paddingX={1}>
-          <Text bold color="green">
-            {outcome.kind === "paid" ? `PAID · payment ${outcome.id}` : `no payment required (HTTP ${outcome.resource.status})`}
+        <Box {...box("green")}>
+          <Text bold color={color("green")}>
+            PAID {format(outcome.offer.amount)} · payment {outcome.id}
           </Text>
-          {outcome.kind === "paid" && outcome.transaction !== undefined ? <Text>burn {outcome.transaction}</Text> : null}
+          {outcome.transaction === undefined ? null : <Text>burn {outcome.transaction}</Text>}
           <Text>{outcome.resource.body}</Text>
         </Box>
       );
-    case "declined":
+    case "not-required":
       return (
-        <Box borderStyle="round" borderColor="red" paddingX={1}>
-          <Text color="red">
-            DECLINED by policy ({outcome.reason}): {outcome.message}
+        <Box {...box("green")}>
+          <Text bold color={color("green")}>
+            no payment required (HTTP {outcome.resource.status})
           </Text>
-        </Box>
-      );
-    case "approval-denied":
-      return (
-        <Box borderStyle="round" borderColor="red" paddingX={1}>
-          <Text color="red">
-            NOT PAID ({outcome.result === "denied" ? "approval denied" : "approval timed out"}): {outcome.message}
-          </Text>
+          <Text>{outcome.resource.body}</Text>
         </Box>
       );
     case "http-error":
       return (
-        <Box flexDirection="column" borderStyle="round" borderColor="red" paddingX={1}>
-          <Text bold color="red">
+        <Box {...box("red")}>
+          <Text bold color={color("red")}>
             REQUEST FAILED: HTTP {outcome.status}
           </Text>
           <Text>{outcome.message}</Text>
           <Text>press r to ask again</Text>
         </Box>
       );
+    case "declined":
+      return (
+        <Box {...box("red")}>
+          <Text color={color("red")}>
+            DECLINED by policy ({outcome.reason}): {outcome.message}
+          </Text>
+        </Box>
+      );
+    case "approval-denied":
+      return (
+        <Box {...box("red")}>
+          <Text color={color("red")}>
+            NOT PAID ({outcome.result === "denied" ? "approval denied" : "approval timed out"}): {outcome.message}
+          </Text>
+        </Box>
+      );
     case "failed":
       return (
-        <Box flexDirection="column" borderStyle="round" borderColor="red" paddingX={1}>
-          <Text bold color="red">
+        <Box {...box("red")}>
+          <Text bold color={color("red")}>
             PAYMENT FAILED{outcome.errorReason === undefined ? "" : `: ${outcome.errorReason}`}
           </Text>
           <Text>{outcome.message}</Text>
@@ -54,14 +66,12 @@ export function OutcomePanel({ outcome, binaryName }: { outcome: PayOutcome; bin
       );
     case "unknown":
       return (
-        <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
-          <Text bold color="yellow">
+        <Box {...box("yellow")}>
+          <Text bold color={color("yellow")}>
             OUTCOME UNKNOWN{outcome.errorReason === undefined ? "" : `: ${outcome.errorReason}`} · payment {outcome.id}
           </Text>
           <Text>{outcome.message}</Text>
-          <Text>
-            the spend stays reserved; re-send the same payment with `{binaryName} resend {outcome.id}` (never pay again)
-          </Text>
+          <Text>the spend stays reserved; press s to re-send the same signed payment now (it is never paid twice)</Text>
         </Box>
       );
   }

@@ -3,6 +3,7 @@ import { Box, Text } from "ink";
 import type { PaymentMode } from "@svc/scheme";
 
 import type { PaymentPhase } from "../../payment/payEvent.js";
+import { useColor } from "../hooks/use-colors.js";
 
 const LABELS: Record<PaymentPhase, string> = {
   signing: "signing",
@@ -29,6 +30,7 @@ export type PhaseListProps = {
 
 /** The payment's phases as they happen: done, in progress, or still to come. */
 export function PhaseList({ mode, reached, running, txHash }: PhaseListProps) {
+  const color = useColor();
   const last = reached[reached.length - 1];
   return (
     <Box flexDirection="column" paddingX={1}>
@@ -36,7 +38,7 @@ export function PhaseList({ mode, reached, running, txHash }: PhaseListProps) {
         const done = reached.includes(phase) && (phase !== last || !running || phase === "settled");
         const active = running && phase === last && phase !== "settled";
         return (
-          <Text key={phase} color={done ? "green" : active ? "cyan" : "gray"}>
+          <Text key={phase} color={color(done ? "green" : active ? "cyan" : "gray")}>
             {done ? "✓" : active ? "…" : "·"} {LABELS[phase]}
             {phase === "broadcasting" && txHash !== undefined && reached.includes(phase) ? ` ${txHash}` : ""}
           </Text>

@@ -1,7 +1,10 @@
 import { Box, Text } from "ink";
 
+import { remainingUnder } from "../../ledger/remainingUnder.js";
 import type { SpendSummary } from "../../ledger/summarizeSpend.js";
+import type { AmountFormat } from "../../payment/amountFormat.js";
 import type { Policy } from "../../policy/policy.js";
+import { useColor } from "../hooks/use-colors.js";
 
 /** Props of `SpendPanel`. */
 export type SpendPanelProps = {
@@ -9,31 +12,56 @@ export type SpendPanelProps = {
   policy: Pick<Policy, "maxPerPayment" | "maxTotal" | "approveAbove">;
   /** The network and token of the offer on screen, shown first; others follow. */
   focus?: { network: string; asset: string } | undefined;
+  format: (asset: string) => AmountFormat;
+  /** One line instead of a box, for small terminals with other panels open. */
+  compact?: boolean | undefined;
   error?: string | undefined;
 };
 
-/** The caps and the spend so far per network and token, in base units. */
-export function SpendPanel({ summaries, policy, focus, error }: SpendPanelProps) {
+/** The caps and the spend so far per network and token, in token units, with what remains under the total cap. */
+export function SpendPanel({ summaries, policy, focus, format, compact, error }: SpendPanelProps) {
+  const color = useColor();
   const focused = focus === undefined ? undefined : summaries.find((summary) => summary.network === focus.network && summary.asset.toLowerCase() === focus.asset.toLowerCase());
   const rows = focus === undefined ? summaries : focused === undefined ? [] : [focused];
+  // Caps apply per network and token, so they read in the units of the token in view.
+  const capFormat = format(focus?.asset ?? rows[0]?.asset ?? "");
+  const spentOf = (total: string, asset: string) =>
+    `${format(asset)(total)}${policy.maxTotal === undefined ? "" : ` of ${format(asset)(policy.maxTotal)}`}`;
+  const remainingOf = (total: string, asset: string) =>
+    policy.maxTotal === undefined ? "no total cap" : `${format(asset)(remainingUnder(policy.maxTotal, total))} remaining`;
+  if (compact === true) {
+    const row = rows[0];
+    return (
+      <Text>
+        spent {row === undefined ? capFormat("0") : spentOf(row.total, row.asset)} · {remainingOf(row?.total ?? "0", row?.asset ?? focus?.asset ?? "")}
+        {policy.maxPerPayment === undefined ? "" : ` · per payment ≤ ${capFormat(policy.maxPerPayment)}`}
+      </Text>
+    );
+  }
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <Text bold>Caps and spend (base units)</Text>
-      <Text>per payment  {policy.maxPerPayment ?? "no cap"}</Text>
-      <Text>total        {policy.maxTotal ?? "no cap"} (per network and token)</Text>
-      <Text>approval     {policy.approveAbove === undefined ? "off" : `above ${policy.approveAbove}`}</Text>
-      {rows.length === 0 ? <Text>spent        0{focus === undefined ? "" : " on this network and token"}</Text> : null}
+      <Text bold>Caps and spend</Text>
+      <Text>
+        per payment  {policy.maxPerPayment === undefined ? "no cap" : capFormat(policy.maxPerPayment)} · approval {policy.approveAbove === undefined ? "off" : `above ${capFormat(policy.approveAbove)}`}
+      </Text>
+      <Text>total cap    {policy.maxTotal === undefined ? "no cap" : `${capFormat(policy.maxTotal)} per network and token`}</Text>
+      {rows.length === 0 ? (
+        <Text>
+          spent        {capFormat("0")} · {policy.maxTotal === undefined ? "no total cap" : `${capFormat(policy.maxTotal)} remaining`}
+        </Text>
+      ) : null}
       {rows.map((summary) => (
         <Box key={`${summary.network}/${summary.asset}`} flexDirection="column">
           <Text>
-            spent        {summary.total}
-            {policy.maxTotal === undefined ? "" : ` of ${policy.maxTotal}`}
+            spent        {spentOf(summary.total, summary.asset)} · {remainingOf(summary.total, summary.asset)}
             {focus === undefined ? ` on ${summary.network} ${summary.asset}` : ""}
           </Text>
-          <Text color="gray">             settled {summary.settled} · pending {summary.pending} · failed after burn {summary.failed}</Text>
+          <Text color={color("gray")}>
+            {"             "}settled {format(summary.asset)(summary.settled)} · pending {format(summary.asset)(summary.pending)} · failed after burn {format(summary.asset)(summary.failed)}
+          </Text>
         </Box>
       ))}
-      {error === undefined ? null : <Text color="red">ledger unreadable: {error}</Text>}
+      {error === undefined ? null : <Text color={color("red")}>ledger unreadable: {error}</Text>}
     </Box>
   );
 }

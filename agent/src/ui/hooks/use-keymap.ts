@@ -1,41 +1,70 @@
 import { useInput } from "ink";
 import { useRef } from "react";
 
-import type { PaymentSession } from "./use-payment-session.js";
-import type { HistoryView } from "./use-history.js";
-import type { PendingApprovals } from "./use-pending-approvals.js";
+import type { TuiControls } from "./use-tui.js";
 
 /**
- * The TUI's keys (keyboard only): `p` or Enter pays the quoted offer, `r` asks for a fresh quote, `y`/`n`
- * answer the inline approval prompt, arrows (or `j`/`k`) select another agent's pending approval and `a`/`d`
- * approve or deny it, `h` opens or closes the payment history, `q` or Escape quits. While the inline prompt is open only `y` and `n` act (`q` and
- * Escape deny), so a stray key cannot approve anything; while a payment is on its way `q` is ignored,
- * because leaving then would turn a payment that is about to settle into one of unknown outcome.
+ * The TUI's keys (keyboard only; `?` lists them on screen). Precedence, first match wins: Ctrl-C leaves
+ * (withdrawing an open approval, exit 130); the help overlay closes on any key; a confirmation takes only
+ * `y` (confirm) and `n`/Escape (back); the inline approval prompt takes `y`, `n`, `q` (asks before quitting
+ * without deciding) and `?`, so a stray key cannot approve anything; then `p`/Enter pay, `r` fresh quote, `s`
+ * re-send an unknown outcome, `h` history (arrows or `j`/`k` scroll it while open, otherwise select another
+ * agent's approval), `a` approve it (after a confirmation), `d` deny it, `q` quit (refused while a payment is
+ * on its way, which would turn one about to settle into one of unknown outcome).
  */
-export function useKeymap(session: PaymentSession, approvals: PendingApprovals, quit: () => void, history?: HistoryView): void {
+export function useKeymap(controls: TuiControls): void {
   // Ink re-subscribes the handler in an effect, after the frame is already on screen; reading the latest
   // render's values through a ref keeps a key pressed in between from acting on the previous screen.
-  const latest = useRef({ session, approvals, quit, history });
-  latest.current = { session, approvals, quit, history };
+  const latest = useRef(controls);
+  latest.current = controls;
   useInput((input, key) => {
     const now = latest.current;
-    const { state } = now.session;
-    const quitKey = input === "q" || key.escape;
-    if (state.stage === "paying" && state.approval !== undefined) {
-      if (input === "y") now.session.answerApproval(true);
-      if (input === "n" || quitKey) now.session.answerApproval(false);
+    const { session, approvals, history } = now;
+    const { state } = session;
+    if (key.ctrl && input === "c") {
+      now.interrupt();
       return;
     }
-    if (quitKey && state.stage !== "paying") {
-      now.quit();
+    if (now.helpOpen) {
+      now.setHelpOpen(false);
       return;
     }
-    if ((input === "p" || key.return) && state.stage !== "paying") now.session.pay();
-    else if (input === "r" && state.stage !== "paying") now.session.requote();
-    else if (input === "h") now.history?.toggle();
-    else if (key.upArrow || input === "k") now.approvals.move(-1);
-    else if (key.downArrow || input === "j") now.approvals.move(1);
-    else if (input === "a") now.approvals.decideSelected("approved");
-    else if (input === "d") now.approvals.decideSelected("denied");
+    if (now.confirm !== undefined) {
+      if (input === "y") now.confirmYes();
+      else if (input === "n" || key.escape) now.setConfirm(undefined);
+      return;
+    }
+    const prompting = state.stage === "paying" && state.approval !== undefined;
+    if (input === "?") {
+      now.setHelpOpen(true);
+      return;
+    }
+    if (prompting) {
+      if (input === "y") session.answerApproval(true);
+      else if (input === "n") session.answerApproval(false);
+      else if (input === "q") now.setConfirm({ kind: "quit" });
+      return;
+    }
+    if (input === "q") {
+      if (state.stage === "paying") now.setNotice("a payment is on its way: q works once it has ended (Ctrl-C leaves anyway)");
+      else now.quit();
+      return;
+    }
+    if (key.escape) {
+      if (history.open) history.toggle();
+      return;
+    }
+    if ((input === "p" || key.return) && now.canPay) session.pay();
+    else if (input === "r" && now.canRequote) session.requote();
+    else if (input === "s" && now.canResend) session.resend();
+    else if (input === "h") history.toggle();
+    else if (history.open && (key.upArrow || input === "k")) history.scroll(-1);
+    else if (history.open && (key.downArrow || input === "j")) history.scroll(1);
+    else if (key.upArrow || input === "k") approvals.move(-1);
+    else if (key.downArrow || input === "j") approvals.move(1);
+    else if (input === "a") {
+      const request = approvals.pending[approvals.selected];
+      if (request !== undefined) now.setConfirm({ kind: "approve", request });
+    } else if (input === "d") approvals.decideSelected("denied");
   });
 }

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 import type { ApprovalRequest } from "../../approvals/approvalFiles.js";
+import { ApprovalInterruptedError } from "../../approvals/errors.js";
 import type { ApprovalResult } from "../../approvals/requestApproval.js";
 import { describeError } from "../../errors/describeError.js";
-import type { PaymentPhase } from "../../payment/payEvent.js";
+import { amountFormat } from "../../payment/amountFormat.js";
 import { httpErrorOutcome } from "../../payment/httpErrorOutcome.js";
+import type { OnPayEvent, PaymentPhase } from "../../payment/payEvent.js";
 import type { PayOutcome } from "../../payment/payOutcome.js";
 import type { Quote } from "../../payment/quote.js";
 import type { QuoteVerdict } from "../../payment/quoteVerdict.js";
@@ -31,6 +33,8 @@ export type SessionState =
       txHash: `0x${string}` | undefined;
       /** Set while the inline approval prompt waits for y or n. */
       approval: ApprovalRequest | undefined;
+      /** True while a stored payment of unknown outcome is being re-sent. */
+      resending: boolean;
     } & QuotedOffer)
   | ({ stage: "done"; phases: PaymentPhase[]; outcome: PayOutcome } & QuotedOffer);
 
@@ -41,31 +45,47 @@ export type PaymentSession = {
   requote: () => void;
   /** Pays the quoted offer, if the policy allows it. */
   pay: () => void;
+  /** Re-sends the stored payment of an unknown outcome, byte for byte; never signs again. */
+  resend: () => void;
   /** Answers the inline approval prompt. */
   answerApproval: (approved: boolean) => void;
-  /** The last payment's outcome, for the exit code. */
+  /** Withdraws the inline approval request without deciding (quitting): the reservation is released, nothing paid. */
+  withdrawApproval: () => void;
+  /** Resolves once no payment is running, so quitting never cuts off a ledger write. */
+  idle: () => Promise<void>;
+  /** The last payment's outcome (or the last request's HTTP error), for the exit code. */
   lastOutcome: PayOutcome | undefined;
 };
+
+type PendingAnswer = { resolve: (result: ApprovalResult) => void; reject: (error: Error) => void };
 
 /**
  * The purchase state machine behind the TUI: quote on start, pay on request through the same `payQuote`
  * pipeline as the headless agent, with an inline approval prompt (declined at `decideBy`) as its approval
- * gate, and every payment phase recorded as it happens.
+ * gate, every payment phase recorded as it happens, and `resend` for an unknown outcome.
  */
 export function usePaymentSession(dependencies: TuiDependencies, url: URL | undefined): PaymentSession {
   const [state, setState] = useState<SessionState>(url === undefined ? { stage: "idle" } : { stage: "quoting", url });
   const [lastOutcome, setLastOutcome] = useState<PayOutcome>();
-  const answer = useRef<((result: ApprovalResult) => void) | undefined>(undefined);
+  const answer = useRef<PendingAnswer | undefined>(undefined);
   const mounted = useRef(true);
   const busy = useRef(false);
+  const work = useRef<Promise<void>>(Promise.resolve());
+
+  const withdrawApproval = useCallback(() => {
+    const pending = answer.current;
+    if (pending === undefined) return;
+    answer.current = undefined;
+    pending.reject(new ApprovalInterruptedError({ id: "withdrawn" }));
+  }, []);
 
   useEffect(() => {
     mounted.current = true;
     return () => {
       mounted.current = false;
-      answer.current?.("denied");
+      withdrawApproval();
     };
-  }, []);
+  }, [withdrawApproval]);
 
   const update = useCallback((next: SessionState | ((previous: SessionState) => SessionState)) => {
     if (mounted.current) setState(next);
@@ -87,7 +107,8 @@ export function usePaymentSession(dependencies: TuiDependencies, url: URL | unde
         } else if (result.kind === "no-offer") {
           update({ stage: "quote-failed", url, message: result.message });
         } else {
-          const [verdict, token] = await Promise.all([dependencies.verdict(result.quote), dependencies.tokenInfo(result.quote.offer.asset)]);
+          const token = await dependencies.tokenInfo(result.quote.offer.asset);
+          const verdict = await dependencies.verdict(result.quote, amountFormat(token));
           update({ stage: "quoted", quote: result.quote, verdict, token });
         }
       } catch (error) {
@@ -102,50 +123,84 @@ export function usePaymentSession(dependencies: TuiDependencies, url: URL | unde
     requote();
   }, [requote]);
 
+  /** Runs one payment (or re-send) from the `paying` stage to `done`, tracking it so quitting can wait for it. */
+  const run = useCallback(
+    (offer: QuotedOffer, resending: boolean, start: (onEvent: OnPayEvent) => Promise<PayOutcome>) => {
+      busy.current = true;
+      update({ stage: "paying", ...offer, id: undefined, phases: [], txHash: undefined, approval: undefined, resending });
+      const patchPaying = (change: (paying: Extract<SessionState, { stage: "paying" }>) => SessionState) =>
+        update((previous) => (previous.stage === "paying" ? change(previous) : previous));
+      const onEvent: OnPayEvent = (event) => {
+        if (event.type === "reserved") patchPaying((paying) => ({ ...paying, id: event.id }));
+        if (event.type === "phase") {
+          patchPaying((paying) => ({ ...paying, id: event.id, phases: [...paying.phases, event.phase], txHash: event.txHash ?? paying.txHash }));
+        }
+      };
+      work.current = (async () => {
+        let outcome: PayOutcome;
+        try {
+          outcome = await start(onEvent);
+        } catch (error) {
+          outcome = { kind: "failed", message: describeError(error) };
+        }
+        busy.current = false;
+        if (!mounted.current) return;
+        setLastOutcome(outcome);
+        update((previous) => ({ stage: "done", ...offer, phases: previous.stage === "paying" ? previous.phases : [], outcome }));
+      })();
+    },
+    [update],
+  );
+
   const pay = useCallback(() => {
     if (state.stage !== "quoted" || state.verdict.kind === "declined" || busy.current) return;
-    busy.current = true;
     const offer: QuotedOffer = { quote: state.quote, verdict: state.verdict, token: state.token };
-    update({ stage: "paying", ...offer, id: undefined, phases: [], txHash: undefined, approval: undefined });
-    const patchPaying = (change: (paying: Extract<SessionState, { stage: "paying" }>) => SessionState) =>
-      update((previous) => (previous.stage === "paying" ? change(previous) : previous));
-    void (async () => {
-      let outcome: PayOutcome;
-      try {
-        outcome = await dependencies.pay({
-          quote: offer.quote,
-          approve: (request) =>
-            new Promise<ApprovalResult>((resolve) => {
-              const finish = (result: ApprovalResult) => {
-                clearTimeout(timer);
-                answer.current = undefined;
-                patchPaying((paying) => ({ ...paying, approval: undefined }));
+    const patchApproval = (request: ApprovalRequest | undefined) =>
+      update((previous) => (previous.stage === "paying" ? { ...previous, approval: request } : previous));
+    run(offer, false, (onEvent) =>
+      dependencies.pay({
+        quote: offer.quote,
+        format: amountFormat(offer.token),
+        onEvent,
+        approve: (request) =>
+          new Promise<ApprovalResult>((resolve, reject) => {
+            const settle = () => {
+              clearTimeout(timer);
+              answer.current = undefined;
+              patchApproval(undefined);
+            };
+            const timer = setTimeout(() => {
+              settle();
+              resolve("timed-out");
+            }, Math.max(0, request.decideBy - dependencies.now()));
+            answer.current = {
+              resolve: (result) => {
+                settle();
                 resolve(result);
-              };
-              const timer = setTimeout(() => finish("timed-out"), Math.max(0, request.decideBy - dependencies.now()));
-              answer.current = finish;
-              patchPaying((paying) => ({ ...paying, approval: request }));
-            }),
-          onEvent: (event) => {
-            if (event.type === "reserved") patchPaying((paying) => ({ ...paying, id: event.id }));
-            if (event.type === "phase") {
-              patchPaying((paying) => ({ ...paying, phases: [...paying.phases, event.phase], txHash: event.txHash ?? paying.txHash }));
-            }
-          },
-        });
-      } catch (error) {
-        outcome = { kind: "failed", message: describeError(error) };
-      }
-      busy.current = false;
-      if (!mounted.current) return;
-      setLastOutcome(outcome);
-      update((previous) => ({ stage: "done", ...offer, phases: previous.stage === "paying" ? previous.phases : [], outcome }));
-    })();
-  }, [dependencies, state, update]);
+              },
+              reject: (error) => {
+                settle();
+                reject(error);
+              },
+            };
+            patchApproval(request);
+          }),
+      }),
+    );
+  }, [dependencies, state, update, run]);
+
+  const resend = useCallback(() => {
+    const { resend: resendStored } = dependencies;
+    if (state.stage !== "done" || state.outcome.kind !== "unknown" || resendStored === undefined || busy.current) return;
+    const { id } = state.outcome;
+    run({ quote: state.quote, verdict: state.verdict, token: state.token }, true, (onEvent) => resendStored({ id, onEvent }));
+  }, [dependencies, state, run]);
 
   const answerApproval = useCallback((approved: boolean) => {
-    answer.current?.(approved ? "approved" : "denied");
+    answer.current?.resolve(approved ? "approved" : "denied");
   }, []);
 
-  return { state, requote, pay, answerApproval, lastOutcome };
+  const idle = useCallback(() => work.current, []);
+
+  return { state, requote, pay, resend, answerApproval, withdrawApproval, idle, lastOutcome };
 }

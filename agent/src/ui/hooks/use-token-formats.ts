@@ -1,0 +1,35 @@
+import { useEffect, useRef, useState } from "react";
+
+import { type AmountFormat, amountFormat, BASE_UNITS_FORMAT } from "../../payment/amountFormat.js";
+import type { TokenInfo } from "../../payment/tokenInfo.js";
+import type { TuiDependencies } from "../tuiDependencies.js";
+
+/**
+ * Token-unit formats for every token on screen: each token's symbol and decimals are read once and kept;
+ * until (or unless) they arrive, its amounts read in base units.
+ */
+export function useTokenFormats(dependencies: TuiDependencies, assets: readonly string[]): (asset: string) => AmountFormat {
+  const [tokens, setTokens] = useState<ReadonlyMap<string, TokenInfo | undefined>>(new Map());
+  const asked = useRef(new Set<string>());
+  const key = [...new Set(assets.map((asset) => asset.toLowerCase()))].sort().join(",");
+  useEffect(() => {
+    let live = true;
+    for (const asset of key === "" ? [] : key.split(",")) {
+      if (asked.current.has(asset)) continue;
+      asked.current.add(asset);
+      dependencies.tokenInfo(asset as `0x${string}`).then(
+        (token) => {
+          if (live) setTokens((previous) => new Map(previous).set(asset, token));
+        },
+        () => undefined,
+      );
+    }
+    return () => {
+      live = false;
+    };
+  }, [dependencies, key]);
+  return (asset) => {
+    const token = tokens.get(asset.toLowerCase());
+    return token === undefined ? BASE_UNITS_FORMAT : amountFormat(token);
+  };
+}
