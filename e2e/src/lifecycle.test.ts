@@ -3,6 +3,7 @@
  * the provider restarted with offers in flight, a non-local facilitator, an offer without the gasless path,
  * and the split fee mode.
  */
+import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -122,11 +123,19 @@ describe("provider restart", () => {
 
 describe("configurations", () => {
   it("a non-local facilitator refuses /challenge, /verify and /settle, and the provider exits with a clear error", async () => {
-    const config = await writeFacilitatorConfig(stack, "testnet", { profile: "testnet", fee: null });
+    // Outside profile local the money endpoints serve only configured providers (the key's SHA-256 below).
+    const providerKey = "e2e-testnet-provider-key-0123456789";
+    const providers = { e2e: { key_sha256: createHash("sha256").update(providerKey).digest("hex") } };
+    const config = await writeFacilitatorConfig(stack, "testnet", { profile: "testnet", fee: null, providers });
     const env = { ...stack.facilitatorEnv, SVC_TREASURY_PK: `0x${"5a".repeat(32)}`, SVC_RELAYER_PK: `0x${"6b".repeat(32)}` };
     const facilitator = await startFacilitatorProcess({ configPath: config, env });
     cleanups.push(() => facilitator.stop());
-    const post = (path: string, body: unknown) => fetch(`${facilitator.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) =>
+      fetch(`${facilitator.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${providerKey}` },
+        body: JSON.stringify(body),
+      });
     const challenge = await post("/challenge", { amount: "1000" });
     expect(challenge.status).toBe(403);
     expect(((await challenge.json()) as { error: string }).error).toMatch(/^payment acceptance is disabled for profile testnet/);
@@ -151,7 +160,8 @@ describe("configurations", () => {
     const url = `${provider.url}/weather`;
     const offer = await fetchOffer(url);
     const payload = await permitPayload(stack, offer, stack.deployment.accounts.payer2.privateKey);
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    // Time itself must pass here: the offer is refused only once the clock is past its expiry.
+    await waitUntil(async () => Math.floor(Date.now() / 1000) > Number(offer.extra.expiresAt), 10_000, "the offer's expiry");
     const burns = await permitBurnCount(stack);
     expect((await payWith(url, offer, payload)).status).toBe(402);
     expect(await permitBurnCount(stack)).toBe(burns);

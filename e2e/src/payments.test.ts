@@ -91,12 +91,17 @@ describe("payer policy, before anything is signed", () => {
 
 describe("human approval", () => {
   const pending = async (env: Record<string, string>) => {
-    for (;;) {
-      const listed = await runAgent(["approvals", "--json"], env);
-      const ids = listed.stdout.trim().split("\n").filter((line) => line.startsWith("{")).map((line) => (JSON.parse(line) as { id?: string }).id).filter(Boolean);
-      if (ids.length > 0) return String(ids[0]);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    let id: string | undefined;
+    await waitUntil(
+      async () => {
+        const listed = await runAgent(["approvals", "--json"], env);
+        id = listed.stdout.trim().split("\n").filter((line) => line.startsWith("{")).map((line) => (JSON.parse(line) as { id?: string }).id).find(Boolean);
+        return id !== undefined;
+      },
+      30_000,
+      "a pending approval",
+    );
+    return String(id);
   };
 
   it("a payment above the threshold waits for a human: approved from another process, it pays", async () => {

@@ -127,6 +127,7 @@ describe("runStart", () => {
       start: async () => ({
         listen: "127.0.0.1:1",
         url: "http://127.0.0.1:1",
+        finalizeOnce: async () => undefined,
         stop: async () => {
           throw new Error(`journal close failed for ${env["SVC_ADMIN_TOKEN"] ?? ""}`);
         },

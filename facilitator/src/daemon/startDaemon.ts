@@ -61,6 +61,11 @@ export type RunningDaemon = {
   listen: string;
   /** `http://host:port`. */
   url: string;
+  /**
+   * Runs one finalize pass now (or joins the one running) and resolves when it ends: how a caller proves what
+   * a pass does, or that it does nothing, without waiting on the clock.
+   */
+  finalizeOnce: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -304,7 +309,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     })();
     return stopping;
   };
-  return { listen: listening.address, url: `http://${listening.address}`, stop };
+  return { listen: listening.address, url: `http://${listening.address}`, finalizeOnce: () => finalizeLoop.runOnce(), stop };
 }
 
 function adminSettlements(book: SettlementBook, state: SettlementState | undefined): AdminSettlement[] {

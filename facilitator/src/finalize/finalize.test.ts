@@ -141,7 +141,8 @@ describe("restarts", () => {
       await waitForState(stack, second, requirements.extra.challengeNonce, "finalized");
       await second.stop();
       const third = await startTestDaemon(stack, "restart-finalize", FAST);
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await third.finalizeOnce();
+      await third.finalizeOnce();
       await third.stop();
       expect(await teleportsTo(treasury())).toBe(mintsBefore + 1);
     } finally {
@@ -155,8 +156,10 @@ describe("restarts", () => {
     await local.stop();
     const mintsBefore = await teleportsTo(treasury());
     const env = { ...stack.env, SVC_TREASURY_PK: `0x${"5a".repeat(32)}`, SVC_RELAYER_PK: `0x${"6b".repeat(32)}` };
-    const testnet = await startTestDaemon(stack, "frozen", { profile: "testnet", fee: null, ...FAST }, env);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const providers = { shop: { key_sha256: "0f".repeat(32) } };
+    const testnet = await startTestDaemon(stack, "frozen", { profile: "testnet", fee: null, providers, ...FAST }, env);
+    await testnet.finalizeOnce();
+    expect(testnet.logs.some((line) => line.includes('"event":"finalize_frozen"'))).toBe(true);
     const pending = await waitForState(stack, testnet, requirements.extra.challengeNonce, "accepted");
     expect(pending.state).toBe("accepted");
     await testnet.stop();
