@@ -1,4 +1,4 @@
-import { type DecimalString, type Network, registerSvcZerc20Server } from "@svc/scheme";
+import { type DecimalString, facilitatorAuthHeaders, type Network, registerSvcZerc20Server } from "@svc/scheme";
 import { paymentMiddleware } from "@x402/express";
 import { type FacilitatorClient, HTTPFacilitatorClient, type RoutesConfig, x402ResourceServer } from "@x402/core/server";
 import express, { type ErrorRequestHandler, type Express } from "express";
@@ -25,7 +25,13 @@ export type ProviderAppOptions = {
   weather?: WeatherSource | undefined;
   /** Receives one JSON line per request; default: nothing is logged. */
   log?: ((line: string) => void) | undefined;
+  /** This provider's key at the facilitator, sent on every facilitator call (`[providers.<name>]` there). */
+  providerKey?: string | undefined;
 };
+
+// Set by this app from the socket (Express's `request.ip`) before the payment middleware runs, overwriting
+// anything a client sent under that name; the plugin reads it back to forward the payer's address.
+const PAYER_IP_HEADER = "x-svc-demo-payer-ip";
 
 /**
  * Builds the demo provider: the official `@x402/express` payment middleware with the svc-zerc20 plugin in
@@ -38,12 +44,19 @@ export type ProviderAppOptions = {
  * app.listen(4021);
  */
 export function createProviderApp(options: ProviderAppOptions): Express {
-  const facilitatorClient = options.facilitatorClient ?? new HTTPFacilitatorClient({ url: options.facilitatorUrl });
+  const facilitatorClient =
+    options.facilitatorClient ??
+    new HTTPFacilitatorClient({
+      url: options.facilitatorUrl,
+      ...(options.providerKey === undefined ? {} : { createAuthHeaders: facilitatorAuthHeaders(options.providerKey) }),
+    });
   const resourceServer = new x402ResourceServer(facilitatorClient);
   const zerc20 = registerSvcZerc20Server(resourceServer, {
     network: options.network,
     facilitatorUrl: options.facilitatorUrl,
     maxCachedOffers: options.maxCachedOffers,
+    providerKey: options.providerKey,
+    payerAddress: (context) => context.adapter.getHeader(PAYER_IP_HEADER),
   });
   const weather = options.weather ?? demoWeatherSource;
 
@@ -69,6 +82,10 @@ export function createProviderApp(options: ProviderAppOptions): Express {
   if (options.log) app.use(logRequests(options.log));
   app.get("/healthz", (_request, response) => {
     response.json({ status: "ok" });
+  });
+  app.use((request, _response, next) => {
+    request.headers[PAYER_IP_HEADER] = request.ip ?? request.socket.remoteAddress ?? "";
+    next();
   });
   app.use(paymentMiddleware(routes, resourceServer));
   app.get("/weather", async (_request, response) => {

@@ -14,6 +14,8 @@ export type ProviderConfig = {
   price: DecimalString;
   /** `NETWORK`: the CAIP-2 network to sell on. */
   network: Network;
+  /** `FACILITATOR_PROVIDER_KEY`: this provider's key at the facilitator (`[providers.<name>]`); unset sends none. */
+  providerKey?: string | undefined;
 };
 
 /** Defaults: the local stack's facilitator and chain, and 0.001 of an 18-decimal token for `/weather`. */
@@ -67,7 +69,19 @@ export function loadProviderConfig(env: Record<string, string | undefined>): Pro
     throw new InvalidProviderConfigError({ variable: "NETWORK", expected: "a CAIP-2 network eip155:<chainId>" });
   }
 
-  return { facilitatorUrl: facilitatorUrl.replace(/\/+$/, ""), host, port, price: price.data, network: network.data };
+  const providerKey = env.FACILITATOR_PROVIDER_KEY;
+  if (providerKey !== undefined && providerKey !== "" && !/^[\x21-\x7e]{16,512}$/.test(providerKey)) {
+    throw new InvalidProviderConfigError({ variable: "FACILITATOR_PROVIDER_KEY", expected: "16 to 512 visible ASCII characters without spaces" });
+  }
+
+  return {
+    facilitatorUrl: facilitatorUrl.replace(/\/+$/, ""),
+    host,
+    port,
+    price: price.data,
+    network: network.data,
+    ...(providerKey === undefined || providerKey === "" ? {} : { providerKey }),
+  };
 }
 
 function isHttpUrl(value: string): boolean {

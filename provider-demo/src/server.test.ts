@@ -42,7 +42,9 @@ async function startTestnetFacilitator(stack: PaymentStack): Promise<Facilitator
   const testnetToml = localToml
     .replace(/^profile = "local"$/m, 'profile = "testnet"')
     .replace(/^treasury = ".*"$/m, `treasury = "${privateKeyToAddress(treasuryKey)}"`)
-    .replace(/^journal = ".*"$/m, 'journal = "testnet.journal.jsonl"');
+    .replace(/^journal = ".*"$/m, 'journal = "testnet.journal.jsonl"')
+    // Outside profile local the facilitator requires a provider table; this provider never authenticates.
+    .concat(`\n[providers.demo]\nkey_sha256 = "${"0f".repeat(32)}"\n`);
   expect(testnetToml).toContain('profile = "testnet"');
   const configPath = join(stack.dir, "testnet.toml");
   await writeFile(configPath, testnetToml);

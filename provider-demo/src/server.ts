@@ -7,6 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
+import { facilitatorAuthHeaders } from "@svc/scheme";
 import { HTTPFacilitatorClient } from "@x402/core/server";
 
 import { checkFacilitatorSupport } from "./checkFacilitatorSupport.js";
@@ -22,7 +23,10 @@ const writeLine = (line: string): void => {
 
 async function main(): Promise<void> {
   const config = loadProviderConfig(process.env);
-  const facilitatorClient = new HTTPFacilitatorClient({ url: config.facilitatorUrl });
+  const facilitatorClient = new HTTPFacilitatorClient({
+    url: config.facilitatorUrl,
+    ...(config.providerKey === undefined ? {} : { createAuthHeaders: facilitatorAuthHeaders(config.providerKey) }),
+  });
   await checkFacilitatorSupport({ facilitatorClient, facilitatorUrl: config.facilitatorUrl, network: config.network });
 
   const app = createProviderApp({
@@ -30,6 +34,7 @@ async function main(): Promise<void> {
     network: config.network,
     price: config.price,
     facilitatorClient,
+    providerKey: config.providerKey,
     log: writeLine,
   });
   const server = createServer(app);

@@ -65,6 +65,7 @@ export { type Network, NetworkSchema, parseNetwork, toNetwork } from "./wire/net
 export { type OtherPaymentRequirements, OtherPaymentRequirementsSchema } from "./wire/otherPaymentRequirements.js";
 export { parseSchemePayload, type SchemePayload } from "./wire/parseSchemePayload.js";
 export { payloadDigest } from "./wire/payloadDigest.js";
+export { PAYER_ADDRESS_HEADER, providerAuthorization } from "./wire/providerHeaders.js";
 export { type PaymentIdentity, paymentIdentity } from "./wire/paymentIdentity.js";
 export { type PaymentPayload, PaymentPayloadSchema } from "./wire/paymentPayload.js";
 export { type PaymentRequired, PaymentRequiredSchema } from "./wire/paymentRequired.js";
@@ -207,7 +208,14 @@ export {
 } from "./client/svcZerc20SchemeClient.js";
 
 // Resource-server plugin: offers minted by the facilitator's POST /challenge, cached for the paid retry.
-export { type ChallengeClient, createChallengeClient, type CreateChallengeClientParameters, DEFAULT_CHALLENGE_TIMEOUT_MS } from "./server/createChallengeClient.js";
+export {
+  type ChallengeClient,
+  type ChallengeRequestOptions,
+  createChallengeClient,
+  type CreateChallengeClientParameters,
+  DEFAULT_CHALLENGE_TIMEOUT_MS,
+} from "./server/createChallengeClient.js";
+export { type FacilitatorAuthHeaders, facilitatorAuthHeaders } from "./server/facilitatorAuthHeaders.js";
 export {
   type ChallengeFailure,
   ChallengeRequestError,

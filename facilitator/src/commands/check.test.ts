@@ -47,7 +47,10 @@ describe("runCheck against the local stack", () => {
     expect(lines.at(-1)).toMatch(/^✓ configuration checks out/);
     expect(lines.at(-1)).toBe(`${CHECKS_OUT_LINE} (2 warnings)`);
     const probes = new Set(findings.map((finding) => finding.probe));
-    expect([...probes]).toEqual(["config", "keys", "rpc", "relayer", "contracts", "journal", "indexer", "decider", "poseidon"]);
+    expect([...probes]).toEqual(["config", "keys", "providers", "history", "proofs", "rpc", "relayer", "contracts", "journal", "indexer", "decider", "poseidon"]);
+    expect(lines).toContain("✓ providers: none configured: /challenge, /verify and /settle are limited per client IP");
+    expect(lines).toContain("✓ history: off (none of the six history variables is set)");
+    expect(lines).toContain("✓ proofs: off (none of the four proof variables is set)");
     expect(lines).toContain("✓ poseidon: burn addresses derive with native (SVC_POSEIDON=auto)");
     expect(lines).toContain(`✓ contracts: network.token ${stack.deployment.token} has deployed code`);
     expect(lines).toContain(`✓ contracts: settlement.permit_burner ${stack.deployment.permitBurner} has deployed code`);
@@ -160,6 +163,7 @@ describe("runCheck against the local stack", () => {
     expect(problems).toEqual([
       "✗ keys: SVC_TREASURY_PK is a well-known development key, refused because the profile is not `local`.",
       "✗ keys: SVC_RELAYER_PK is a well-known development key, refused because the profile is not `local`.",
+      "✗ providers: profile `testnet` requires at least one [providers.<name>] table with key_sha256: outside profile local only authenticated providers may call /challenge, /verify and /settle",
     ]);
   });
 

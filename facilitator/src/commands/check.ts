@@ -13,10 +13,12 @@ import { formatFinding, type CheckFinding, type CheckProbe } from "./probes/chec
 import { noteDecider } from "./probes/noteDecider.js";
 import { probeConfig } from "./probes/probeConfig.js";
 import { probeContracts } from "./probes/probeContracts.js";
+import { probeHistory } from "./probes/probeHistory.js";
 import { probeIndexer } from "./probes/probeIndexer.js";
 import { probeJournal } from "./probes/probeJournal.js";
 import { probePoseidon } from "./probes/probePoseidon.js";
 import { probeKeys } from "./probes/probeKeys.js";
+import { probeProviders } from "./probes/probeProviders.js";
 import { probeRelayer } from "./probes/probeRelayer.js";
 import { probeRpc } from "./probes/probeRpc.js";
 import { probeSplitter } from "./probes/probeSplitter.js";
@@ -71,6 +73,8 @@ export async function runCheck(parameters: RunCheckParameters): Promise<CheckFin
   report(configFindings);
   const keys = probeKeys(env, config);
   report(keys.findings);
+  if (config !== undefined) report(probeProviders(config));
+  report(await probeHistory(env, Math.floor(Date.now() / 1000)));
   if (config === undefined) {
     for (const probe of ["rpc", "contracts", "journal", "indexer"] as const) skip(probe, "the configuration does not parse");
   } else {
@@ -126,7 +130,7 @@ export class CheckCommand extends Command {
   static override usage = Command.Usage({
     description: "probe a facilitator configuration before starting the daemon",
     details: `
-      Reads the configuration file and the secrets from the environment (\`SVC_TREASURY_PK\`, \`SVC_RELAYER_PK\`, \`SVC_ADMIN_TOKEN\`), then probes the startup rules, the RPC and its chain id, the deployed contracts, the fee splitter (split fee mode), the journal folder, the indexer and which Poseidon implementation burn addresses derive with (\`SVC_POSEIDON\`). The decider is not probed.
+      Reads the configuration file and the secrets from the environment (\`SVC_TREASURY_PK\`, \`SVC_RELAYER_PK\`, \`SVC_ADMIN_TOKEN\`), then probes the startup rules, the providers (\`[providers.*]\`, required outside profile local), the payment history and proof variables exactly as \`start\` would refuse them, the RPC and its chain id, the deployed contracts, the fee splitter (split fee mode), the journal folder, the indexer and which Poseidon implementation burn addresses derive with (\`SVC_POSEIDON\`). The decider is not probed.
 
       Prints one line per finding: \`✓\` passed, \`⚠\` warning, \`✗\` problem, \`-\` skipped. Exits 0 when the last line says the configuration checks out, 1 when any line is marked \`✗\`. Secret values are never printed and URLs are shown credential-redacted.
     `,

@@ -6,6 +6,7 @@ import {
   ChainIdMismatchError,
   DevelopmentKeyRefusedError,
   LocalProfileChainError,
+  ProviderCredentialsRequiredError,
   TreasuryKeyMismatchError,
 } from "../errors/startup.js";
 import { assertRpcChainId } from "./assertRpcChainId.js";
@@ -18,6 +19,8 @@ import { buildConfigTable, buildEnv, type ConfigTable } from "./testing/buildCon
 const DEV_TREASURY_PK = developmentKeys()[1] ?? "0x";
 const DEV_RELAYER_PK = developmentKeys()[2] ?? "0x";
 const DEV_TREASURY = privateKeyToAddress(DEV_TREASURY_PK);
+/** One provider, which every non-local profile requires. */
+const PROVIDERS = { shop: { key_sha256: "0f".repeat(32) } };
 
 function run(overrides: ConfigTable = {}, env: Record<string, string | undefined> = {}, rpcChainId?: number | bigint) {
   const config = parseConfig(buildConfigTable(overrides), { configDir: "/etc/svc" });
@@ -123,7 +126,19 @@ describe("checkStartupRules: profile local", () => {
   });
 
   it("does not apply to other profiles", () => {
-    expect(run({ profile: "testnet", network: { chain_id: 8453 } })).toEqual([]);
+    expect(run({ profile: "testnet", network: { chain_id: 8453 }, providers: PROVIDERS })).toEqual([]);
+  });
+});
+
+describe("checkStartupRules: providers", () => {
+  it.each([["testnet"], ["production"], [undefined]])("requires a [providers.<name>] table for profile %s", (profile) => {
+    const error = errorOf({ profile });
+    expect(error).toBeInstanceOf(ProviderCredentialsRequiredError);
+    expect(String(error)).toContain("[providers.<name>]");
+  });
+
+  it("does not require providers under profile local", () => {
+    expect(run({})).toEqual([]);
   });
 });
 
@@ -145,7 +160,7 @@ describe("checkStartupRules: SVC_ADMIN_TOKEN", () => {
       variable: "SVC_ADMIN_TOKEN",
       shortMessage: "SVC_ADMIN_TOKEN is not set; it is required because the profile is unset (an unset profile is non-local).",
     });
-    expect(run(overrides)).toEqual([]);
+    expect(run({ ...overrides, providers: PROVIDERS })).toEqual([]);
   });
 
   it.each(["testnet", "production"])("is required for profile %s", (profile) => {
@@ -197,7 +212,7 @@ describe("checkStartupRules: warnings", () => {
   });
 
   it("warns about credentials in the RPC URL without quoting them", () => {
-    const warnings = run({ profile: "testnet", network: { rpc_url: "https://me:s3cretpass@rpc.example/?apikey=k3yvalue" } });
+    const warnings = run({ profile: "testnet", network: { rpc_url: "https://me:s3cretpass@rpc.example/?apikey=k3yvalue" }, providers: PROVIDERS });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.code).toBe("rpc_url_credentials");
     expect(warnings[0]?.message).toContain('userinfo, query parameter "apikey"');

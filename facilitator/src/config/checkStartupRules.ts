@@ -13,7 +13,7 @@
  * The profile is read only from the file: an unset profile is non-local even on loopback with chain 31337.
  */
 import { AdminTokenRequiredError } from "../errors/secrets.js";
-import { DevelopmentKeyRefusedError, LocalProfileChainError, type LocalPredicate } from "../errors/startup.js";
+import { DevelopmentKeyRefusedError, LocalProfileChainError, type LocalPredicate, ProviderCredentialsRequiredError } from "../errors/startup.js";
 import { assertRpcChainId } from "./assertRpcChainId.js";
 import { assertTreasuryMatchesKey } from "./assertTreasuryMatchesKey.js";
 import { developmentKeyIndex } from "./developmentKeys.js";
@@ -77,6 +77,12 @@ export function checkStartupRules({ config, secrets, rpcChainId }: CheckStartupR
 
   assertTreasuryMatchesKey(config, secrets);
   if (rpcChainId !== undefined) assertRpcChainId(config, rpcChainId);
+
+  // Outside `local` every caller of the money endpoints must be a named provider, so limits and logs can
+  // tell providers apart and a payer address is only believed from a caller that proved who it is.
+  if (config.profile !== "local" && Object.keys(config.providers ?? {}).length === 0) {
+    throw new ProviderCredentialsRequiredError({ profile: config.profile });
+  }
 
   if (config.settlement.journal === null) {
     warnings.push({

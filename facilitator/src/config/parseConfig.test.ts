@@ -41,7 +41,9 @@ describe("parseConfig: a valid file", () => {
         max_open_challenges: 1,
         challenge_per_key_per_min: -1,
         burn_address_pool_size: 3,
+        public_metrics: true,
       },
+      providers: { "shop-1": { key_sha256: "AB".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
     });
     expect(config).toEqual({
       profile: "local",
@@ -77,7 +79,9 @@ describe("parseConfig: a valid file", () => {
         max_open_challenges: 1,
         challenge_per_key_per_min: -1,
         burn_address_pool_size: 3,
+        public_metrics: true,
       },
+      providers: { "shop-1": { key_sha256: "ab".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
     });
   });
 
@@ -125,6 +129,28 @@ describe("parseConfig: defaults", () => {
 
   it("means no fee when the [fee] table is omitted", () => {
     expect(parse({ fee: undefined }).fee).toBeUndefined();
+  });
+});
+
+describe("parseConfig: providers", () => {
+  it("accepts a provider with only its key hash and leaves its limits to the daemon's", () => {
+    expect(parse({ providers: { shop: { key_sha256: "0f".repeat(32) } } }).providers).toEqual({ shop: { key_sha256: "0f".repeat(32) } });
+  });
+
+  it.each([
+    ["a short hash", { shop: { key_sha256: "0f".repeat(31) } }, "providers.shop.key_sha256"],
+    ["a raw key instead of its hash", { shop: { key_sha256: "provider-key-not-hashed" } }, "providers.shop.key_sha256"],
+    ["an upper-case name", { Shop: { key_sha256: "0f".repeat(32) } }, "providers.Shop"],
+    ["a negative money limit", { shop: { key_sha256: "0f".repeat(32), rate_limit_per_min: -1 } }, "providers.shop.rate_limit_per_min"],
+    ["two providers with one key", { a: { key_sha256: "0f".repeat(32) }, b: { key_sha256: "0F".repeat(32) } }, "providers.b.key_sha256"],
+  ])("refuses %s", (_label, providers, key) => {
+    const error = errorOf({ providers });
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as { key?: string }).key ?? error)).toContain(key);
+  });
+
+  it("refuses an unknown key inside a provider table", () => {
+    expect(errorOf({ providers: { shop: { key_sha256: "0f".repeat(32), key: "plain" } } })).toBeInstanceOf(UnknownConfigKeyError);
   });
 });
 

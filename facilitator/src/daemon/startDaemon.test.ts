@@ -2,6 +2,7 @@
  * The daemon's lifecycle against a real stack: startup rules, profiles, limits, restart recovery from the
  * journal, and the pending-burn path with anvil's automine switched off.
  */
+import { createHash } from "node:crypto";
 import { permitBurnerAbi } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminTokenRequiredError } from "../errors/secrets.js";
@@ -54,15 +55,20 @@ describe("non-local profile", () => {
       SVC_TREASURY_PK: `0x${"5a".repeat(32)}`,
       SVC_RELAYER_PK: `0x${"6b".repeat(32)}`,
     };
-    const daemon = await startTestDaemon(stack, "testnet", { profile: "testnet", fee: null }, env);
+    // Outside profile local a provider table is required; its key authenticates the calls below.
+    const providerKey = "testnet-provider-key-0123456789abcdef";
+    const providers = { shop: { key_sha256: createHash("sha256").update(providerKey).digest("hex") } };
+    const daemon = await startTestDaemon(stack, "testnet", { profile: "testnet", fee: null, providers }, env);
+    const authorization = { authorization: `Bearer ${providerKey}` };
     try {
       expect(await (await fetch(`${daemon.url}/supported`)).json()).toEqual({ kinds: [], extensions: [], signers: {} });
-      const challenge = await postJson(`${daemon.url}/challenge`, { amount: "1000" });
+      expect((await postJson(`${daemon.url}/challenge`, { amount: "1000" })).status).toBe(401);
+      const challenge = await postJson(`${daemon.url}/challenge`, { amount: "1000" }, authorization);
       expect(challenge.status).toBe(403);
       expect(challenge.body.error).toMatch(/^payment acceptance is disabled for profile testnet/);
       const body = { challengeNonce: `0x${"11".repeat(32)}`, burnTxHash: `0x${"22".repeat(32)}` };
-      expect((await postJson(`${daemon.url}/verify`, body)).body).toEqual({ isValid: false, invalidReason: "profile_unsupported" });
-      expect((await postJson(`${daemon.url}/settle`, body)).body).toMatchObject({ success: false, errorReason: "profile_unsupported" });
+      expect((await postJson(`${daemon.url}/verify`, body, authorization)).body).toEqual({ isValid: false, invalidReason: "profile_unsupported" });
+      expect((await postJson(`${daemon.url}/settle`, body, authorization)).body).toMatchObject({ success: false, errorReason: "profile_unsupported" });
     } finally {
       await daemon.stop();
     }

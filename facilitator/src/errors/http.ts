@@ -156,3 +156,18 @@ export class ListenError extends BaseError {
     this.port = port;
   }
 }
+
+/**
+ * A money-endpoint request without a valid provider key while `[providers.*]` is configured (HTTP 401). One
+ * message for a missing and a wrong key.
+ */
+export class ProviderUnauthenticatedError extends HttpAnswerError {
+  override name = "ProviderUnauthenticatedError";
+
+  constructor() {
+    super("provider authentication required: send Authorization: Bearer <provider key>", {
+      status: 401,
+      headers: { "WWW-Authenticate": "Bearer" },
+    });
+  }
+}

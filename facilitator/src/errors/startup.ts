@@ -80,3 +80,18 @@ export class TreasuryKeyMismatchError extends BaseError {
     });
   }
 }
+
+/**
+ * Thrown when a non-local profile (or an unset one) has no `[providers.<name>]` table: outside `local` the
+ * money endpoints only serve authenticated providers.
+ */
+export class ProviderCredentialsRequiredError extends BaseError {
+  override name = "ProviderCredentialsRequiredError";
+
+  constructor({ profile }: { profile: string | undefined }) {
+    super(
+      `profile ${profile === undefined ? "unset (non-local)" : `\`${profile}\``} requires at least one [providers.<name>] table ` +
+        "with key_sha256: outside profile local only authenticated providers may call /challenge, /verify and /settle",
+    );
+  }
+}

@@ -8,7 +8,9 @@ import { handleErrors } from "./handleErrors.js";
 import type { HttpState } from "./httpState.js";
 import { attachInFlightRequests, InFlightRequests } from "./inFlightRequests.js";
 import { preventCaching } from "./preventCaching.js";
-import { rateLimit } from "./rateLimit.js";
+import { callerRateLimit } from "./callerRateLimit.js";
+import { identifyProvider } from "./identifyProvider.js";
+import { rateLimitKey } from "./rateLimitKey.js";
 import { observeRequests } from "./observeRequests.js";
 import { readJsonBody } from "./readJsonBody.js";
 import { requireReady } from "./requireReady.js";
@@ -50,10 +52,22 @@ export function createApp(deps: AppDependencies, options: CreateAppOptions = {})
   // Errors that escape after a response started (a broken socket while writing) reach Koa, not our boundary.
   app.on("error", (error: unknown) => deps.logger.error("http_error", { status: 500, ...errorLogFields(error) }));
 
-  const shared = rateLimit({ perMinute: deps.config.daemon.rate_limit_per_min, scope: "shared", now: options.now });
-  const issuance = rateLimit({
-    perMinute: deps.config.daemon.challenge_per_key_per_min,
+  const identify = identifyProvider(deps.config);
+  // Anonymous callers are limited per IP; an authenticated provider has its own money budget, and its
+  // payers (by the address it forwards) their own issuance budgets.
+  const shared = callerRateLimit({
+    scope: "shared",
+    perMinuteByIp: deps.config.daemon.rate_limit_per_min,
+    forProvider: (provider) => ({ bucket: `provider:${provider.name}`, perMinute: provider.ratePerMinute }),
+    now: options.now,
+  });
+  const issuance = callerRateLimit({
     scope: "challenge_issuance",
+    perMinuteByIp: deps.config.daemon.challenge_per_key_per_min,
+    forProvider: (provider, state) => ({
+      bucket: `provider:${provider.name}|payer:${state.payerAddress === undefined ? "unknown" : rateLimitKey(state.payerAddress)}`,
+      perMinute: provider.challengePerPayerPerMinute,
+    }),
     now: options.now,
   });
 
@@ -63,9 +77,9 @@ export function createApp(deps: AppDependencies, options: CreateAppOptions = {})
     .get("/healthz", healthRoute(deps))
     .get("/readyz", readyRoute(deps))
     // Readiness before the limits: a refusal for an outage must not spend the caller's issuance budget.
-    .post("/challenge", requireReady(deps), shared, issuance, readJsonBody, challengeRoute(deps))
-    .post("/verify", shared, readJsonBody, verifyRoute(deps))
-    .post("/settle", shared, readJsonBody, settleRoute(deps))
+    .post("/challenge", identify, requireReady(deps), shared, issuance, readJsonBody, challengeRoute(deps))
+    .post("/verify", identify, shared, readJsonBody, verifyRoute(deps))
+    .post("/settle", identify, shared, readJsonBody, settleRoute(deps))
     .get("/admin/challenges", adminChallengesRoute(deps))
     .get("/admin/settlements", adminSettlementsRoute(deps))
     .get("/admin/status", adminStatusRoute(deps));

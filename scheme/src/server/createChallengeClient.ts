@@ -2,6 +2,7 @@ import { type ChallengeOffer, ChallengeOfferSchema } from "../wire/challengeOffe
 import type { DecimalString } from "../wire/decimalString.js";
 import { describeIssues } from "../wire/describeIssues.js";
 import { type Network, parseNetwork } from "../wire/network.js";
+import { PAYER_ADDRESS_HEADER, providerAuthorization } from "../wire/providerHeaders.js";
 import { type ChallengeFailure, ChallengeRequestError } from "./errors.js";
 
 /** Default bound on one `POST /challenge`, short because a paying client is waiting for its 402. */
@@ -17,10 +18,18 @@ export type CreateChallengeClientParameters = {
   fetch?: typeof fetch | undefined;
   /** Per-request bound in milliseconds; default {@link DEFAULT_CHALLENGE_TIMEOUT_MS}. */
   timeoutMs?: number | undefined;
+  /** This provider's key at the facilitator (`[providers.<name>]`), sent as a bearer token on every request. */
+  providerKey?: string | undefined;
+};
+
+/** Per-offer facts the provider passes on. */
+export type ChallengeRequestOptions = {
+  /** The paying client's address, forwarded as `X-Svc-Payer-Address` for the facilitator's per-payer limit. */
+  payerAddress?: string | undefined;
 };
 
 /** Asks the facilitator for one fresh offer at a list price (base units); throws `ChallengeRequestError`. */
-export type ChallengeClient = (listPrice: DecimalString) => Promise<ChallengeOffer>;
+export type ChallengeClient = (listPrice: DecimalString, options?: ChallengeRequestOptions) => Promise<ChallengeOffer>;
 
 /**
  * Builds the client for the facilitator's `POST /challenge` extension, the only way a provider can obtain a
@@ -36,14 +45,19 @@ export function createChallengeClient(parameters: CreateChallengeClientParameter
   const timeoutMs = parameters.timeoutMs ?? DEFAULT_CHALLENGE_TIMEOUT_MS;
   const fail = (failure: ChallengeFailure, cause?: unknown) => new ChallengeRequestError({ failure, url, cause });
 
-  return async (listPrice) => {
+  const authorization: Record<string, string> =
+    parameters.providerKey === undefined ? {} : { authorization: providerAuthorization(parameters.providerKey) };
+
+  return async (listPrice, options = {}) => {
     const fetchFn = parameters.fetch ?? globalThis.fetch;
+    const payer: Record<string, string> =
+      options.payerAddress === undefined || options.payerAddress === "" ? {} : { [PAYER_ADDRESS_HEADER]: options.payerAddress };
     let status: number;
     let text: string;
     try {
       const response = await fetchFn(url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
+        headers: { "content-type": "application/json", accept: "application/json", ...authorization, ...payer },
         body: JSON.stringify({ amount: listPrice }),
         signal: AbortSignal.timeout(timeoutMs),
       });

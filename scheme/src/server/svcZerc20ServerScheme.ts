@@ -37,6 +37,17 @@ export type SvcZerc20ServerOptions = {
   maxCachedOffers?: number | undefined;
   /** Unix seconds; injected for tests. */
   now?: (() => number) | undefined;
+  /**
+   * This provider's key at the facilitator (`[providers.<name>]`), sent on every `/challenge`. Pass the same
+   * key to `HTTPFacilitatorClient` with `facilitatorAuthHeaders(providerKey)` for `/verify` and `/settle`.
+   */
+  providerKey?: string | undefined;
+  /**
+   * The paying client's address for a request (its IP as the provider's framework resolved it), forwarded on
+   * `/challenge` so the facilitator limits offers per payer rather than per provider. Without it every payer
+   * of this provider shares one issuance bucket.
+   */
+  payerAddress?: ((context: HTTPRequestContext) => string | undefined) | undefined;
 };
 
 /** A route's list price in base units, fixed or computed from the request. */
@@ -84,6 +95,7 @@ export class SvcZerc20ServerScheme implements SchemeNetworkServer {
   private readonly offers: OfferCache<IssuedOffer>;
   private readonly challenge: ChallengeClient;
   private readonly now: () => number;
+  private readonly payerAddress: ((context: HTTPRequestContext) => string | undefined) | undefined;
   private readonly perRequest = new WeakMap<object, Map<Route, Promise<IssuedOffer>>>();
 
   constructor(options: SvcZerc20ServerOptions) {
@@ -95,7 +107,9 @@ export class SvcZerc20ServerScheme implements SchemeNetworkServer {
       network: options.network,
       fetch: options.fetch,
       timeoutMs: options.challengeTimeoutMs,
+      providerKey: options.providerKey,
     });
+    this.payerAddress = options.payerAddress;
     this.schemeHooks = new PaymentGate({ offers: this.offers, now: this.now }).hooks;
   }
 
@@ -173,13 +187,13 @@ export class SvcZerc20ServerScheme implements SchemeNetworkServer {
       const cached = this.offers.get(echoed);
       if (cached !== undefined && cached.route === route && cached.listPrice === listPrice) return cached;
     }
-    return this.issue(route, listPrice);
+    return this.issue(route, listPrice, this.payerAddress?.(context));
   }
 
-  private async issue(route: Route, listPrice: DecimalString): Promise<IssuedOffer> {
+  private async issue(route: Route, listPrice: DecimalString, payerAddress: string | undefined): Promise<IssuedOffer> {
     let offer;
     try {
-      offer = await this.challenge(listPrice);
+      offer = await this.challenge(listPrice, { payerAddress });
     } catch (error) {
       throw error instanceof ChallengeRequestError ? toFacilitatorResponseError(error) : error;
     }

@@ -14,7 +14,10 @@ export type CheckProbe =
   | "journal"
   | "indexer"
   | "decider"
-  | "poseidon";
+  | "poseidon"
+  | "providers"
+  | "history"
+  | "proofs";
 
 /** A finding's verdict: `fail` is a problem (exit 1), `warn` lets the daemon start, `skip` was not probed. */
 export type CheckStatus = "ok" | "warn" | "fail" | "skip";

@@ -20,7 +20,7 @@ import {
 } from "../../config/index.js";
 import { BaseError } from "../../errors/base.js";
 import { AdminTokenRequiredError, InvalidSecretError, MissingSecretError } from "../../errors/secrets.js";
-import { DevelopmentKeyRefusedError, LocalProfileChainError } from "../../errors/startup.js";
+import { DevelopmentKeyRefusedError, LocalProfileChainError, ProviderCredentialsRequiredError } from "../../errors/startup.js";
 import { FindingList, type CheckFinding } from "./checkFinding.js";
 
 /** What {@link probeKeys} found: the findings, and the secrets when every variable is valid. */
@@ -80,7 +80,8 @@ function applyStartupRules(config: FacilitatorConfig, secrets: FacilitatorSecret
     }
   } catch (error) {
     if (!(error instanceof BaseError)) throw error;
-    first = error;
+    // The provider rule runs last and has its own probe (`providers`), which reports it once.
+    if (!(error instanceof ProviderCredentialsRequiredError)) first = error;
   }
   if (first === undefined) {
     list.ok(describeRulesPassed(config, secrets));

@@ -30,6 +30,7 @@ export type AppDependenciesOverrides = Partial<Omit<AppDependencies, "config">> 
   profile?: AppDependencies["config"]["profile"];
   daemon?: Partial<AppDependencies["config"]["daemon"]>;
   listen?: Partial<AppDependencies["config"]["listen"]>;
+  providers?: AppDependencies["config"]["providers"];
 };
 
 /** A JSON-lines logger that keeps its lines in memory and redacts the test admin token. */
@@ -44,11 +45,12 @@ export function buildMemoryLogger(): { logger: Logger; lines: string[] } {
  * does; a rejected body is answered with its reason code.
  */
 export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): AppDependencies {
-  const { profile = "local", daemon, listen, ...rest } = overrides;
+  const { profile = "local", daemon, listen, providers, ...rest } = overrides;
   const network = "eip155:31337" as const;
   return {
     config: {
       profile,
+      providers,
       listen: { host: "127.0.0.1", port: 0, trusted_proxies: undefined, ...listen },
       daemon: {
         finalize_interval_ms: 15_000,
