@@ -190,7 +190,8 @@ describe("a pool with a persisted stock", () => {
     const path = join(await mkdtemp(join(tmpdir(), "burn-stock-")), "journal.jsonl.stock");
     const issued: BurnSecret[] = [];
 
-    let pool = new BurnAddressPool({ ...binding, size: 3, workers: 2, stock: await BurnAddressStockFile.open(path, binding) });
+    // No release ahead here: every entry not handed out must come back.
+    let pool = new BurnAddressPool({ ...binding, size: 3, workers: 2, releaseAhead: 0, stock: await BurnAddressStockFile.open(path, binding) });
     await expect.poll(() => pool.stats().stocked, { timeout: 20_000, interval: 20 }).toBe(3);
     issued.push(await pool.take());
     await expect.poll(() => pool.stats().stocked, { timeout: 20_000, interval: 20 }).toBe(3);
@@ -198,7 +199,7 @@ describe("a pool with a persisted stock", () => {
 
     let stock = await BurnAddressStockFile.open(path, binding);
     expect(stock.restored).toHaveLength(3);
-    pool = new BurnAddressPool({ ...binding, size: 3, workers: 1, stock });
+    pool = new BurnAddressPool({ ...binding, size: 3, workers: 1, releaseAhead: 0, stock });
     expect(pool.stats()).toMatchObject({ stocked: 3, restored: 3, derived: 0 });
     for (let i = 0; i < 3; i++) issued.push(await pool.take());
     // Handed out before any new derivation finished: these came from the restored stock.
@@ -241,14 +242,41 @@ describe("a pool with a persisted stock", () => {
     const stock = await BurnAddressStockFile.open(path, binding);
     const pool = new BurnAddressPool({ ...binding, size: 1, workers: 1, stock });
     try {
-      await pool.whenStocked();
-      // The file is closed under the pool: the take record cannot be written.
+      // The file is closed under the pool before anything is stocked: no take record can be written.
       await stock.close();
+      await pool.whenStocked();
       const error = await rejection(pool.take());
       expect(error).toBeInstanceOf(BurnAddressUnavailableError);
     } finally {
       await pool.close();
     }
+  });
+
+  it("releases the head of the stock ahead of demand, so those takes need no write, and a restart forgets them", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), "burn-stock-")), "journal.jsonl.stock");
+    const stock = await BurnAddressStockFile.open(path, binding);
+    const pool = new BurnAddressPool({ ...binding, size: 4, workers: 2, releaseAhead: 2, stock });
+    const released = async () =>
+      (await readFile(path, "utf8"))
+        .split("\n")
+        .filter((line) => line.startsWith('{"take"'))
+        .map((line) => (JSON.parse(line) as { take: string }).take);
+    try {
+      await expect.poll(() => pool.stats().stocked, { timeout: 20_000, interval: 20 }).toBe(4);
+      await expect.poll(async () => (await released()).length, { timeout: 5_000, interval: 20 }).toBe(2);
+      const releasedFirst = await released();
+      // With the file closed, only takes that need no further write can succeed: exactly the released two.
+      await stock.close();
+      const taken = [await pool.take(), await pool.take()];
+      expect(taken.map((burn) => burn.paymentId)).toEqual(releasedFirst);
+      expect(await rejection(pool.take())).toBeInstanceOf(BurnAddressUnavailableError);
+    } finally {
+      await pool.close();
+    }
+    const reopened = await BurnAddressStockFile.open(path, binding);
+    expect(reopened.restored).toHaveLength(2);
+    expect(reopened.restored.map((entry) => entry.paymentId)).not.toContain((await released())[0]);
+    await reopened.close();
   });
 });
 

@@ -17,10 +17,20 @@ import { z } from "zod";
 
 import { BurnAddressWorkerError } from "../errors/challenges.js";
 
-// The thread loads the scheme, builds the implementation the main thread chose (`native` fails loudly rather
-// than silently falling back), then answers jobs one after another, in order.
+/**
+ * The nice value of a worker thread on Linux, where it applies to the calling thread alone: derivation uses
+ * every otherwise idle core, but a request-path thread that wakes up runs first instead of queueing behind a
+ * proof-of-work search. (Elsewhere the call would renice the whole process, so it is skipped.)
+ */
+export const BURN_ADDRESS_WORKER_NICE = 10;
+
+// The thread lowers its own priority, loads the scheme, builds the implementation the main thread chose
+// (`native` fails loudly rather than silently falling back), then answers jobs one after another, in order.
 const WORKER_SOURCE = `"use strict";
 const { parentPort, workerData } = require("node:worker_threads");
+if (workerData.nice !== undefined) {
+  try { require("node:os").setPriority(0, workerData.nice); } catch {}
+}
 import(workerData.schemeUrl).then((scheme) => {
   const { implementation } = scheme.selectPoseidon(workerData.selection);
   parentPort.on("message", (job) => {
@@ -67,6 +77,7 @@ export class BurnAddressWorker {
         schemeUrl: resolveSchemeUrl(),
         selection: implementation === "native" ? "native" : "js",
         powBits: BURN_ADDRESS_POW_BITS,
+        nice: process.platform === "linux" ? BURN_ADDRESS_WORKER_NICE : undefined,
       },
     });
     // An idle pool must not keep the process alive; a caller awaiting a search holds its own timer.
