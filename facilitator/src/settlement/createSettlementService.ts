@@ -27,7 +27,16 @@ import {
   type SettleResponse,
   type VerifyResponse,
 } from "@svc/scheme";
-import { BaseError as ViemBaseError, type Address, type Hex, type PublicClient } from "viem";
+import {
+  BaseError as ViemBaseError,
+  HttpRequestError,
+  RpcRequestError,
+  TimeoutError,
+  WebSocketRequestError,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import type { RelayerQueue } from "../chain/relayerQueue.js";
 import type { Profile } from "../config/facilitatorConfigSchema.js";
 import type { HistoryPayment, HistoryRecorder } from "../history/historyRecorder.js";
@@ -311,9 +320,15 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
   return { verify, settle, reconcileIntents, inflight: () => coordinator.inflight() };
 }
 
-// Any viem error out of a check is the chain or the RPC failing (a refused check is data, never thrown).
+// The RPC failing: the transport (unreachable, timed out, HTTP error) or the node answering a read with a
+// JSON-RPC error. Anything else thrown is a bug and stays a 500, rather than telling clients to retry forever.
 function isChainError(error: unknown): boolean {
-  return error instanceof ViemBaseError;
+  if (!(error instanceof ViemBaseError)) return false;
+  return (
+    error.walk(
+      (cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError || cause instanceof WebSocketRequestError || cause instanceof RpcRequestError,
+    ) !== null
+  );
 }
 
 function errorName(error: unknown): string {
