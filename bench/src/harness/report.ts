@@ -221,7 +221,7 @@ export function renderReport(results: BenchResults): string {
         ["raw RPC floor, through the same counting proxy", mp(settleFloor.floorViaProxyMs), `settle / floor = ${ratio(settleFloor.settleMs.median, settleFloor.floorViaProxyMs.median)}`],
         ["raw RPC floor, straight to anvil", mp(settleFloor.floorDirectMs), `proxy adds ${num(settleFloor.floorViaProxyMs.median - settleFloor.floorDirectMs.median)} ms`],
         ["`GET /healthz` of the same facilitator (HTTP + Koa)", mp(settleFloor.healthzMs), ""],
-        ["one journal append + fsync on the same filesystem", mp(settleFloor.fsyncMs), ""],
+        ["one journal append + fsync on the same filesystem (what each `/challenge` adds: its challenge is journaled before the offer leaves)", mp(settleFloor.fsyncMs), ""],
       ],
     ),
     "",
