@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 
-.PHONY: install build typecheck test e2e demo demo-tui stack bench clean
+.PHONY: install build typecheck test e2e demo demo-tui stack bench clean install-commands
 
 # npm ci only when the lockfile changed since the last install.
 node_modules/.svc-installed: package-lock.json
@@ -35,6 +35,15 @@ stack: build
 # Side by side with the official x402 exact scheme on one local stack; writes bench/results.md (about 6 minutes).
 bench: build
 	node bench/dist/run.js
+
+# The installed commands `svc-agent` and `svc-facilitator` (wrappers in bin/), linked into BIN_DIR (default
+# ~/.local/bin). Without this target, `export PATH="$PWD/bin:$PATH"` from the repository root does the same.
+BIN_DIR ?= $(HOME)/.local/bin
+install-commands: build
+	mkdir -p "$(BIN_DIR)"
+	ln -sf "$(CURDIR)/bin/svc-agent" "$(BIN_DIR)/svc-agent"
+	ln -sf "$(CURDIR)/bin/svc-facilitator" "$(BIN_DIR)/svc-facilitator"
+	@echo "svc-agent and svc-facilitator are linked into $(BIN_DIR); that folder must be on PATH"
 
 clean:
 	rm -rf node_modules */node_modules */dist .stack .cache

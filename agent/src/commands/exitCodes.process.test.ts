@@ -65,6 +65,8 @@ describe("a payment waiting for a human", () => {
   it("exits 130 on Ctrl-C, withdrawing the request", async () => {
     const agent = startAgent(["pay", "--json", `${provider.origin}/weather`], env({ SVC_PAYER_PK: KEY, SVC_APPROVE_ABOVE: "0" }));
     const [, id = ""] = await agent.waitForStderr(NEEDS_APPROVAL);
+    // The hint names the command as a user types it after the README's set-up.
+    expect(agent.stderr.join("\n")).toContain(`run \`svc-agent approvals approve ${id}\``);
     agent.kill("SIGINT");
     expect(await agent.exited).toBe(EXIT_INTERRUPTED);
     expect(JSON.parse(agent.stdout.join(""))).toMatchObject({ result: "error", error: "ApprovalInterruptedError" });

@@ -159,6 +159,16 @@ describe("history", () => {
 });
 
 describe("help", () => {
+  it("names option values instead of clipanion's `#0`, and the command a user can type", async () => {
+    const run = await runCliInProcess(["proof", "--help"], env());
+    expect(run.stdout).toContain("--out <dir>");
+    expect(run.stdout).toContain("--trust-anchor <file>");
+    const mistake = await runCliInProcess(["proof", "verify", "--proof", "p.json"], env());
+    expect(mistake.code).toBe(EXIT_USAGE);
+    expect(mistake.stderr).toContain("$ svc-agent proof verify <--proof <file>> <--manifest <file>> <--trust-anchor <file>>");
+    for (const text of [run.stdout, mistake.stderr]) expect(text).not.toContain("#0");
+  });
+
   it.each([["pay", "--help"], ["approvals", "approve", "--help"], ["--help"]])("`%s %s` prints usage and exits 0", async (...args) => {
     const run = await runCliInProcess(args.filter((arg): arg is string => typeof arg === "string"), env());
     expect(run.code).toBe(EXIT_OK);

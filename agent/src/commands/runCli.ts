@@ -14,6 +14,7 @@ import { BINARY_NAME } from "./binaryName.js";
 import { type BaseContext, Builtins, Cli, type Command, UsageError } from "./clipanion.js";
 import { EXIT_DECLINED, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE } from "./exitCodes.js";
 import { HistoryCommand } from "./history.js";
+import { readableUsage, readableUsageStream } from "./readableUsage.js";
 import { LedgerCommand } from "./ledger.js";
 import { PayCommand } from "./pay.js";
 import { ProofCommand } from "./proof.js";
@@ -65,25 +66,25 @@ const AGENT_COMMANDS = [
 export async function runCli(argv: readonly string[], context: BaseContext): Promise<number> {
   const cli = createCli();
   if (argv.length === 0) {
-    context.stderr.write(cli.usage());
+    context.stderr.write(readableUsage(cli.usage()));
     return EXIT_USAGE;
   }
   let command: Command;
   try {
     command = cli.process([...argv], context);
   } catch (error) {
-    context.stderr.write(cli.error(error, { colored: false }));
+    context.stderr.write(readableUsage(cli.error(error, { colored: false })));
     return EXIT_USAGE;
   }
   if (command.help || !AGENT_COMMANDS.some((type) => command instanceof type)) {
-    return cli.run(command, context);
+    return cli.run(command, { ...context, stdout: readableUsageStream(context.stdout), stderr: readableUsageStream(context.stderr) });
   }
   command.context = context;
   try {
     return (await command.validateAndExecute()) ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      context.stderr.write(cli.error(error, { colored: false, command }));
+      context.stderr.write(readableUsage(cli.error(error, { colored: false, command })));
       return EXIT_USAGE;
     }
     const code = exitCodeForError(error);

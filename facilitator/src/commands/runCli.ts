@@ -26,7 +26,8 @@ const OWN_EXIT_CODES = [CheckCommand, StartCommand, StatusCommand, VerifyProofCo
 export function createCli(): Cli {
   const cli = new Cli({
     binaryLabel: "svc-zerc20 settlement facilitator",
-    binaryName: "facilitator",
+    // The installed command (`bin` in package.json), so help and usage name what a user can type.
+    binaryName: "svc-facilitator",
     binaryVersion: packageVersion(),
     // Plain text everywhere: the output lands in CI logs and scripts as often as on a terminal.
     enableColors: false,
@@ -76,7 +77,7 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
     }
     // clipanion would print the message and stack of an unexpected error; a library message can quote a URL
     // with its API key, so only the redacted first line is shown.
-    context.stderr.write(`${redactOutput(`facilitator: unexpected error: ${describeError(error)}`, context.env)}\n`);
+    context.stderr.write(`${redactOutput(`svc-facilitator: unexpected error: ${describeError(error)}`, context.env)}\n`);
     return 1;
   }
 }
