@@ -117,6 +117,21 @@ describe("history-keys", () => {
     expect(again.stderr).toContain("already exists; refusing to overwrite it");
   });
 
+  it("init prints all four proof variables and creates the artifact folder", async () => {
+    dir = await mkdtemp(join(tmpdir(), "history-keys-"));
+    const keys = join(dir, "keys");
+    const init = await cli(["history-keys", "init", "--dir", keys, "--artifact-dir", join(dir, "exports")]);
+    expect(init.code).toBe(0);
+    const variables = init.stdout.split("\n").filter((line) => /^[A-Z_]+=/.test(line));
+    expect(variables).toEqual([
+      `HISTORY_ISSUER_PRIVATE_KEY_PATH=${join(keys, "issuer-key.pem")}`,
+      `HISTORY_ISSUER_MANIFEST_PATH=${join(keys, "manifest.json")}`,
+      `HISTORY_ISSUER_TRUST_ANCHOR_PATH=${join(keys, "trust-anchor.json")}`,
+      `HISTORY_ARTIFACT_PATH=${join(dir, "exports")}`,
+    ]);
+    expect((await stat(join(dir, "exports"))).isDirectory()).toBe(true);
+  });
+
   it("rotate adds a key and keeps the old one listed; old proofs still verify at issuance", async () => {
     const keys = await keyFolder();
     const now = Math.floor(Date.now() / 1000);

@@ -12,7 +12,13 @@ import { Command, Option, UsageError } from "../clipanion.js";
 import { KEY_FILES, writeJson, writePrivateKey } from "./keyDirectory.js";
 
 /** Parameters of {@link runHistoryKeysInit}. */
-export type RunHistoryKeysInitParameters = { dir: string; issuer?: string | undefined; nowSeconds?: number | undefined };
+export type RunHistoryKeysInitParameters = {
+  dir: string;
+  issuer?: string | undefined;
+  /** Where the daemon exports proof artifacts; default `<dir>/proofs`. Created if missing. */
+  artifactDir?: string | undefined;
+  nowSeconds?: number | undefined;
+};
 
 /** What init wrote: absolute file paths, key ids and the trust anchor fingerprint. */
 export type HistoryKeysInitResult = {
@@ -21,6 +27,10 @@ export type HistoryKeysInitResult = {
   issuerKeyId: string;
   /** SHA-256 of the anchor's canonical JSON: read it out to whoever pins the anchor. */
   trustAnchorFingerprint: string;
+  /** The folder for `HISTORY_ARTIFACT_PATH` (absolute, created). */
+  artifactPath: string;
+  /** Every variable of the proof group, ready to export: `start` needs all four. */
+  environment: Record<"HISTORY_ISSUER_PRIVATE_KEY_PATH" | "HISTORY_ISSUER_MANIFEST_PATH" | "HISTORY_ISSUER_TRUST_ANCHOR_PATH" | "HISTORY_ARTIFACT_PATH", string>;
 };
 
 /**
@@ -29,7 +39,12 @@ export type HistoryKeysInitResult = {
  * @example
  * const result = await runHistoryKeysInit({ dir: "/etc/facilitator/history-keys", issuer: "pay.example" });
  */
-export async function runHistoryKeysInit({ dir, issuer = DEFAULT_ISSUER_ID, nowSeconds = Math.floor(Date.now() / 1000) }: RunHistoryKeysInitParameters): Promise<HistoryKeysInitResult> {
+export async function runHistoryKeysInit({
+  dir,
+  issuer = DEFAULT_ISSUER_ID,
+  artifactDir,
+  nowSeconds = Math.floor(Date.now() / 1000),
+}: RunHistoryKeysInitParameters): Promise<HistoryKeysInitResult> {
   if (!VisibleIdSchema.safeParse(issuer).success) throw new UsageError("--issuer must be 1 to 128 visible ASCII characters without spaces");
   const root = resolve(dir);
   await mkdir(root, { recursive: true });
@@ -44,7 +59,21 @@ export async function runHistoryKeysInit({ dir, issuer = DEFAULT_ISSUER_ID, nowS
   await writePrivateKey(files.issuerKey, set.issuer);
   await writeJson(files.manifest, set.manifest, { exclusive: true });
   await writeJson(files.trustAnchor, set.trustAnchor, { exclusive: true });
-  return { files, rootKeyId: set.root.keyId, issuerKeyId: set.issuer.keyId, trustAnchorFingerprint: artifactDigest(set.trustAnchor) };
+  const artifactPath = resolve(artifactDir ?? join(root, "proofs"));
+  await mkdir(artifactPath, { recursive: true });
+  return {
+    files,
+    rootKeyId: set.root.keyId,
+    issuerKeyId: set.issuer.keyId,
+    trustAnchorFingerprint: artifactDigest(set.trustAnchor),
+    artifactPath,
+    environment: {
+      HISTORY_ISSUER_PRIVATE_KEY_PATH: files.issuerKey,
+      HISTORY_ISSUER_MANIFEST_PATH: files.manifest,
+      HISTORY_ISSUER_TRUST_ANCHOR_PATH: files.trustAnchor,
+      HISTORY_ARTIFACT_PATH: artifactPath,
+    },
+  };
 }
 
 /** The `history-keys init` command. */
@@ -56,7 +85,7 @@ export class HistoryKeysInitCommand extends Command {
     details: `
       Writes \`root-key.pem\` (the root key: it signs manifests only; move it offline after this), \`issuer-key.pem\` (the daemon's proof signing key), \`manifest.json\` (the issuer key manifest signed by the root key) and \`trust-anchor.json\` (the root public key, to publish out of band) into \`--dir\`. Refuses to overwrite any of them.
 
-      Then set \`HISTORY_ISSUER_PRIVATE_KEY_PATH\`, \`HISTORY_ISSUER_MANIFEST_PATH\`, \`HISTORY_ISSUER_TRUST_ANCHOR_PATH\` and \`HISTORY_ARTIFACT_PATH\` for the daemon.
+      Creates the proof artifact folder (\`--artifact-dir\`, default \`<dir>/proofs\`) and prints all four variables of the proof group for the daemon: \`HISTORY_ISSUER_PRIVATE_KEY_PATH\`, \`HISTORY_ISSUER_MANIFEST_PATH\`, \`HISTORY_ISSUER_TRUST_ANCHOR_PATH\` and \`HISTORY_ARTIFACT_PATH\` (\`start\` refuses the group unless all four are set).
     `,
     examples: [
       ["Create the keys for the local stack", "$0 history-keys init --dir .stack/history-keys"],
@@ -68,11 +97,14 @@ export class HistoryKeysInitCommand extends Command {
 
   issuer = Option.String("--issuer", { description: `issuer name written into manifest and anchor (default ${DEFAULT_ISSUER_ID})` });
 
+  artifactDir = Option.String("--artifact-dir", { description: "folder the daemon exports proof artifacts to (default <dir>/proofs; created)" });
+
   json = Option.Boolean("--json", false, { description: "print one JSON object with the file paths, key ids and anchor fingerprint" });
 
   override async execute(): Promise<number> {
     if (this.dir.trim() === "") throw new UsageError("--dir needs a folder");
-    const result = await runHistoryKeysInit({ dir: this.dir, issuer: this.issuer });
+    if (this.artifactDir !== undefined && this.artifactDir.trim() === "") throw new UsageError("--artifact-dir needs a folder");
+    const result = await runHistoryKeysInit({ dir: this.dir, issuer: this.issuer, artifactDir: this.artifactDir });
     if (this.json) {
       this.context.stdout.write(`${JSON.stringify(result)}\n`);
       return 0;
@@ -85,9 +117,9 @@ export class HistoryKeysInitCommand extends Command {
         `✓ manifest: ${files.manifest}`,
         `✓ trust anchor: ${files.trustAnchor} (sha256 ${result.trustAnchorFingerprint}; publish it out of band)`,
         "",
-        `HISTORY_ISSUER_PRIVATE_KEY_PATH=${files.issuerKey}`,
-        `HISTORY_ISSUER_MANIFEST_PATH=${files.manifest}`,
-        `HISTORY_ISSUER_TRUST_ANCHOR_PATH=${files.trustAnchor}`,
+        `✓ proof artifacts: ${result.artifactPath}`,
+        "",
+        ...Object.entries(result.environment).map(([variable, value]) => `${variable}=${value}`),
         "",
       ].join("\n"),
     );

@@ -1,7 +1,7 @@
 /**
  * The `history` and `proofs` probes: everything about payment history and proof issuance that `start`
- * refuses, checked the same way and in the same order, but read-only (no file is created, repaired or
- * locked). `start` parses the variables (a partial proof group fails even with history off; a short identity
+ * refuses, checked the same way and in the same order, but without opening the history file (it is not
+ * created, repaired or locked; only a missing proof artifact folder is created, by the same loader `start` uses). `start` parses the variables (a partial proof group fails even with history off; a short identity
  * secret fails), then, with history on, loads the proof issuer (key file, manifest against trust anchor, key
  * listed and valid, artifact folder) and opens the history file (every line a history record).
  */
