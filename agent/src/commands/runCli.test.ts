@@ -1,7 +1,11 @@
+import { mkdir, writeFile } from "node:fs/promises";
+
 import { encodePaymentRequiredHeader } from "@svc/scheme";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
+import { approvalPaths } from "../approvals/approvalFiles.js";
 import { Ledger } from "../ledger/ledger.js";
+import { buildApprovalRequest } from "../testing/buildApprovalRequest.js";
 import { buildOffer, buildPaymentRequired } from "../testing/buildOffer.js";
 import { buildReserveInput } from "../testing/buildReserveInput.js";
 import { runCliInProcess } from "../testing/runCliInProcess.js";
@@ -147,6 +151,19 @@ describe("payment ids", () => {
     expect(proof.code).toBe(EXIT_USAGE);
     expect(proof.stderr).toContain("missing.json cannot be read (ENOENT); nothing was requested");
     expect(provider.requests).toEqual([]);
+  });
+});
+
+describe("approvals --json", () => {
+  it("gives every time as ISO 8601, never a mix of seconds, milliseconds and strings", async () => {
+    const request = buildApprovalRequest({ decideBy: Date.UTC(2030, 0, 1, 0, 2), offerExpiresAt: Date.UTC(2030, 0, 1, 0, 5) / 1000, createdAt: "2030-01-01T00:00:00.000Z" });
+    const paths = approvalPaths(dir.path, request.id);
+    await mkdir(paths.dir, { recursive: true });
+    await writeFile(paths.request, JSON.stringify(request));
+    const run = await runCliInProcess(["approvals", "--json"], env());
+    expect(JSON.parse(run.stdout)).toMatchObject({ id: request.id, amount: "1010", createdAt: "2030-01-01T00:00:00.000Z", decideBy: "2030-01-01T00:02:00.000Z", offerExpiresAt: "2030-01-01T00:05:00.000Z" });
+    const text = await runCliInProcess(["approvals"], env());
+    expect(text.stdout).toContain(`${request.id}  1010 base units to 127.0.0.1:4021 (above 1000 base units)`);
   });
 });
 
