@@ -7,7 +7,7 @@
 export { BaseError, type BaseErrorParameters } from "./errors/base.js";
 export { InvalidSignatureError, PermitUnavailableError } from "./errors/eip712.js";
 export { InvalidHeaderError } from "./errors/headers.js";
-export { InvalidNetworkError, MalformedPayloadError } from "./errors/wire.js";
+export { CanonicalJsonError, InvalidNetworkError, MalformedPayloadError } from "./errors/wire.js";
 export {
   InvalidPoseidonSelectionError,
   NativePoseidonUnavailableError,
@@ -255,7 +255,7 @@ export {
   verifyArtifactSignature,
 } from "./history/artifactSignature.js";
 export { ArtifactTimeSchema, formatArtifactTime, parseArtifactTime } from "./history/artifactTime.js";
-export { canonicalJson } from "./history/canonicalJson.js";
+export { canonicalJson } from "./wire/canonicalJson.js";
 export {
   type CreateHistoryClientParameters,
   createHistoryClient,
@@ -264,7 +264,7 @@ export {
   type HistoryLoginParameters,
 } from "./history/createHistoryClient.js";
 export { ed25519PublicKeyOf, importEd25519PublicKey } from "./history/ed25519Key.js";
-export { CanonicalJsonError, HistoryRequestError, type HistoryRequestFailure, InvalidArtifactKeyError } from "./history/errors.js";
+export { HistoryRequestError, type HistoryRequestFailure, InvalidArtifactKeyError } from "./history/errors.js";
 export {
   buildHistoryLoginMessage,
   HISTORY_LOGIN_PURPOSE,

@@ -9,12 +9,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { BaseError } from "../errors/base.js";
-import { IncompleteProofConfigurationError, InvalidHistoryVariableError, PaymentHistoryFileError, ProofConfigurationError } from "../errors/history.js";
+import { IncompleteProofConfigurationError, InvalidHistoryVariableError, PaymentHistoryFileError, ProofConfigurationError } from "../history/errors.js";
 import { ProviderCredentialsRequiredError } from "../errors/startup.js";
 import { startDaemon } from "../daemon/startDaemon.js";
 import { startTestStack, writeConfigVariant, type ConfigPatch, type TestStack } from "../testing/localFacilitator.js";
 import { countProblems, runCheck, type CheckFinding } from "./check.js";
-import { runHistoryKeysInit } from "./historyKeys/init.js";
+import { runHistoryKeysInit } from "../history/commands/historyKeys/init.js";
 
 let stack: TestStack;
 let dir: string;

@@ -9,12 +9,12 @@ import { Builtins, Cli, UsageError, type BaseContext, type Command } from "./cli
 import { CheckCommand } from "./check.js";
 import { describeError } from "./describeError.js";
 import { redactOutput } from "./redactOutput.js";
-import { HistoryKeysInitCommand } from "./historyKeys/init.js";
-import { HistoryKeysRevokeCommand } from "./historyKeys/revoke.js";
-import { HistoryKeysRotateCommand } from "./historyKeys/rotate.js";
+import { HistoryKeysInitCommand } from "../history/commands/historyKeys/init.js";
+import { HistoryKeysRevokeCommand } from "../history/commands/historyKeys/revoke.js";
+import { HistoryKeysRotateCommand } from "../history/commands/historyKeys/rotate.js";
 import { StartCommand } from "./start.js";
 import { StatusCommand } from "./status.js";
-import { VerifyProofCommand } from "./verifyProof.js";
+import { VerifyProofCommand } from "../history/commands/verifyProof.js";
 
 /** Exit code for a usage mistake (unknown command, missing or malformed option). */
 export const EXIT_USAGE = 2;

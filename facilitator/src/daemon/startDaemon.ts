@@ -21,7 +21,7 @@ import { loadConfig } from "../config/loadConfig.js";
 import type { Environment } from "../config/parseSecrets.js";
 import { redactUrl } from "../config/redactUrl.js";
 import { ProfileDisabledError } from "../errors/challenges.js";
-import { noHistory } from "../history/historyRecorder.js";
+import { noHistory } from "../history/record/historyRecorder.js";
 import { type HistoryOptions, openHistory } from "../history/openHistory.js";
 import { historySecretValues } from "../history/parseHistoryEnvironment.js";
 import type { AdminSettlement, AppDependencies, SettlementState } from "../http/appDependencies.js";

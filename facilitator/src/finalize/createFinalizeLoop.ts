@@ -6,7 +6,7 @@
  * returns.
  */
 import { isAddressEqual, type Address } from "viem";
-import type { HistoryRecorder } from "../history/historyRecorder.js";
+import type { HistoryRecorder } from "../history/record/historyRecorder.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
 import type { Logger } from "../log/createLogger.js";
 import type { SettlementBook, SettlementEntry } from "../settlement/settlementBook.js";

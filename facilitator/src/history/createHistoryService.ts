@@ -1,13 +1,13 @@
 import type { HistoryPaymentView } from "@svc/scheme";
 
 import { type HistoryOutcome, refuse } from "./historyOutcome.js";
-import type { PaymentHistory } from "./openPaymentHistory.js";
+import type { PaymentHistory } from "./record/openPaymentHistory.js";
 import { hasTenantGrant, isBoundParticipant } from "./participantAccess.js";
 import type { HistoryIdentity, ParticipantBindings } from "./participantBinding.js";
-import { projectPayment, type ProjectionOptions } from "./projectPayment.js";
-import type { ProofService } from "./createProofService.js";
-import type { IdentityRequest, ResolveIdentity } from "./resolveIdentity.js";
-import type { WalletLogin } from "./walletLogin.js";
+import { projectPayment, type ProjectionOptions } from "./record/projectPayment.js";
+import type { ProofService } from "./proofs/createProofService.js";
+import type { IdentityRequest, ResolveIdentity } from "./login/resolveIdentity.js";
+import type { WalletLogin } from "./login/walletLogin.js";
 
 /** Everything the `/history/*` routes call; Koa-free, answering refusals as data. */
 export type HistoryService = {

@@ -3,8 +3,8 @@
  * a value (identity secret, key bytes). The HTTP ones carry their status and a short message written by us,
  * answered as `{ error }` by the app's error middleware.
  */
-import { BaseError } from "./base.js";
-import { HttpAnswerError } from "./http.js";
+import { BaseError } from "../errors/base.js";
+import { HttpAnswerError } from "../errors/http.js";
 
 /** A history environment variable is set but unusable; `reason` states the rule, not the value. */
 export class InvalidHistoryVariableError extends BaseError {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import type { PaymentHistoryEntry } from "./paymentHistoryBook.js";
+import type { PaymentHistoryEntry } from "./record/paymentHistoryBook.js";
 import { hasTenantGrant, isBoundParticipant } from "./participantAccess.js";
-import { projectPayment } from "./projectPayment.js";
+import { projectPayment } from "./record/projectPayment.js";
 import { TEST_BINDINGS, TEST_MINT_TX, TEST_RECIPIENT } from "./testing/historyTestEnvironment.js";
 
 function entry(overrides: Partial<PaymentHistoryEntry> = {}): PaymentHistoryEntry {

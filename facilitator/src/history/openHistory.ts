@@ -9,18 +9,18 @@ import type { Address } from "viem";
 
 import type { Environment } from "../config/parseSecrets.js";
 import type { Logger } from "../log/createLogger.js";
-import { createHistoryRecorder, type PaymentHistoryRecorder } from "./createHistoryRecorder.js";
+import { createHistoryRecorder, type PaymentHistoryRecorder } from "./record/createHistoryRecorder.js";
 import { createHistoryService, type HistoryService } from "./createHistoryService.js";
-import { createProofService } from "./createProofService.js";
-import { defaultHistoryPolicy, type HistoryPolicy } from "./historyPolicy.js";
-import { createIdentityTokens } from "./identityToken.js";
-import { loadProofIssuer } from "./loadProofIssuer.js";
-import { type OpenHistoryFile, openPaymentHistory } from "./openPaymentHistory.js";
+import { createProofService } from "./proofs/createProofService.js";
+import { defaultHistoryPolicy, type HistoryPolicy } from "./proofs/historyPolicy.js";
+import { createIdentityTokens } from "./login/identityToken.js";
+import { loadProofIssuer } from "./proofs/loadProofIssuer.js";
+import { type OpenHistoryFile, openPaymentHistory } from "./record/openPaymentHistory.js";
 import { isBoundParticipant } from "./participantAccess.js";
 import { parseHistoryEnvironment } from "./parseHistoryEnvironment.js";
-import { createProofArtifactStore } from "./proofArtifactStore.js";
-import { createIdentityResolver, type IdentitySource } from "./resolveIdentity.js";
-import { createWalletLogin } from "./walletLogin.js";
+import { createProofArtifactStore } from "./proofs/proofArtifactStore.js";
+import { createIdentityResolver, type IdentitySource } from "./login/resolveIdentity.js";
+import { createWalletLogin } from "./login/walletLogin.js";
 
 /** Code-level history options: none of them has an environment variable, on purpose. */
 export type HistoryOptions = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { IncompleteProofConfigurationError, InvalidHistoryVariableError } from "../errors/history.js";
+import { IncompleteProofConfigurationError, InvalidHistoryVariableError } from "./errors.js";
 import { HISTORY_VARIABLES, parseHistoryEnvironment, PROOF_VARIABLES } from "./parseHistoryEnvironment.js";
 
 const COMPLETE = {

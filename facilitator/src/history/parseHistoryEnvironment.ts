@@ -17,7 +17,7 @@ import { KeyIdSchema, VisibleIdSchema } from "@svc/scheme";
 import { getAddress, isAddress, type Address } from "viem";
 
 import type { Environment } from "../config/parseSecrets.js";
-import { IncompleteProofConfigurationError, InvalidHistoryVariableError } from "../errors/history.js";
+import { IncompleteProofConfigurationError, InvalidHistoryVariableError } from "./errors.js";
 import type { ParticipantBinding } from "./participantBinding.js";
 
 /** The six variables that switch history on, all together or not at all. */

@@ -7,7 +7,7 @@
  *    decides which records the caller sees. A record without a binding for the role matches nobody.
  * Passing one never implies the other; an unrelated actor of the right tenant passes 1 and fails 2.
  */
-import type { PaymentHistoryEntry } from "./paymentHistoryBook.js";
+import type { PaymentHistoryEntry } from "./record/paymentHistoryBook.js";
 import type { HistoryIdentity, ParticipantBindings } from "./participantBinding.js";
 
 /** Whether the identity's tenant holds the grant for its role. */

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createHistoryClient, type HistoryPaymentView } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { runVerifyProof } from "../commands/verifyProof.js";
+import { runVerifyProof } from "./commands/verifyProof.js";
 import { openJsonlFile, type JsonlFile } from "../journal/jsonlFile.js";
 import {
   balanceOf,

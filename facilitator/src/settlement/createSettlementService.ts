@@ -39,7 +39,7 @@ import {
 } from "viem";
 import type { RelayerQueue } from "../chain/relayerQueue.js";
 import type { Profile } from "../config/facilitatorConfigSchema.js";
-import type { HistoryPayment, HistoryRecorder } from "../history/historyRecorder.js";
+import type { HistoryPayment, HistoryRecorder } from "../history/record/historyRecorder.js";
 import type { AcceptedRecord, JournalRecord } from "../journal/journalRecord.js";
 import type { Logger } from "../log/createLogger.js";
 import { fromJournaledChallenge, toJournaledChallenge, type ChallengeView } from "./challengeView.js";

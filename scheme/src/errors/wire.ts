@@ -28,3 +28,12 @@ export class MalformedPayloadError extends BaseError {
     super("Malformed svc-zerc20 payment payload.", { details: detail });
   }
 }
+
+/** A value cannot be written as RFC 8785 canonical JSON (a function, `undefined`, a non-finite number). */
+export class CanonicalJsonError extends BaseError {
+  override name = "CanonicalJsonError";
+
+  constructor({ reason, cause }: { reason?: string; cause?: unknown } = {}) {
+    super(`value cannot be written as canonical JSON (RFC 8785)${reason === undefined ? "" : `: it ${reason}`}`, { cause });
+  }
+}

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 
-import { canonicalJson } from "./canonicalJson.js";
+import { canonicalJson } from "../wire/canonicalJson.js";
 
 /**
  * The SHA-256 of a value's canonical JSON, as lowercase hex. Status artifacts link to their predecessor and

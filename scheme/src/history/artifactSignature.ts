@@ -2,7 +2,7 @@ import { sign, verify, type KeyObject } from "node:crypto";
 import { z } from "zod";
 
 import { Ed25519SignatureSchema, KeyIdSchema } from "./artifactFields.js";
-import { canonicalJson } from "./canonicalJson.js";
+import { canonicalJson } from "../wire/canonicalJson.js";
 import { importEd25519PublicKey } from "./ed25519Key.js";
 import { InvalidArtifactKeyError } from "./errors.js";
 

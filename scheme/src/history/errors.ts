@@ -1,17 +1,9 @@
 /**
- * Errors of the payment-history library: canonical JSON, artifact signing and the history HTTP client. A
- * failed proof check is never one of these: the verifier answers with a result and a reason instead.
+ * Errors of the payment-history library: artifact signing and the history HTTP client (canonical JSON's
+ * error lives beside it, in `errors/wire.ts`). A failed proof check is never one of these: the verifier
+ * answers with a result and a reason instead.
  */
 import { BaseError } from "../errors/base.js";
-
-/** A value cannot be written as RFC 8785 canonical JSON (a function, `undefined`, a non-finite number). */
-export class CanonicalJsonError extends BaseError {
-  override name = "CanonicalJsonError";
-
-  constructor({ reason, cause }: { reason?: string; cause?: unknown } = {}) {
-    super(`value cannot be written as canonical JSON (RFC 8785)${reason === undefined ? "" : `: it ${reason}`}`, { cause });
-  }
-}
 
 /** A key given for signing or verifying artifacts is not an Ed25519 key of the expected kind. */
 export class InvalidArtifactKeyError extends BaseError {

@@ -1,4 +1,4 @@
-import { findJsonBoundsViolation } from "../history/jsonBounds.js";
+import { findJsonBoundsViolation } from "./jsonBounds.js";
 import { MALFORMED_PAYLOAD, UNSUPPORTED_SCHEME } from "../reasons/reasonCodes.js";
 import { type ClassifiedPayload, classifyPayload } from "./classifyPayload.js";
 import { describeIssues } from "./describeIssues.js";

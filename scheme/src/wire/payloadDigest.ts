@@ -1,6 +1,6 @@
 import { type Hex, keccak256, stringToHex } from "viem";
-import { canonicalJson } from "../history/canonicalJson.js";
-import { findJsonBoundsViolation } from "../history/jsonBounds.js";
+import { canonicalJson } from "./canonicalJson.js";
+import { findJsonBoundsViolation } from "./jsonBounds.js";
 import { paymentIdentity } from "./paymentIdentity.js";
 
 /**

@@ -11,9 +11,9 @@ import { dirname, resolve } from "node:path";
 
 import type { Environment } from "../../config/index.js";
 import { BaseError } from "../../errors/base.js";
-import { IncompleteProofConfigurationError } from "../../errors/history.js";
-import { HistoryRecordSchema } from "../../history/historyRecord.js";
-import { loadProofIssuer } from "../../history/loadProofIssuer.js";
+import { IncompleteProofConfigurationError } from "../../history/errors.js";
+import { HistoryRecordSchema } from "../../history/record/historyRecord.js";
+import { loadProofIssuer } from "../../history/proofs/loadProofIssuer.js";
 import { type HistoryEnvironment, parseHistoryEnvironment, PROOF_VARIABLES } from "../../history/parseHistoryEnvironment.js";
 import { FindingList, type CheckFinding } from "./checkFinding.js";
 

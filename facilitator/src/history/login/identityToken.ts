@@ -10,8 +10,8 @@ import { HistorySubjectSchema, VisibleIdSchema } from "@svc/scheme";
 import { jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 
-import { InvalidHistoryOptionError } from "../errors/history.js";
-import type { HistoryIdentity } from "./participantBinding.js";
+import { InvalidHistoryOptionError } from "../errors.js";
+import type { HistoryIdentity } from "../participantBinding.js";
 
 /** The audience of every identity token, so a JWT minted for another purpose with the same secret is refused. */
 export const IDENTITY_TOKEN_AUDIENCE = "svc-zerc20-history";

@@ -1,7 +1,7 @@
 import type { HistorySubject } from "@svc/scheme";
 import type { Address } from "viem";
 
-import type { ParticipantBinding } from "./participantBinding.js";
+import type { ParticipantBinding } from "../participantBinding.js";
 
 /** The spec's bound on pending login challenges. */
 export const MAX_PENDING_LOGIN_CHALLENGES = 10_000;

@@ -7,9 +7,9 @@
  */
 import { HistorySubjectSchema, VisibleIdSchema } from "@svc/scheme";
 
-import { type HistoryOutcome, refuse } from "./historyOutcome.js";
+import { type HistoryOutcome, refuse } from "../historyOutcome.js";
 import type { IdentityTokens } from "./identityToken.js";
-import type { HistoryIdentity, ParticipantBindings } from "./participantBinding.js";
+import type { HistoryIdentity, ParticipantBindings } from "../participantBinding.js";
 
 /** `wallet-token` (default) or `legacy-headers` (trusted networks only). */
 export type IdentitySource = "wallet-token" | "legacy-headers";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { createIdentityTokens } from "./identityToken.js";
-import { TEST_BINDINGS } from "./testing/historyTestEnvironment.js";
+import { TEST_BINDINGS } from "../testing/historyTestEnvironment.js";
 import { createWalletLogin } from "./walletLogin.js";
 
 describe("createWalletLogin", () => {

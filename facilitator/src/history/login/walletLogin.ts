@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { buildHistoryLoginMessage, type HistorySubject, parseHistoryLoginMessage } from "@svc/scheme";
 import { type Address, type Hex, verifyMessage } from "viem";
 
-import { type HistoryOutcome, refuse } from "./historyOutcome.js";
+import { type HistoryOutcome, refuse } from "../historyOutcome.js";
 import type { IdentityTokens } from "./identityToken.js";
 import { LoginChallengeStore } from "./loginChallengeStore.js";
-import type { ParticipantBindings } from "./participantBinding.js";
+import type { ParticipantBindings } from "../participantBinding.js";
 
 /** The spec's challenge lifetime. */
 export const LOGIN_CHALLENGE_TTL_SECONDS = 300;

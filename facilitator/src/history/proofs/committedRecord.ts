@@ -1,6 +1,6 @@
 import { formatArtifactTime } from "@svc/scheme";
 
-import type { PaymentHistoryEntry } from "./paymentHistoryBook.js";
+import type { PaymentHistoryEntry } from "../record/paymentHistoryBook.js";
 
 /** The `type` of the committed record view. */
 export const COMMITTED_RECORD_TYPE = "svc-zerc20.history.payment-record";

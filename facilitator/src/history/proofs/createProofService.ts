@@ -20,12 +20,12 @@ import {
 } from "@svc/scheme";
 
 import { committedRecord } from "./committedRecord.js";
-import { type HistoryOutcome, refuse } from "./historyOutcome.js";
+import { type HistoryOutcome, refuse } from "../historyOutcome.js";
 import type { HistoryPolicy } from "./historyPolicy.js";
 import type { ProofIssuer } from "./loadProofIssuer.js";
-import type { PaymentHistory } from "./openPaymentHistory.js";
-import type { IssuedProof, PaymentHistoryEntry } from "./paymentHistoryBook.js";
-import type { HistoryIdentity } from "./participantBinding.js";
+import type { PaymentHistory } from "../record/openPaymentHistory.js";
+import type { IssuedProof, PaymentHistoryEntry } from "../record/paymentHistoryBook.js";
+import type { HistoryIdentity } from "../participantBinding.js";
 import type { ProofArtifactStore } from "./proofArtifactStore.js";
 
 /** What the proof service works with. */

@@ -6,8 +6,8 @@
  * it (payer and provider alike); only the participant that issued a proof (same role, tenant and actor) may
  * revoke it, so the other party cannot withdraw a proof it did not hand out.
  */
-import type { IssuedProof, PaymentHistoryEntry } from "./paymentHistoryBook.js";
-import type { HistoryIdentity } from "./participantBinding.js";
+import type { IssuedProof, PaymentHistoryEntry } from "../record/paymentHistoryBook.js";
+import type { HistoryIdentity } from "../participantBinding.js";
 
 /** The proof authorization policy, a code-level option of the daemon. */
 export type HistoryPolicy = {

@@ -3,11 +3,11 @@ import { writeFile } from "node:fs/promises";
 import { signArtifact } from "@svc/scheme";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { ProofConfigurationError } from "../errors/history.js";
+import { ProofConfigurationError } from "../errors.js";
 import { generateNamedKey } from "./createIssuerKeySet.js";
 import { loadProofIssuer } from "./loadProofIssuer.js";
-import { parseHistoryEnvironment, type ProofSettings } from "./parseHistoryEnvironment.js";
-import { createHistoryTestEnvironment, type HistoryTestEnvironment } from "./testing/historyTestEnvironment.js";
+import { parseHistoryEnvironment, type ProofSettings } from "../parseHistoryEnvironment.js";
+import { createHistoryTestEnvironment, type HistoryTestEnvironment } from "../testing/historyTestEnvironment.js";
 import { updateIssuerManifest } from "./updateIssuerManifest.js";
 
 let environment: HistoryTestEnvironment | undefined;

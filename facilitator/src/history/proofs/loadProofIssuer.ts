@@ -20,8 +20,8 @@ import {
   verifyIssuerManifest,
 } from "@svc/scheme";
 
-import { ProofConfigurationError } from "../errors/history.js";
-import type { ProofSettings } from "./parseHistoryEnvironment.js";
+import { ProofConfigurationError } from "../errors.js";
+import type { ProofSettings } from "../parseHistoryEnvironment.js";
 
 /** A loaded, checked proof issuer. */
 export type ProofIssuer = {

@@ -10,7 +10,7 @@ import { mkdir, open, readFile, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type IssuerManifest, type PaymentProof, type ProofStatus, readStatusChainText } from "@svc/scheme";
 
-import { openJsonlFile } from "../journal/jsonlFile.js";
+import { openJsonlFile } from "../../journal/jsonlFile.js";
 
 /** File names inside a proof's folder. */
 export const PROOF_FILE = "proof.json";

@@ -1,6 +1,6 @@
 import { ed25519PublicKeyOf, formatArtifactTime, type IssuerKey, type IssuerManifest, signArtifact } from "@svc/scheme";
 
-import { InvalidHistoryOptionError } from "../errors/history.js";
+import { InvalidHistoryOptionError } from "../errors.js";
 import { generateNamedKey, type NamedKey } from "./createIssuerKeySet.js";
 
 /** A change to a manifest's key list. */

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { HistoryWriteError } from "../errors/history.js";
-import { openJsonlFile, type JsonlFile } from "../journal/jsonlFile.js";
+import { HistoryWriteError } from "../errors.js";
+import { openJsonlFile, type JsonlFile } from "../../journal/jsonlFile.js";
 import { createHistoryRecorder } from "./createHistoryRecorder.js";
 import { openPaymentHistory, type PaymentHistory } from "./openPaymentHistory.js";
 import {
@@ -12,7 +12,7 @@ import {
   TEST_BINDINGS,
   TEST_MINT_TX,
   TEST_RECIPIENT,
-} from "./testing/historyTestEnvironment.js";
+} from "../testing/historyTestEnvironment.js";
 
 const BURN_TX = `0x${"b0".repeat(32)}` as const;
 

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Address, Hex } from "viem";
 
-import { HistoryWriteError } from "../errors/history.js";
+import { HistoryWriteError } from "../errors.js";
 import type { HistoryPayment, HistoryRecorder } from "./historyRecorder.js";
 import type { PaymentHistory } from "./openPaymentHistory.js";
-import type { ParticipantBindings } from "./participantBinding.js";
+import type { ParticipantBindings } from "../participantBinding.js";
 
 /** What the recorder writes with: the history, the bindings stamped on each record, and the payout destination. */
 export type CreateHistoryRecorderParameters = {

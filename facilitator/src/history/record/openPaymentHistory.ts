@@ -3,8 +3,8 @@
  * fsynced before it resolves and is applied to the in-memory book only after, so what reads show is durable;
  * a torn last line is cut off at open and reported.
  */
-import { openJsonlFile, type JsonlFile } from "../journal/jsonlFile.js";
-import { PaymentHistoryFileError } from "../errors/history.js";
+import { openJsonlFile, type JsonlFile } from "../../journal/jsonlFile.js";
+import { PaymentHistoryFileError } from "../errors.js";
 import { describeIssues } from "@svc/scheme";
 import { HistoryRecordSchema, type HistoryRecord } from "./historyRecord.js";
 import { PaymentHistoryBook } from "./paymentHistoryBook.js";

@@ -10,8 +10,8 @@ import { createHistoryClient, type HistorySubject } from "@svc/scheme";
 import type { Hex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 
-import { createIssuerKeySet, type IssuerKeySet } from "../createIssuerKeySet.js";
-import type { HistoryPayment } from "../historyRecorder.js";
+import { createIssuerKeySet, type IssuerKeySet } from "../proofs/createIssuerKeySet.js";
+import type { HistoryPayment } from "../record/historyRecorder.js";
 
 /** The bindings the test environment configures. */
 export const TEST_BINDINGS = {

@@ -9,8 +9,8 @@ import { open, readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { ed25519PublicKeyOf, type IssuerManifest, type TrustAnchor, verifyIssuerManifest } from "@svc/scheme";
 
-import type { NamedKey } from "../../history/createIssuerKeySet.js";
-import { UsageError } from "../clipanion.js";
+import type { NamedKey } from "../../proofs/createIssuerKeySet.js";
+import { UsageError } from "../../../commands/clipanion.js";
 
 /** File names inside a key folder. */
 export const KEY_FILES = {
