@@ -156,7 +156,7 @@ describe("TUI offer screen", () => {
     expect(raced).toBe("nothing");
     late.app.unmount();
     const roomy = setup({ policy: { mode: "self-transfer" } });
-    await waitForText(roomy.app.lastFrame, "expires  in 4:50 (payable for 4:20 more: the burn needs 30 s)");
+    await waitForText(roomy.app.lastFrame, "expires  in 4:50 (payable for 4:19 more: the burn needs 30 s)");
     roomy.app.unmount();
   });
 
@@ -436,11 +436,9 @@ describe("TUI help and colours", () => {
     chalk.level = 1;
     try {
       const coloured = setup({ policy: { maxPerPayment: "1" } });
-      // eslint-disable-next-line no-control-regex
       expect(await waitForText(coloured.app.lastFrame, "DECLINED by policy")).toMatch(/\u001b\[3[1-7]m/);
       coloured.app.unmount();
       const plain = setup({ policy: { maxPerPayment: "1" }, colors: false });
-      // eslint-disable-next-line no-control-regex
       expect(await waitForText(plain.app.lastFrame, "DECLINED by policy")).not.toMatch(/\u001b\[(3[0-7]|9[0-7])m/);
       plain.app.unmount();
     } finally {

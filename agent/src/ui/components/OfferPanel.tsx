@@ -23,7 +23,7 @@ export type OfferPanelProps = {
  */
 export function OfferPanel({ url, offer, token, mode, now }: OfferPanelProps) {
   const color = useColor();
-  const payableFor = formatCountdown(offerUsableUntil(mode, offer.extra.expiresAt) + 1_000, now);
+  const payableFor = formatCountdown(offerUsableUntil(mode, offer.extra.expiresAt), now);
   const expiresIn = formatCountdown(offer.extra.expiresAt * 1000, now);
   const expiry =
     expiresIn === "expired"
