@@ -1,26 +1,30 @@
 /**
- * Switches payment history on from the environment, for the daemon. With any of the six history variables
- * missing it returns `undefined` (no recorder, no routes; settlement runs as without history) after logging
- * which names are missing; a partial proof group fails startup either way. Otherwise it opens the history
- * file, builds the recorder for settlement, wallet login, identity tokens, reads, and (with the whole proof
- * group) the proof service.
+ * Switches payment history on from the environment, for the daemon: the one entry the daemon wires history
+ * through. With any of the six history variables missing it returns `undefined` (no recorder, no routes;
+ * settlement runs with `noHistory`) after logging which names are missing; a partial proof group fails startup
+ * either way. Otherwise it opens the history file (`record/`), builds the recorder for settlement, wallet
+ * login and identity tokens (`login/`), reads, and (with the whole proof group) the proof service (`proofs/`).
  */
 import type { Address } from "viem";
 
 import type { Environment } from "../config/parseSecrets.js";
 import type { Logger } from "../log/createLogger.js";
-import { createHistoryRecorder, type PaymentHistoryRecorder } from "./record/createHistoryRecorder.js";
 import { createHistoryService, type HistoryService } from "./createHistoryService.js";
-import { createProofService } from "./proofs/createProofService.js";
-import { defaultHistoryPolicy, type HistoryPolicy } from "./proofs/historyPolicy.js";
 import { createIdentityTokens } from "./login/identityToken.js";
-import { loadProofIssuer } from "./proofs/loadProofIssuer.js";
-import { type OpenHistoryFile, openPaymentHistory } from "./record/openPaymentHistory.js";
-import { isBoundParticipant } from "./participantAccess.js";
-import { parseHistoryEnvironment } from "./parseHistoryEnvironment.js";
-import { createProofArtifactStore } from "./proofs/proofArtifactStore.js";
 import { createIdentityResolver, type IdentitySource } from "./login/resolveIdentity.js";
 import { createWalletLogin } from "./login/walletLogin.js";
+import { parseHistoryEnvironment } from "./parseHistoryEnvironment.js";
+import { isBoundParticipant } from "./participantAccess.js";
+import { createProofService } from "./proofs/createProofService.js";
+import { defaultHistoryPolicy, type HistoryPolicy } from "./proofs/historyPolicy.js";
+import { loadProofIssuer } from "./proofs/loadProofIssuer.js";
+import { createProofArtifactStore } from "./proofs/proofArtifactStore.js";
+import { createHistoryRecorder, type PaymentHistoryRecorder } from "./record/createHistoryRecorder.js";
+import { type OpenHistoryFile, openPaymentHistory } from "./record/openPaymentHistory.js";
+
+// The daemon's one door into history: what it wires when history is off comes through here too.
+export { historySecretValues } from "./parseHistoryEnvironment.js";
+export { noHistory } from "./record/historyRecorder.js";
 
 /** Code-level history options: none of them has an environment variable, on purpose. */
 export type HistoryOptions = {

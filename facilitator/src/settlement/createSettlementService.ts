@@ -12,7 +12,6 @@
  */
 import {
   CHAIN_UNAVAILABLE,
-  INTENT_NOT_RECORDED,
   PAYLOAD_CONFLICT,
   payloadDigest,
   PENDING_BURN,
@@ -40,6 +39,7 @@ import {
 import type { RelayerQueue } from "../chain/relayerQueue.js";
 import type { Profile } from "../config/facilitatorConfigSchema.js";
 import type { HistoryPayment, HistoryRecorder } from "../history/record/historyRecorder.js";
+import { requireIntent } from "../history/record/requireIntent.js";
 import type { AcceptedRecord, JournalRecord } from "../journal/journalRecord.js";
 import type { Logger } from "../log/createLogger.js";
 import { fromJournaledChallenge, toJournaledChallenge, type ChallengeView } from "./challengeView.js";
@@ -182,17 +182,6 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     logger.warn("late_burn_refused", { challenge_nonce: view.challengeNonce, burn_tx: burnTxHash, expires_at: view.expiresAt, block_timestamp: evidence.blockTimestamp });
   };
 
-  // A payment is never accepted without its history intent (when history is on): a failed write refuses it.
-  const historyIntentRecorded = async (view: ChallengeView, path: PaymentPath, payer: Address | undefined): Promise<boolean> => {
-    try {
-      await deps.history.recordIntent(historyPayment(view, path, payer));
-      return true;
-    } catch (error) {
-      logger.warn("history_intent_failed", { challenge_nonce: view.challengeNonce, error: errorName(error) });
-      return false;
-    }
-  };
-
   const relayPermit = async (match: OpenMatch, digest: Hex, permit: CheckedPermit): Promise<SettleResponse> => {
     const { view } = match;
     const relay: PermitRelay = {
@@ -211,8 +200,12 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     // No estimate means the relay would revert: nothing is sent and nothing is held.
     if (!permit.call) return failure(RELAY_FAILED);
     if (!book.intent(view.challengeNonce)) {
-      const [recorded, fromBlock] = await Promise.all([historyIntentRecorded(view, "permit", permit.payer), client.getBlockNumber()]);
-      if (!recorded) return failure(INTENT_NOT_RECORDED);
+      // The intent policy: no relay without the payment's history intent (see requireIntent).
+      const [intent, fromBlock] = await Promise.all([
+        requireIntent(deps.history, historyPayment(view, "permit", permit.payer), logger),
+        client.getBlockNumber(),
+      ]);
+      if (!intent.recorded) return failure(intent.refusal);
       relay.fromBlock = fromBlock;
       await deps.record({
         type: "intent",
@@ -255,7 +248,9 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     if (evidence.kind === "permit") return relayPermit(match, digest, evidence.permit);
     if (payment.kind !== "self-transfer") return failure(PAYLOAD_CONFLICT);
     const { payer, blockNumber } = evidence.evidence;
-    if (!(await historyIntentRecorded(match.view, "self-transfer", payer))) return failure(INTENT_NOT_RECORDED);
+    // The intent policy: no acceptance without the payment's history intent (see requireIntent).
+    const intent = await requireIntent(deps.history, historyPayment(match.view, "self-transfer", payer), logger);
+    if (!intent.recorded) return failure(intent.refusal);
     return accept(match.view, "self-transfer", digest, payer, { burnTxHash: payment.payload.burnTxHash, burnBlockNumber: blockNumber });
   };
 

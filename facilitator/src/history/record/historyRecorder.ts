@@ -1,8 +1,9 @@
 /**
- * The seam where the optional payment-history recorder plugs into settlement. Settlement calls
- * `recordIntent` before the irreversible burn and aborts (releasing its claim, so the payment can be retried)
- * when it fails: no payment is ever accepted without its intent. Then `recordAccepted` and
- * `recordFinalized` follow the lifecycle. Without history configuration the daemon wires {@link noHistory}.
+ * The seam where the optional payment-history recorder plugs into settlement. Settlement writes the intent
+ * before the irreversible burn through `requireIntent`, the intent policy: a failed write refuses the settle
+ * with `intent_not_recorded` and nothing is consumed, so no payment is ever accepted without its intent. Then
+ * `recordAccepted` and `recordFinalized` follow the lifecycle. Without history configuration the daemon wires
+ * {@link noHistory}.
  */
 import type { Network } from "@svc/scheme";
 import type { Address, Hex } from "viem";
@@ -21,7 +22,7 @@ export type HistoryPayment = {
 
 /** Receives the lifecycle of each payment. */
 export type HistoryRecorder = {
-  /** Before the irreversible burn; a rejection aborts the settle. */
+  /** Before the irreversible burn; a rejection refuses the settle (see `requireIntent`). */
   recordIntent: (payment: HistoryPayment) => Promise<void>;
   /** After the accepted entry is journaled. */
   recordAccepted: (payment: HistoryPayment & { burnTxHash: Hex }) => Promise<void>;
