@@ -11,8 +11,10 @@ import type { Request, RequestHandler, Response } from "express";
 
 /** One request's payment outcome as logged; never a payload, a signature or a payer address. */
 export type RequestLogLine = {
-  event: "request";
   ts: string;
+  /** `info` for a served or refused payment, `warn` when the facilitator failed (502), `error` for other 5xx. */
+  level: "info" | "warn" | "error";
+  event: "request";
   method: string;
   path: string;
   status: number;
@@ -25,7 +27,8 @@ export type RequestLogLine = {
 };
 
 /**
- * Express middleware that writes one JSON line per finished request with its payment outcome, read from the
+ * Express middleware that writes one JSON line per finished request (`ts`, `level`, `event: "request"`, like
+ * every provider and facilitator line) with its payment outcome, read from the
  * x402 headers the payment middleware set, so the logging needs no hook into it and sees what the client saw.
  */
 export function logRequests(write: (line: string) => void): RequestHandler {
@@ -36,9 +39,11 @@ export function logRequests(write: (line: string) => void): RequestHandler {
 }
 
 function describeOutcome(request: Request, response: Response): RequestLogLine {
+  const status = response.statusCode;
   const line: RequestLogLine = {
-    event: "request",
     ts: new Date().toISOString(),
+    level: status === 502 ? "warn" : status >= 500 ? "error" : "info",
+    event: "request",
     method: request.method,
     path: request.path,
     status: response.statusCode,

@@ -84,9 +84,9 @@ async function startProvider() {
     command: process.execPath,
     args: [SERVER_JS],
     env: providerEnv({ FACILITATOR_URL: payments.facilitator.url }),
-    ready: (line) => line.startsWith('{"event":"listening"'),
+    ready: (line) => line.includes('"event":"listening"'),
   });
-  const readiness = running.lines.find((line) => line.startsWith('{"event":"listening"')) ?? "";
+  const readiness = running.lines.find((line) => line.includes('"event":"listening"')) ?? "";
   const listening = JSON.parse(readiness) as { url: string };
   return { ...running, readiness, url: listening.url };
 }
@@ -99,7 +99,7 @@ describe("provider-demo as a process", () => {
   it("prints the listening line, logs one JSON line per request and exits 0 on SIGTERM", async () => {
     const provider = await startProvider();
     try {
-      expect(provider.readiness).toMatch(/^\{"event":"listening","url":"http:\/\/127\.0\.0\.1:[0-9]+",/);
+      expect(provider.readiness).toMatch(/^\{"ts":"[^"]+","level":"info","event":"listening","url":"http:\/\/127\.0\.0\.1:[0-9]+",/);
       expect(JSON.parse(provider.readiness)).toMatchObject({ network: "eip155:31337", price: "1000000000000000" });
 
       const health = await fetch(`${provider.url}/healthz`);
@@ -128,7 +128,7 @@ describe("provider-demo as a process", () => {
   it("exits 1 naming the variable when the environment is invalid (every rule: loadProviderConfig.test.ts)", async () => {
     const { code, stdout, stderr } = await runToExit({ FACILITATOR_URL: payments.facilitator.url, PRICE: "0.5" });
     expect(code).toBe(1);
-    expect(stdout).toBe("");
+    expect(JSON.parse(stdout)).toMatchObject({ level: "error", event: "start_failed", error: "InvalidProviderConfigError" });
     expect(stderr).toBe(
       "provider-demo could not start: InvalidProviderConfigError: Invalid PRICE: expected a positive amount in base units as a plain decimal integer, e.g. 1000000000000000.\n",
     );
@@ -145,7 +145,7 @@ describe("provider-demo as a process", () => {
   it("exits 1 with a clear message when the facilitator does not support svc-zerc20 (profile testnet)", async () => {
     const { code, stdout, stderr } = await runToExit({ FACILITATOR_URL: testnetFacilitator.url });
     expect(code).toBe(1);
-    expect(stdout).toBe("");
+    expect(JSON.parse(stdout)).toMatchObject({ level: "error", event: "start_failed", error: "SchemeNotSupportedError" });
     expect(stderr).toContain(
       `SchemeNotSupportedError: The facilitator at ${testnetFacilitator.url} does not support svc-zerc20 on eip155:31337.`,
     );

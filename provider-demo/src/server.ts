@@ -1,7 +1,8 @@
 /**
  * The demo provider as a program (`node provider-demo/dist/server.js`): reads its environment, checks the
- * facilitator, listens, and prints one JSON line per event to stdout. Readiness contract: the first line is
- * `{"event":"listening","url":"http://<host>:<port>",...}`. Start-up failures go to stderr with exit code 1;
+ * facilitator, listens, and prints one JSON line per event to stdout (`ts`, `level`, `event` first, as the
+ * facilitator does). Readiness contract: the first line is the `listening` event with `url`
+ * (`http://<host>:<port>`). Start-up failures go to stdout as a `start_failed` event and to stderr as one line, with exit code 1;
  * SIGTERM and SIGINT close the server and exit 0.
  */
 import { createServer, type Server } from "node:http";
@@ -13,6 +14,7 @@ import { HTTPFacilitatorClient } from "@x402/core/server";
 import { checkFacilitatorSupport } from "./checkFacilitatorSupport.js";
 import { createProviderApp } from "./createProviderApp.js";
 import { loadProviderConfig } from "./loadProviderConfig.js";
+import { logLine } from "./logLine.js";
 
 /** How long open keep-alive connections may finish their request after a stop signal. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -42,7 +44,7 @@ async function main(): Promise<void> {
   const { port } = boundAddress(server);
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const stop = (signal: NodeJS.Signals): void => {
-    writeLine(JSON.stringify({ event: "stopping", signal, ts: new Date().toISOString() }));
+    writeLine(logLine("info", "stopping", { signal }));
     server.close(() => process.exit(0));
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
@@ -50,9 +52,7 @@ async function main(): Promise<void> {
   // Installed before the readiness line, so a supervisor may signal as soon as it reads it.
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  writeLine(
-    JSON.stringify({ event: "listening", url: `http://${host}:${port}`, network: config.network, price: config.price, ts: new Date().toISOString() }),
-  );
+  writeLine(logLine("info", "listening", { url: `http://${host}:${port}`, network: config.network, price: config.price }));
 }
 
 function boundAddress(server: Server): AddressInfo {
@@ -73,6 +73,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 main().catch((error: unknown) => {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  writeLine(logLine("error", "start_failed", { error: error instanceof Error ? error.name : "unknown", cause: text }));
   process.stderr.write(`provider-demo could not start: ${text}\n`);
   process.exit(1);
 });

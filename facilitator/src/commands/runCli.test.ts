@@ -161,7 +161,9 @@ describe("the built CLI", () => {
     });
     const { code, stdout, stderr } = await collect(child);
     expect(code).toBe(1);
-    expect(stdout).toBe("");
+    // One start_failed event on the log stream, one line for people on stderr.
+    expect(stdout.trimEnd().split("\n")).toHaveLength(1);
+    expect(parseEvent(stdout)).toMatchObject({ level: "error", event: "start_failed", error: "MissingSecretError", cause: "SVC_TREASURY_PK is not set." });
     expect(stderr).toBe("facilitator failed to start: SVC_TREASURY_PK is not set.\n");
   });
 });

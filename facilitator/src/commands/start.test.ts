@@ -1,4 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startStack, type RunningStack } from "@svc/anvil-fixtures";
@@ -120,6 +122,53 @@ describe("runStart", () => {
     expect(run.errors).toHaveLength(1);
     expect(run.errors[0]).toMatch(/^facilitator failed to start: .+\n$/);
     expect(run.errors.join("")).not.toContain("rpc-provider-secret-4711");
+    // The log stream gets one start_failed event naming the redacted URL and the system error.
+    expect(run.lines).toHaveLength(1);
+    const failed = parseEvent(run.lines[0] ?? "{}");
+    expect(failed).toMatchObject({ level: "error", event: "start_failed", url: `http://127.0.0.1:${port}/?apikey=***`, errno: "ECONNREFUSED" });
+    expect(run.lines.join("")).not.toContain("rpc-provider-secret-4711");
+  });
+
+  it("logs start_failed with EADDRINUSE when the listen port is taken", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const configPath = await writeConfigVariant(stack.files.facilitatorToml, { listen: { port }, daemon: { burn_address_pool_size: 1 } });
+      const run = start({ configPath });
+      expect(await run.exit).toBe(1);
+      expect(run.errors).toEqual([`facilitator failed to start: cannot listen on 127.0.0.1:${port} (EADDRINUSE)\n`]);
+      const failed = parseEvent(run.lines.at(-1) ?? "{}");
+      expect(failed).toMatchObject({ level: "error", event: "start_failed", error: "ListenError", errno: "EADDRINUSE", cause: `cannot listen on 127.0.0.1:${port}` });
+      expect(typeof failed["ts"]).toBe("string");
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+  });
+
+  it("honours --log-level over daemon.log_level and keeps the started marker at any level", async () => {
+    const configPath = await writeConfigVariant(stack.files.facilitatorToml, { daemon: { log_level: "debug", burn_address_pool_size: 1 } });
+    const run = start({ configPath, logLevel: "warn" });
+    await run.started();
+    run.requestStop();
+    expect(await run.exit).toBe(0);
+    const levels = new Set(run.lines.map((line) => parseEvent(line)["level"]));
+    const events = run.lines.map((line) => parseEvent(line)["event"]);
+    expect(events).toContain("started");
+    // Only warnings (the stack's development keys) and the marker: no info line such as journal_restored or stopped.
+    expect(events).not.toContain("journal_restored");
+    expect(events).not.toContain("stopped");
+    expect([...levels].sort()).toEqual(["info", "warn"]);
+  });
+
+  it("writes readable lines with pretty, redacted like the JSON ones", async () => {
+    const configPath = await writeConfigVariant(stack.files.facilitatorToml, { daemon: { burn_address_pool_size: 1 } });
+    const lines: string[] = [];
+    const exit = runStart({ configPath, env, write: (line) => lines.push(line), writeError: () => undefined, pretty: true, stopRequested: Promise.resolve() });
+    expect(await exit).toBe(0);
+    const started = lines.find((line) => / INFO {2}started /.test(line));
+    expect(started).toMatch(/^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}started listen=127\.0\.0\.1:\d+ chain_id=31337 /);
+    expect(lines.join("")).not.toContain(String(env["SVC_TREASURY_PK"]).slice(2));
   });
 
   it("reports a daemon that fails to stop and returns 1", async () => {

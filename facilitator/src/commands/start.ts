@@ -8,8 +8,11 @@ import { Command, Option, UsageError } from "./clipanion.js";
 
 import type { Environment } from "../config/index.js";
 import { startDaemon, type RunningDaemon, type StartDaemonOptions } from "../daemon/startDaemon.js";
+import { historySecretValues } from "../history/parseHistoryEnvironment.js";
+import { createLogger, LOG_LEVELS, type LogLevel } from "../log/createLogger.js";
 import { describeError } from "./describeError.js";
-import { redactOutput } from "./redactOutput.js";
+import { describeStartFailure, formatStartFailure } from "./describeStartFailure.js";
+import { redactOutput, SECRET_VARIABLES } from "./redactOutput.js";
 
 /** The signals that stop the daemon gracefully. */
 export const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGTERM", "SIGINT"];
@@ -31,6 +34,10 @@ export type RunStartParameters = {
   stopRequested?: Promise<unknown> | undefined;
   /** The daemon entry point; replaceable so argument and failure handling can be tested without a chain. */
   start?: ((options: StartDaemonOptions) => Promise<RunningDaemon>) | undefined;
+  /** Lowest level logged; overrides `daemon.log_level`. */
+  logLevel?: LogLevel | undefined;
+  /** Human-readable log lines instead of JSON. */
+  pretty?: boolean | undefined;
 };
 
 /**
@@ -41,7 +48,7 @@ export type RunStartParameters = {
  * process.exitCode = await runStart({ configPath: "facilitator.toml", env: process.env, writeError: (t) => process.stderr.write(t) });
  */
 export async function runStart(parameters: RunStartParameters): Promise<number> {
-  const { configPath, env, write, writeError } = parameters;
+  const { configPath, env, write, writeError, logLevel, pretty } = parameters;
   const start = parameters.start ?? startDaemon;
   // Listening before startup begins means a signal during startup stops the daemon as soon as it is up,
   // instead of killing the process halfway through opening the journal.
@@ -50,9 +57,17 @@ export async function runStart(parameters: RunStartParameters): Promise<number> 
   try {
     let daemon: RunningDaemon;
     try {
-      daemon = await start({ configPath, env, ...(write === undefined ? {} : { write }) });
+      daemon = await start({ configPath, env, logLevel, pretty, ...(write === undefined ? {} : { write }) });
     } catch (error) {
-      writeError(`${redactOutput(`facilitator failed to start: ${describeError(error)}`, env)}\n`);
+      const failure = describeStartFailure(error);
+      // The log stream gets the failure as an event like every other, before the one line for people.
+      const logger = createLogger({
+        ...(write === undefined ? {} : { write }),
+        secrets: [...SECRET_VARIABLES.flatMap((name) => (env[name] ? [env[name]] : [])), ...historySecretValues(env)],
+        format: pretty ? "pretty" : "json",
+      });
+      logger.error("start_failed", { ...failure, cause: redactOutput(failure.cause, env) });
+      writeError(`${redactOutput(formatStartFailure(failure), env)}\n`);
       return 1;
     }
     await stopRequested;
@@ -93,7 +108,7 @@ export class StartCommand extends Command {
     details: `
       Loads the configuration file and the secrets from the environment, applies the startup rules, restores pending work from \`settlement.journal\` and serves the payment API. Logs one JSON line per event on stdout; the \`started\` event (with \`listen\` and \`chain_id\`) marks readiness.
 
-      SIGTERM or SIGINT stops accepting requests and waits up to \`daemon.shutdown_grace_ms\` for work in flight, then exits 0. When startup fails, one line naming the problem goes to stderr and the exit code is 1. Run \`check\` first to see every problem at once.
+      SIGTERM or SIGINT stops accepting requests and waits up to \`daemon.shutdown_grace_ms\` for work in flight, then exits 0. When startup fails, a \`start_failed\` event (\`error\`, \`cause\`, and the redacted \`url\` and \`errno\` such as EADDRINUSE when known) goes to stdout, one line naming the problem to stderr, and the exit code is 1. \`--log-level\` sets the lowest level logged (default \`daemon.log_level\`); \`--pretty\` prints readable lines instead of JSON, the default on a terminal. Run \`check\` first to see every problem at once.
     `,
     examples: [
       ["Start against the local stack", "$0 start --config .stack/facilitator.toml"],
@@ -105,13 +120,26 @@ export class StartCommand extends Command {
     description: "path of the facilitator TOML configuration file",
   });
 
+  logLevel = Option.String("--log-level", {
+    description: `lowest level logged: ${LOG_LEVELS.join(", ")} (default: daemon.log_level, else info)`,
+  });
+
+  pretty = Option.Boolean("--pretty", {
+    description: "human-readable log lines instead of JSON (the default when stdout is a terminal; --no-pretty forces JSON)",
+  });
+
   override async execute(): Promise<number> {
     if (this.config.trim() === "") throw new UsageError("--config needs the path of a TOML file");
+    const logLevel = this.logLevel;
+    if (logLevel !== undefined && !isLogLevel(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}`);
+    const stdout = this.context.stdout as NodeJS.WritableStream & { isTTY?: boolean };
     return runStart({
       configPath: this.config,
       env: this.context.env,
       write: (line) => this.context.stdout.write(line),
       writeError: (text) => this.context.stderr.write(text),
+      logLevel,
+      pretty: this.pretty ?? stdout.isTTY === true,
     });
   }
 }

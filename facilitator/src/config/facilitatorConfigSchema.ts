@@ -168,6 +168,8 @@ const daemonTable = table({
   challenge_per_key_per_min: z.int({ error: "expected an integer (0 or less disables)" }).default(20),
   // /metrics reveals traffic and balances, so it sits behind the admin token unless the operator opts out.
   public_metrics: z.boolean({ error: "expected true or false" }).default(false),
+  // Lowest severity logged; debug adds the finalize loop's per-entry progress. `start --log-level` overrides it.
+  log_level: z.enum(["debug", "info", "warn", "error"], { error: 'expected "debug", "info", "warn" or "error"' }).default("info"),
 });
 
 const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;

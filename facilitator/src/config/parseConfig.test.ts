@@ -42,6 +42,7 @@ describe("parseConfig: a valid file", () => {
         challenge_per_key_per_min: -1,
         burn_address_pool_size: 3,
         public_metrics: true,
+        log_level: "warn",
       },
       providers: { "shop-1": { key_sha256: "AB".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
     });
@@ -80,6 +81,7 @@ describe("parseConfig: a valid file", () => {
         challenge_per_key_per_min: -1,
         burn_address_pool_size: 3,
         public_metrics: true,
+        log_level: "warn",
       },
       providers: { "shop-1": { key_sha256: "ab".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
     });

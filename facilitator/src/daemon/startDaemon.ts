@@ -26,7 +26,7 @@ import type { AdminSettlement, AppDependencies, SettlementState } from "../http/
 import { createApp } from "../http/createApp.js";
 import { listenApp } from "../http/listenApp.js";
 import { openSettlementJournal } from "../journal/openSettlementJournal.js";
-import { createLogger } from "../log/createLogger.js";
+import { createLogger, type LogLevel } from "../log/createLogger.js";
 import { createFacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
 import { instrumentFinalize, instrumentSettlement, trackRelayerQueue } from "../metrics/instrumentSettlement.js";
 import { readAdminStatus } from "../operator/readAdminStatus.js";
@@ -49,6 +49,10 @@ export type StartDaemonOptions = {
   env: Environment;
   /** Where JSON log lines go (default stdout). */
   write?: (line: string) => void;
+  /** Lowest level logged; overrides `daemon.log_level` (the `--log-level` option). */
+  logLevel?: LogLevel | undefined;
+  /** Human-readable lines instead of JSON (`--pretty`, or a terminal on stdout). */
+  pretty?: boolean | undefined;
   /** Code-level payment-history options (identity source, token lifetime, proof policy); the environment switches history on. */
   history?: HistoryOptions;
 };
@@ -75,11 +79,15 @@ const READINESS_TIMEOUT_MS = 2_000;
 /** Starts the daemon; throws named errors (never quoting secrets) when the configuration or startup rules fail. */
 export async function startDaemon(options: StartDaemonOptions): Promise<RunningDaemon> {
   const { config, secrets, warnings } = await loadConfig(options.configPath, options.env);
-  const logger = createLogger({
+  const loggerOptions = {
     write: options.write,
     secrets: [secrets.treasuryPk, secrets.relayerPk, ...(secrets.adminToken ? [secrets.adminToken] : []), ...historySecretValues(options.env)],
     urls: [config.network.rpc_url, config.network.indexer_url, config.network.decider_url],
-  });
+    format: options.pretty ? ("pretty" as const) : ("json" as const),
+  };
+  const logger = createLogger({ ...loggerOptions, level: options.logLevel ?? config.daemon.log_level });
+  // `started` is the readiness marker supervisors wait for: it is written whatever the configured level.
+  const marker = createLogger(loggerOptions);
   const { chain, client, relayerAccount, treasuryAccount } = createChainClients({
     rpcUrl: config.network.rpc_url,
     chainId: config.network.chain_id,
@@ -278,7 +286,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   // `started` means an offer can be issued at once: wait (bounded) for the first pre-derived burn address.
   await pool?.whenStocked();
   const listening = await listenApp(createApp(deps), { host: config.listen.host, port: config.listen.port });
-  logger.info("started", {
+  marker.info("started", {
     listen: listening.address,
     chain_id: config.network.chain_id,
     profile: config.profile ?? null,

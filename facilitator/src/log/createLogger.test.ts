@@ -39,6 +39,26 @@ describe("createLogger", () => {
   });
 });
 
+describe("createLogger levels and pretty format", () => {
+  it("writes only events at or above the configured level", () => {
+    const lines: string[] = [];
+    const logger = createLogger({ write: (line) => lines.push(line), level: "warn" });
+    logger.debug("finalize_waiting");
+    logger.info("journal_restored");
+    logger.warn("development_key");
+    logger.error("http_error");
+    expect(lines.map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(["development_key", "http_error"]);
+  });
+
+  it("renders a readable line from the redacted record", () => {
+    const secret = "pretty-secret-token-value-0123";
+    const lines: string[] = [];
+    const logger = createLogger({ write: (line) => lines.push(line), secrets: [secret], format: "pretty", now: () => new Date("2026-01-02T03:04:05.678Z") });
+    logger.info("started", { listen: "127.0.0.1:4032", chain_id: 31337, note: `with ${secret} inside` });
+    expect(lines).toEqual(['03:04:05.678 INFO  started listen=127.0.0.1:4032 chain_id=31337 note="with [redacted] inside"\n']);
+  });
+});
+
 describe("createLogger with configured URLs", () => {
   const key = "Zk4q7Lm2Pp9Xc3Vb8Nn1Rr6Tt0Yy5Ww";
   const rpcUrl = `https://rpc.example/v3/${key}?apikey=${key}`;

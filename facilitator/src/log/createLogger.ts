@@ -3,10 +3,14 @@
  * fields. Everything passes through {@link redact} first, so a careless field can never leak a key, the
  * admin token or a signature.
  */
+import { formatPretty } from "./formatPretty.js";
 import { redact, redactionSecrets } from "./redact.js";
 
+/** The severities, lowest first; a logger writes its level and those after it. */
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+
 /** Severity of a log event. */
-export type LogLevel = "debug" | "info" | "warn" | "error";
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Fields of one event; values must be JSON-serialisable (bigints are written as decimal strings). */
 export type LogFields = Record<string, unknown>;
@@ -25,6 +29,10 @@ export type CreateLoggerOptions = {
   urls?: readonly string[];
   /** Clock, for tests. */
   now?: () => Date;
+  /** The lowest level written (default `debug`: everything). */
+  level?: LogLevel | undefined;
+  /** `json` (default): one JSON object per line; `pretty`: one human-readable line per event, same redaction. */
+  format?: "json" | "pretty" | undefined;
 };
 
 /** Creates a JSON-lines logger that redacts secrets, credential-bearing URLs and signature-grade hex. */
@@ -32,9 +40,14 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   const write = options.write ?? ((line: string) => process.stdout.write(line));
   const now = options.now ?? (() => new Date());
   const secrets = redactionSecrets(options.secrets ?? [], options.urls ?? []);
+  const lowest = LOG_LEVELS.indexOf(options.level ?? "debug");
+  const pretty = options.format === "pretty";
   const emit = (level: LogLevel) => (event: string, fields: LogFields = {}) => {
+    if (LOG_LEVELS.indexOf(level) < lowest) return;
     const record = { ts: now().toISOString(), level, event, ...fields };
-    write(`${redact(JSON.stringify(record, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value)), secrets)}\n`);
+    const line = redact(JSON.stringify(record, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value)), secrets);
+    // Pretty output is rendered from the redacted JSON, so both forms hide exactly the same values.
+    write(`${pretty ? formatPretty(JSON.parse(line) as Record<string, unknown>) : line}\n`);
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }
