@@ -13,10 +13,10 @@
  * top limb is below 2^63 - 1; with p < 2^254 a product of two values below 2p again lands below 2p, so it
  * needs no final subtraction (both bounds are checked in `init`).
  *
- * Two multiplications compute the same thing: portable C with unsigned __int128, and on x86-64 processors
- * with BMI2 and ADX an inline-assembly version whose two carry chains (mulx, adcx, adox) run side by side,
- * about twice as fast. `init` picks the second when the processor has it unless asked for the portable one
- * (the tests run both against poseidon-lite).
+ * Two arithmetics compute the same thing: portable C with unsigned __int128, and on x86-64 processors with
+ * BMI2 and ADX inline assembly (a multiplication whose two carry chains, mulx/adcx and mulx/adox, run side
+ * by side, and an addition kept in registers), about three times as fast. `init` picks the second when the
+ * processor has it unless asked for the portable one (the tests run both against poseidon-lite).
  */
 #include <node_api.h>
 #include <stddef.h>
@@ -55,6 +55,9 @@ typedef struct {
 } params;
 
 typedef void (*mul_fn)(fe *r, const fe *a, const fe *b, const params *P);
+typedef void (*add_fn)(fe *r, const fe *a, const fe *b, const params *P);
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 /* r = a - p when a >= p, else a (a < 2p). */
 static inline void reduce_once(fe *r, const fe *a, const u64 *p) {
@@ -71,7 +74,7 @@ static inline void reduce_once(fe *r, const fe *a, const u64 *p) {
 }
 
 /* r = a + b for a, b < 2p; the result is again below 2p. */
-static inline void fe_add(fe *r, const fe *a, const fe *b, const params *P) {
+ALWAYS_INLINE void fe_add_portable(fe *r, const fe *a, const fe *b, const params *P) {
   fe s;
   u64 carry = 0;
   for (int i = 0; i < LIMBS; i++) {
@@ -82,6 +85,40 @@ static inline void fe_add(fe *r, const fe *a, const fe *b, const params *P) {
   /* a + b < 4p < 2^256: the sum fits in four limbs. */
   reduce_once(r, &s, P->p2);
 }
+
+#ifdef POSEIDON_HAVE_ADX
+/* fe_add_portable in registers: GCC spills the 128-bit temporaries of the C version to the stack. */
+ALWAYS_INLINE void fe_add_asm(fe *r, const fe *a, const fe *b, const params *P) {
+  u64 r0 = a->v[0], r1 = a->v[1], r2 = a->v[2], r3 = a->v[3], d0, d1, d2, d3;
+  __asm__(
+      "addq %[b0], %[r0]\n\t"
+      "adcq %[b1], %[r1]\n\t"
+      "adcq %[b2], %[r2]\n\t"
+      "adcq %[b3], %[r3]\n\t"
+      "movq %[r0], %[d0]\n\t"
+      "subq %[q0], %[d0]\n\t"
+      "movq %[r1], %[d1]\n\t"
+      "sbbq %[q1], %[d1]\n\t"
+      "movq %[r2], %[d2]\n\t"
+      "sbbq %[q2], %[d2]\n\t"
+      "movq %[r3], %[d3]\n\t"
+      "sbbq %[q3], %[d3]\n\t"
+      /* No borrow: the sum was at least 2p, keep the difference. */
+      "cmovncq %[d0], %[r0]\n\t"
+      "cmovncq %[d1], %[r1]\n\t"
+      "cmovncq %[d2], %[r2]\n\t"
+      "cmovncq %[d3], %[r3]\n\t"
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2),
+        [d3] "=&r"(d3)
+      : [b0] "m"(b->v[0]), [b1] "m"(b->v[1]), [b2] "m"(b->v[2]), [b3] "m"(b->v[3]), [q0] "m"(P->p2[0]), [q1] "m"(P->p2[1]),
+        [q2] "m"(P->p2[2]), [q3] "m"(P->p2[3])
+      : "cc");
+  r->v[0] = r0;
+  r->v[1] = r1;
+  r->v[2] = r2;
+  r->v[3] = r3;
+}
+#endif
 
 /* r = a * b / 2^256 mod p, for a, b < 2p; the result is below 2p. */
 static inline void fe_mul_portable(fe *r, const fe *a, const fe *b, const params *P) {
@@ -166,7 +203,7 @@ static inline void fe_mul_portable(fe *r, const fe *a, const fe *b, const params
   "adoxq %[zero], %[" T4 "]\n\t"
 
 /* fe_mul_portable with mulx/adcx/adox (BMI2 + ADX); the registers rotate instead of shifting words. */
-static inline void fe_mul_adx(fe *r, const fe *a, const fe *b, const params *P) {
+ALWAYS_INLINE void fe_mul_adx(fe *r, const fe *a, const fe *b, const params *P) {
   u64 t0, t1, t2, t3, t4, lo, hi, zero, rdx;
   __asm__(
       "movq 0(%[b]), %%rdx\n\t"
@@ -204,10 +241,8 @@ static int cpu_has_adx(void) {
 }
 #endif
 
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-
-/* The round functions take the multiplication as a constant argument, so each permutation below is
- * compiled once per multiplication with it inlined. */
+/* The round functions take the multiplication and the addition as constant arguments, so each permutation
+ * below is compiled once per pair with both inlined. */
 ALWAYS_INLINE void pow5(fe *x, const params *P, mul_fn mul) {
   fe x2, x4;
   mul(&x2, x, x, P);
@@ -215,59 +250,59 @@ ALWAYS_INLINE void pow5(fe *x, const params *P, mul_fn mul) {
   mul(x, &x4, x, P);
 }
 
-ALWAYS_INLINE void mix_dense(fe s[WIDTH], const fe m[WIDTH][WIDTH], const params *P, mul_fn mul) {
+ALWAYS_INLINE void mix_dense(fe s[WIDTH], const fe m[WIDTH][WIDTH], const params *P, mul_fn mul, add_fn add) {
   fe out[WIDTH];
   for (int row = 0; row < WIDTH; row++) {
     fe acc, term;
     mul(&acc, &m[row][0], &s[0], P);
     for (int col = 1; col < WIDTH; col++) {
       mul(&term, &m[row][col], &s[col], P);
-      fe_add(&acc, &acc, &term, P);
+      add(&acc, &acc, &term, P);
     }
     out[row] = acc;
   }
   memcpy(s, out, sizeof out);
 }
 
-ALWAYS_INLINE void mix_sparse(fe s[WIDTH], const fe sp[5], const params *P, mul_fn mul) {
+ALWAYS_INLINE void mix_sparse(fe s[WIDTH], const fe sp[5], const params *P, mul_fn mul, add_fn add) {
   fe s0, term;
   mul(&s0, &sp[0], &s[0], P);
   mul(&term, &sp[1], &s[1], P);
-  fe_add(&s0, &s0, &term, P);
+  add(&s0, &s0, &term, P);
   mul(&term, &sp[2], &s[2], P);
-  fe_add(&s0, &s0, &term, P);
+  add(&s0, &s0, &term, P);
   mul(&term, &sp[3], &s[0], P);
-  fe_add(&s[1], &s[1], &term, P);
+  add(&s[1], &s[1], &term, P);
   mul(&term, &sp[4], &s[0], P);
-  fe_add(&s[2], &s[2], &term, P);
+  add(&s[2], &s[2], &term, P);
   s[0] = s0;
 }
 
-ALWAYS_INLINE void full_round(fe s[WIDTH], int round, const params *P, mul_fn mul) {
+ALWAYS_INLINE void full_round(fe s[WIDTH], int round, const params *P, mul_fn mul, add_fn add) {
   for (int i = 0; i < WIDTH; i++) {
-    fe_add(&s[i], &s[i], &P->full_c[round][i], P);
+    add(&s[i], &s[i], &P->full_c[round][i], P);
     pow5(&s[i], P, mul);
   }
-  mix_dense(s, P->mds, P, mul);
+  mix_dense(s, P->mds, P, mul, add);
 }
 
 /* The permutation's first output for the Montgomery-form state s (modified in place). */
-ALWAYS_INLINE void permute_with(fe s[WIDTH], const params *P, mul_fn mul) {
+ALWAYS_INLINE void permute_with(fe s[WIDTH], const params *P, mul_fn mul, add_fn add) {
   const int half = P->full_rounds / 2;
-  for (int r = 0; r < half; r++) full_round(s, r, P, mul);
+  for (int r = 0; r < half; r++) full_round(s, r, P, mul, add);
   for (int r = 0; r < P->partial_rounds; r++) {
-    fe_add(&s[0], &s[0], &P->partial_c[r], P);
+    add(&s[0], &s[0], &P->partial_c[r], P);
     pow5(&s[0], P, mul);
-    if (r + 1 < P->partial_rounds) mix_sparse(s, P->sparse[r], P, mul);
-    else mix_dense(s, P->last_partial, P, mul);
+    if (r + 1 < P->partial_rounds) mix_sparse(s, P->sparse[r], P, mul, add);
+    else mix_dense(s, P->last_partial, P, mul, add);
   }
-  for (int r = half; r < P->full_rounds; r++) full_round(s, r, P, mul);
+  for (int r = half; r < P->full_rounds; r++) full_round(s, r, P, mul, add);
 }
 
-static void permute_portable(fe s[WIDTH], const params *P) { permute_with(s, P, fe_mul_portable); }
+static void permute_portable(fe s[WIDTH], const params *P) { permute_with(s, P, fe_mul_portable, fe_add_portable); }
 
 #ifdef POSEIDON_HAVE_ADX
-static void permute_adx(fe s[WIDTH], const params *P) { permute_with(s, P, fe_mul_adx); }
+static void permute_adx(fe s[WIDTH], const params *P) { permute_with(s, P, fe_mul_adx, fe_add_asm); }
 #endif
 
 static void permute(fe s[WIDTH], const params *P) {
@@ -500,7 +535,7 @@ static napi_value js_search(napi_env env, napi_callback_info info) {
     from_mont(&h, &s[0], P);
     if ((h.v[2] & pow_mask) == 0) break;
     /* secret + 1 mod p, in Montgomery form. */
-    fe_add(&secret_m, &secret_m, &P->one, P);
+    fe_add_portable(&secret_m, &secret_m, &P->one, P);
   }
   napi_value out;
   if (napi_create_bigint_uint64(env, nonce, &out) != napi_ok) return NULL;
