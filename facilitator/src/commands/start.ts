@@ -143,3 +143,7 @@ export class StartCommand extends Command {
     });
   }
 }
+
+function isLogLevel(value: string): value is LogLevel {
+  return (LOG_LEVELS as readonly string[]).includes(value);
+}

@@ -60,6 +60,7 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
         challenge_per_key_per_min: 20,
         burn_address_pool_size: 16,
         public_metrics: false,
+        log_level: "info",
         ...daemon,
       },
     },
