@@ -6,11 +6,12 @@
  * - `status-chain.jsonl`: the signed status chain, one artifact per line, append-only and fsynced.
  * This is an export for the operator to hand over; proofs have no hosted registry, delivery or retention.
  */
-import { mkdir, open, readFile, rename } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type IssuerManifest, type PaymentProof, type ProofStatus, readStatusChainText } from "@svc/scheme";
 
 import { openJsonlFile } from "../../journal/jsonlFile.js";
+import { writeFileDurably } from "./writeFileDurably.js";
 
 /** File names inside a proof's folder. */
 export const PROOF_FILE = "proof.json";
@@ -48,29 +49,21 @@ export function createProofArtifactStore(root: string): ProofArtifactStore {
     folder,
     writeIssued: async (proof, manifest, first) => {
       const proofId = proof.payload.proof_id;
-      await writeFileDurably(join(folder(proofId), PROOF_FILE), proof, "exclusive");
-      await writeFileDurably(join(folder(proofId), MANIFEST_FILE), manifest, "replace");
+      await writeJson(join(folder(proofId), PROOF_FILE), proof, { exclusive: true });
+      await writeJson(join(folder(proofId), MANIFEST_FILE), manifest, { exclusive: false });
       await appendLine(proofId, first);
     },
     readProof: async (proofId) => JSON.parse(await readFile(join(folder(proofId), PROOF_FILE), "utf8")),
     readStatusChain: async (proofId) => readStatusChainText(await readFile(join(folder(proofId), STATUS_CHAIN_FILE), "utf8")),
     appendStatus: async (proofId, status, manifest) => {
       await appendLine(proofId, status);
-      await writeFileDurably(join(folder(proofId), MANIFEST_FILE), manifest, "replace");
+      await writeJson(join(folder(proofId), MANIFEST_FILE), manifest, { exclusive: false });
     },
   };
 }
 
-/** Writes pretty JSON and fsyncs it; `exclusive` refuses to overwrite, `replace` swaps in a complete file. */
-async function writeFileDurably(path: string, value: unknown, mode: "exclusive" | "replace"): Promise<void> {
+/** Writes pretty JSON durably into a proof's folder, creating the folder first. */
+async function writeJson(path: string, value: unknown, { exclusive }: { exclusive: boolean }): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const target = mode === "exclusive" ? path : `${path}.tmp`;
-  const handle = await open(target, mode === "exclusive" ? "wx" : "w", 0o644);
-  try {
-    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  if (mode === "replace") await rename(target, path);
+  await writeFileDurably(path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o644, exclusive });
 }

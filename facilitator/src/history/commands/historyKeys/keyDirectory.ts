@@ -5,11 +5,12 @@
  * written with mode 0600 and never overwritten in place.
  */
 import { createPrivateKey } from "node:crypto";
-import { open, readFile, rename } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ed25519PublicKeyOf, type IssuerManifest, type TrustAnchor, verifyIssuerManifest } from "@svc/scheme";
 
 import type { NamedKey } from "../../proofs/createIssuerKeySet.js";
+import { writeFileDurably } from "../../proofs/writeFileDurably.js";
 import { UsageError } from "../../../commands/clipanion.js";
 
 /** File names inside a key folder. */
@@ -54,22 +55,13 @@ export async function writeJson(path: string, value: unknown, { exclusive }: { e
   await writeDurably(path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o644, exclusive });
 }
 
-async function writeDurably(path: string, text: string, { mode, exclusive }: { mode: number; exclusive: boolean }): Promise<void> {
-  const target = exclusive ? path : `${path}.tmp`;
-  let handle;
+async function writeDurably(path: string, text: string, options: { mode: number; exclusive: boolean }): Promise<void> {
   try {
-    handle = await open(target, exclusive ? "wx" : "w", mode);
+    await writeFileDurably(path, text, options);
   } catch (error) {
     if (error instanceof Error && "code" in error && error.code === "EEXIST") throw new UsageError(`${path} already exists; refusing to overwrite it`);
     throw error;
   }
-  try {
-    await handle.writeFile(text, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  if (!exclusive) await rename(target, path);
 }
 
 async function readText(path: string): Promise<string> {
