@@ -4,7 +4,6 @@
  * and the split fee mode.
  */
 import { createHash } from "node:crypto";
-import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
