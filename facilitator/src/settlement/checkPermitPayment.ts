@@ -40,6 +40,13 @@ const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501dd
 /** The recovery every permit check shares by default: what `/verify` recovered, `/settle` reuses. */
 export const permitSignerRecovery: SignerRecovery = createSignerRecovery({ capacity: SIGNER_RECOVERY_CAPACITY });
 
+/**
+ * Seconds a relayed burn needs to land before the signed deadline: PermitBurner and the token's permit both
+ * revert past it, so a payment closer to its deadline than this is refused at verify rather than discovered
+ * by a reverted relay.
+ */
+export const PERMIT_RELAY_MARGIN_SECONDS = 2;
+
 /** The arguments of `PermitBurner.permitAndBurn`, ready to encode. */
 export type PermitBurnArgs = {
   auth: {
@@ -90,13 +97,16 @@ export async function checkPermitPayment(parameters: CheckPermitPaymentParameter
   if (payload.permit.value !== offer.amount) return { ok: false, reason: PERMIT_VALUE_MISMATCH };
   // The payer signs extra.deadline; a different permit deadline means a different (unsigned) message.
   if (payload.permit.deadline !== String(deadline)) return { ok: false, reason: INVALID_PERMIT_SIGNATURE };
-  if (now > deadline) return { ok: false, reason: DEADLINE_PASSED };
+  if (now + PERMIT_RELAY_MARGIN_SECONDS > deadline) return { ok: false, reason: DEADLINE_PASSED };
 
   const permitSignature = signatureOrUndefined(() => joinSignature(payload.permit));
   if (!permitSignature || hexToBigInt(payload.permit.s) > SECP256K1_HALF_ORDER) {
     return { ok: false, reason: INVALID_PERMIT_SIGNATURE };
   }
-  if (hexToBigInt(`0x${payload.burnAuthSig.slice(66, 130)}`) > SECP256K1_HALF_ORDER) {
+  // PermitBurner recovers with OpenZeppelin's ECDSA: only v 27/28 and low s pass on-chain, although viem
+  // would also recover the 0/1 parity form.
+  const burnV = Number.parseInt(payload.burnAuthSig.slice(130, 132), 16);
+  if ((burnV !== 27 && burnV !== 28) || hexToBigInt(`0x${payload.burnAuthSig.slice(66, 130)}`) > SECP256K1_HALF_ORDER) {
     return { ok: false, reason: INVALID_BURN_AUTHORIZATION };
   }
   const permitTyped = buildPermitTypedData({
