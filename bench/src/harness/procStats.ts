@@ -58,6 +58,17 @@ export function readThreadState(pid: number, tid: number): string | undefined {
   }
 }
 
+/** The nice value of thread `tid` of `pid` (per thread on Linux); undefined when the thread is gone. */
+export function readThreadNice(pid: number, tid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    // After "pid (comm) ", field 19 of stat(5) (nice) is the 17th.
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether any thread of `pid` is running or waiting for a CPU right now. */
 export function anyThreadRunnable(pid: number): boolean {
   for (const tid of readThreadCpu(pid).keys()) if (readThreadState(pid, tid) === "R") return true;

@@ -252,7 +252,7 @@ export function renderReport(results: BenchResults): string {
   out.push("## 3. Throughput", "");
   out.push(
     `\`POST /challenge\` with autocannon against a bare Koa route answering the same ${challenge.bodyBytes}-byte offer (no parsing, validation, logging or derivation; ${config.koaSeconds} s per run after a 1 s warm-up). ` +
-      `Our facilitator keeps ${challenge.poolSize} burn addresses pre-derived (\`daemon.burn_address_pool_size\`, the daemon's default; the local stack lowers it to save CPU in tests): a burst from a full stock measures the HTTP path; beyond the stock every request waits for a derivation (${num(derivationMs)} ms CPU each, on ${challenge.workers} worker threads), so the sustained rate is the derivation rate of all workers (measured over the refills after each burst). ` +
+      `Our facilitator keeps ${challenge.poolSize} burn addresses pre-derived (\`daemon.burn_address_pool_size\`, the daemon's default; the local stack lowers it to save CPU in tests): a burst from a full stock measures the HTTP path; beyond the stock every request waits for a derivation (${num(derivationMs)} ms CPU each, on ${challenge.workers} worker threads), so the sustained rate is the derivation rate of all workers (each burst sets off one derivation per address handed out; measured from its first request until the stock is full again). ` +
       `At 64 connections autocannon sends 64 requests: ${challenge.poolSize} come from the stock, the rest wait for derivations, and a request waiting over 30 s is answered 503.`,
     "",
   );
@@ -294,7 +294,7 @@ export function renderReport(results: BenchResults): string {
         [`µs per Poseidon hash, ${challenge.poseidon.implementation}`, num(challenge.poseidon.perHashUs)],
         ["µs per Poseidon hash, poseidon-lite", `${num(challenge.poseidon.poseidonLitePerHashUs)} (${ratio(challenge.poseidon.poseidonLitePerHashUs, challenge.poseidon.perHashUs)} the chosen one)`],
         [`derivation CPU ms per burn address, ${DERIVATIONS_TIMED} derivations (median / p95)`, mp(challenge.poseidon.derivationCpuMs)],
-        ["worker CPU ms per derived address in the facilitator (median / p95 of the refills)", mp(challenge.derivationCpuMs)],
+        ["worker CPU ms per derived address in the facilitator (median / p95 over the bursts)", mp(challenge.derivationCpuMs)],
         [`sustained \`/challenge\` offers per second once the stock is empty (${challenge.workers} workers)`, num(challenge.sustainedPerSec)],
         [`time to prepare ${concurrent.permit.count} offers (permit, signed against real 402s), s`, `${num(concurrent.permit.prepareMs / 1000)} (exact: ${num(concurrent.exact.prepareMs / 1000)})`],
       ],

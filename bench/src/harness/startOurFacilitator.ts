@@ -14,7 +14,7 @@ import {
   type FacilitatorConfigOverrides,
 } from "./facilitatorConfig.js";
 import { attachInspector, INSPECT_NODE_OPTIONS, type InspectorSession } from "./inspectorSession.js";
-import { readThreadCpu, readThreadCpuMs } from "./procStats.js";
+import { readThreadCpu, readThreadCpuMs, readThreadNice } from "./procStats.js";
 import { PROVIDER_PROGRAM } from "./repoPaths.js";
 import { waitForCpuIdle } from "./waitForCpuIdle.js";
 
@@ -39,8 +39,7 @@ export type OurFacilitator = {
   workers: number;
   /**
    * Waits until the burn-address stock is full (the worker threads are idle) and returns the wait in ms. The
-   * first call also identifies the worker threads: those that derived the initial stock, the busiest threads
-   * other than the main one.
+   * first call also identifies the worker threads: the daemon runs them at a raised nice value.
    */
   waitForFullStock: () => Promise<number>;
   /** Cumulative CPU ms of the burn-address worker threads (0 until they are identified). */
@@ -121,15 +120,12 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
       waitForFullStock: async () => {
         if (workerTids !== undefined) return waitForCpuIdle({ pid: facilitatorPid, tids: workerTids });
         const waited = await waitForCpuIdle({ pid: facilitatorPid, timeoutMs: 180_000 });
-        // Each worker loaded the scheme and derived its share of the initial stock: the busiest threads after
-        // the main one (which only started the daemon). Threads not yet scheduled any work are not workers.
-        const busiest = [...readThreadCpu(facilitatorPid)]
-          .filter(([tid, ns]) => tid !== facilitatorPid && ns > 0)
-          .sort(([, a], [, b]) => b - a)
-          .slice(0, BENCH_BURN_ADDRESS_WORKERS)
-          .map(([tid]) => tid);
-        if (busiest.length === 0) throw new BenchError("could not identify the facilitator's burn-address worker threads");
-        workerTids = busiest;
+        // The workers lower their own priority (nice 10; per thread on Linux): the only threads above nice 0.
+        const workers = [...readThreadCpu(facilitatorPid).keys()].filter((tid) => (readThreadNice(facilitatorPid, tid) ?? 0) > 0);
+        if (workers.length !== BENCH_BURN_ADDRESS_WORKERS) {
+          throw new BenchError(`expected ${BENCH_BURN_ADDRESS_WORKERS} burn-address worker threads (nice > 0), found ${workers.length}`);
+        }
+        workerTids = workers;
         return waited;
       },
       challenge: async () => {

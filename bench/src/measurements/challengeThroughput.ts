@@ -33,16 +33,20 @@ export const CHALLENGE_CONNECTIONS: readonly number[] = [1, 16, 64];
 /** One load test against the bare Koa route. */
 export type KoaRun = { load: LoadTestResult; cpuPerRequestMs: number };
 
-/** One burst of `/challenge` from a full stock (one request per stocked address, or per connection if more), and the refill after it. */
+/**
+ * One burst of `/challenge` from a full stock (one request per stocked address, or per connection if more),
+ * and the derivations it set off: one per address handed out, running from the burst's first request until
+ * the stock is full again (they overlap the burst, so they are watched from its start).
+ */
 export type ChallengeBurst = {
   load: LoadTestResult;
   /** CPU of the facilitator's non-worker threads per request during the burst, ms. */
   requestCpuMs: number;
   /** The main thread's share of `requestCpuMs` (the rest: V8 and libuv helper threads), ms. */
   mainThreadCpuMs: number;
-  /** Wall time until the stock was full again, ms. */
+  /** Wall time from the burst's first request until the workers last derived (the stock full again), ms. */
   refillMs: number;
-  /** Worker CPU spent refilling, ms. */
+  /** Worker CPU over the same span: the derivations of the `load.ok` addresses handed out, ms. */
   refillCpuMs: number;
 };
 
@@ -64,7 +68,7 @@ export type ChallengeThroughputResult = {
   bursts: ChallengeBurst[];
   /** Worker CPU per derived address, ms. */
   derivationCpuMs: Summary;
-  /** Sustained `/challenge` rate once the stock is empty: addresses derived per second during refills. */
+  /** Sustained `/challenge` rate once the stock is empty: addresses derived per second by all workers. */
   sustainedPerSec: number;
   /**
    * In this process: the Poseidon implementation chosen here (as the facilitator chooses it), µs per hash for
@@ -85,6 +89,27 @@ export type ChallengeThroughputResult = {
   profiledLatencyMs: Summary;
   memorySamples: MemorySample[];
 };
+
+/**
+ * Samples the workers' CPU every 10 ms from now; `stop()` returns the ms from the start to the last sample
+ * that saw it grow (when the last derivation ended).
+ */
+function watchWorkers(readCpuMs: () => number): { stop: () => number } {
+  const started = performance.now();
+  let last = readCpuMs();
+  let lastBusy = started;
+  const timer = setInterval(() => {
+    const now = readCpuMs();
+    if (now - last > 0.05) lastBusy = performance.now();
+    last = now;
+  }, 10);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return lastBusy - started;
+    },
+  };
+}
 
 /** Whole derivations timed in process for the median CPU per burn address. */
 export const DERIVATIONS_TIMED = 40;
@@ -168,6 +193,8 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
     await ours.waitForFullStock();
     const beforeRequest = requestCpu();
     const threadsBefore = readThreadCpu(pid);
+    const beforeRefill = workerCpu();
+    const watch = watchWorkers(workerCpu);
     const load = await runLoadTest({
       url: `${ours.facilitator.url}/challenge`,
       method: "POST",
@@ -178,14 +205,13 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
     });
     const burstCpu = requestCpu() - beforeRequest;
     const mainCpu = ((readThreadCpu(pid).get(pid) ?? 0) - (threadsBefore.get(pid) ?? 0)) / 1e6;
-    const beforeRefill = workerCpu();
-    const refillMs = await ours.waitForFullStock();
+    await ours.waitForFullStock();
     const perRequest = (value: number) => value / Math.max(1, load.responses);
     bursts.push({
       load,
       requestCpuMs: perRequest(burstCpu),
       mainThreadCpuMs: perRequest(mainCpu),
-      refillMs,
+      refillMs: watch.stop(),
       refillCpuMs: workerCpu() - beforeRefill,
     });
     await sampleMemory();
@@ -207,7 +233,8 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
     await sampleMemory();
   }
 
-  const perAddress = bursts.map((burst) => burst.refillCpuMs / stock);
+  const perAddress = bursts.map((burst) => burst.refillCpuMs / Math.max(1, burst.load.ok));
+  const derived = bursts.reduce((sum, burst) => sum + burst.load.ok, 0);
   const refillSeconds = bursts.reduce((sum, burst) => sum + burst.refillMs, 0) / 1000;
   progress("challenge throughput: Poseidon hashes and derivations timed in this process");
   const chosen = poseidonChoice().implementation;
@@ -222,7 +249,7 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
     koa: koaRuns,
     bursts,
     derivationCpuMs: summarize(perAddress),
-    sustainedPerSec: refillSeconds > 0 ? (bursts.length * stock) / refillSeconds : Number.NaN,
+    sustainedPerSec: refillSeconds > 0 ? derived / refillSeconds : Number.NaN,
     poseidon: {
       implementation: chosen.name,
       perHashUs,
