@@ -214,6 +214,23 @@ describe("a pool with a persisted stock", () => {
     for (const burn of issued) expect(reopenBurnSecret(seed, chainId, treasury, burn.paymentId)).toEqual(burn);
   });
 
+  it("has every handed-out address out of the file by the time take() resolves, as a crash right then would find it", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), "burn-stock-")), "journal.jsonl.stock");
+    const pool = new BurnAddressPool({ ...binding, size: 3, workers: 2, releaseAhead: 0, stock: await BurnAddressStockFile.open(path, binding) });
+    try {
+      await expect.poll(() => pool.stats().stocked, { timeout: 20_000, interval: 20 }).toBe(3);
+      const handedOut = [await pool.take(), await pool.take()].map((burn) => burn.paymentId);
+      // Nothing is closed or flushed: the file is read as a restart after a SIGKILL here would read it.
+      const afterCrash = await BurnAddressStockFile.open(path, binding);
+      const restored = afterCrash.restored.map((entry) => entry.paymentId);
+      expect(restored.length).toBeGreaterThanOrEqual(1);
+      for (const id of handedOut) expect(restored).not.toContain(id);
+      await afterCrash.close();
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("drops a restored entry whose nonce misses the proof of work instead of offering it", async () => {
     const path = join(await mkdtemp(join(tmpdir(), "burn-stock-")), "journal.jsonl.stock");
     const stock = await BurnAddressStockFile.open(path, binding);
