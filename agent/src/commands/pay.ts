@@ -55,7 +55,6 @@ export class PayCommand extends Command {
       readToken: (asset) => readTokenInfo(policy, asset),
       baseUnits: this.baseUnits,
       approve: async (request) => {
-        process.once("SIGINT", interrupt).once("SIGTERM", interrupt);
         try {
           return await requestApproval({ stateDir: policy.stateDir, request, signal: interrupted.signal });
         } finally {
@@ -64,6 +63,8 @@ export class PayCommand extends Command {
       },
       onEvent: (event) => {
         if (event.type === "quoted") format = amountFormat(event.token, { baseUnits: this.baseUnits });
+        // Armed before the hint below is printed: a Ctrl-C by whoever read it must find the handler in place.
+        if (event.type === "approval-pending") process.once("SIGINT", interrupt).once("SIGTERM", interrupt);
         // The approval hint goes out in --json mode too: a supervisor has to learn the id somewhere.
         if (this.json && event.type !== "approval-pending") return;
         const line = describePayEvent(event, BINARY_NAME, format);
