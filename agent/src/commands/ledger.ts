@@ -41,7 +41,10 @@ export class LedgerCommand extends Command {
     if (this.json) {
       for (const summary of summaries) writeJsonLine(stdout, { type: "spend", ...summary });
       if (this.showEntries) {
-        for (const { paymentHeader: _sent, ...entry } of entries) writeJsonLine(stdout, { type: "payment", ...entry });
+        // Neither the signed payment nor the request's headers (they may carry the caller's credentials) are printed.
+        for (const { paymentHeader: _sent, request, ...entry } of entries) {
+          writeJsonLine(stdout, { type: "payment", ...entry, ...(request === undefined ? {} : { request: { method: request.method, body: request.body !== undefined } }) });
+        }
       }
       return EXIT_OK;
     }

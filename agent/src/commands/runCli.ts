@@ -16,6 +16,7 @@ import { EXIT_DECLINED, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE } from "./exit
 import { HistoryCommand } from "./history.js";
 import { readableUsage, readableUsageStream } from "./readableUsage.js";
 import { LedgerCommand } from "./ledger.js";
+import { McpCommand } from "./mcp.js";
 import { PayCommand } from "./pay.js";
 import { ProofCommand } from "./proof.js";
 import { ProofVerifyCommand } from "./proof/verify.js";
@@ -53,6 +54,7 @@ const AGENT_COMMANDS = [
   ProofCommand,
   ProofVerifyCommand,
   TuiCommand,
+  McpCommand,
 ] as const;
 
 /**

@@ -24,6 +24,25 @@ describe("fetchWithPolicy", () => {
     expect(target.requests).toEqual([]);
   });
 
+  it("sends a method and body, keeps them across 307 and drops them on 303, as browsers do", async () => {
+    const seen: string[] = [];
+    const target = await server((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        seen.push(`${request.method} ${request.url} ${body}`);
+        if (request.url === "/keep") response.writeHead(307, { location: "/kept" }).end();
+        else if (request.url === "/see-other") response.writeHead(303, { location: "/seen" }).end();
+        else response.end("done");
+      });
+    });
+    for (const path of ["/keep", "/see-other"]) {
+      const response = await fetchWithPolicy({ url: new URL(`${target.origin}${path}`), allowedHosts: loopback, timeoutMs: 1000, method: "POST", body: "q=1" });
+      expect(response.body.toString()).toBe("done");
+    }
+    expect(seen).toEqual(["POST /keep q=1", "POST /kept q=1", "POST /see-other q=1", "GET /seen "]);
+  });
+
   it("re-checks every redirect hop before it leaves", async () => {
     const forbidden = await server((_request, response) => response.end("should never be asked"));
     const first = await server((_request, response) => {

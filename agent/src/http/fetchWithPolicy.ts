@@ -17,6 +17,10 @@ export type FetchWithPolicyParameters = {
   /** Timeout of each hop, covering the response body. */
   timeoutMs: number;
   headers?: Record<string, string> | undefined;
+  /** `GET` when omitted. */
+  method?: string | undefined;
+  /** A text body, sent with every hop that keeps the method (307, 308). */
+  body?: string | undefined;
   /** How many redirects to follow; 0 returns a redirect response as it is. */
   maxRedirects?: number | undefined;
 };
@@ -31,7 +35,7 @@ export type PolicyResponse = {
 };
 
 /**
- * GETs `url` through undici with redirects handled here, not by the HTTP client, so that the host allowlist
+ * Requests `url` (GET unless `method` says otherwise) through undici with redirects handled here, not by the HTTP client, so that the host allowlist
  * is checked for the first request and again for every redirect target before that hop leaves. Throws
  * `HostNotAllowedError` (nothing sent to that host), `HttpTimeoutError`, `HttpRequestFailedError` or
  * `TooManyRedirectsError`. Never retries.
@@ -42,20 +46,24 @@ export type PolicyResponse = {
 export async function fetchWithPolicy(parameters: FetchWithPolicyParameters): Promise<PolicyResponse> {
   const maxRedirects = parameters.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   let url = parameters.url;
+  let hop = parameters;
   for (let redirects = 0; ; redirects++) {
     if (!isHostAllowed(parameters.allowedHosts, url)) throw new HostNotAllowedError({ url });
-    const response = await fetchOnce(url, parameters);
+    const response = await fetchOnce(url, hop);
     const location = response.headers.get("location");
     if (maxRedirects === 0 || !isRedirect(response.status) || location === null) return response;
     if (redirects >= maxRedirects) throw new TooManyRedirectsError({ url, maxRedirects });
     url = new URL(location, url);
+    // As browsers do: 303 (and 301/302 after anything but GET) continue as a GET without the body.
+    const keepsMethod = response.status === 307 || response.status === 308 || (hop.method ?? "GET") === "GET";
+    if (!keepsMethod) hop = { ...hop, method: "GET", body: undefined };
   }
 }
 
 async function fetchOnce(url: URL, parameters: FetchWithPolicyParameters): Promise<PolicyResponse> {
   const signal = AbortSignal.timeout(parameters.timeoutMs);
   try {
-    const response = await fetch(url, { method: "GET", headers: parameters.headers ?? {}, redirect: "manual", signal });
+    const response = await fetch(url, { method: parameters.method ?? "GET", headers: parameters.headers ?? {}, body: parameters.body, redirect: "manual", signal });
     const body = Buffer.from(await response.arrayBuffer());
     return { url, status: response.status, headers: response.headers, body };
   } catch (cause) {

@@ -24,7 +24,7 @@ export const LEDGER_LOCK_FILE = "ledger.lock";
 /** What `reserve` needs: the offer's identity and amount, and where the payment will be sent. */
 export type ReserveInput = Pick<
   LedgerEntry,
-  "url" | "mode" | "network" | "asset" | "amount" | "payTo" | "challengeNonce" | "expiresAt"
+  "url" | "mode" | "network" | "asset" | "amount" | "payTo" | "challengeNonce" | "expiresAt" | "request"
 >;
 
 /** The answer of `reserve`: the new entry, or the spend that left no room under the cap. */

@@ -12,6 +12,19 @@ export const PAYMENT_STATUSES = ["reserved", "signed", "unknown", "settled", "fa
 /** One of the ledger's payment statuses. */
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
+/** HTTP methods a paid request may use. */
+export const REQUEST_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** The request a resource was asked with, when it was not a plain GET: the paid request (and any re-send) repeats it. */
+export const ResourceRequestSchema = z.object({
+  method: z.enum(REQUEST_METHODS),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.string().optional(),
+});
+
+/** A resource request: method, extra headers and a text body. */
+export type ResourceRequest = z.infer<typeof ResourceRequestSchema>;
+
 /** One payment in the ledger: the offer it pays, its status, and the exact header bytes once signed. */
 export const LedgerEntrySchema = z.object({
   /** Short random id, used by `resend` and approvals. */
@@ -29,6 +42,8 @@ export const LedgerEntrySchema = z.object({
   challengeNonce: Bytes32Schema,
   /** The offer's `extra.expiresAt`: a resend after it is refused. */
   expiresAt: z.number().int().nonnegative(),
+  /** The request's method, headers and body when it was not a plain GET; sending and re-sending repeat it. */
+  request: ResourceRequestSchema.optional(),
   /** The `PAYMENT-SIGNATURE` value, stored before it is first sent; `resend` sends exactly these bytes. */
   paymentHeader: z.string().optional(),
   /** Self-transfer: the burn's hash, stored before the burn is broadcast. */

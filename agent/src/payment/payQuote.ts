@@ -75,6 +75,7 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
         payTo: offer.payTo,
         challengeNonce: offer.extra.challengeNonce,
         expiresAt: offer.extra.expiresAt,
+        request: quote.request,
       },
       policy.maxTotal,
     );

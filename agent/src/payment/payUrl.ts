@@ -1,5 +1,6 @@
 import { HostNotAllowedError } from "../http/errors.js";
 import type { Ledger } from "../ledger/ledger.js";
+import type { ResourceRequest } from "../ledger/ledgerEntry.js";
 import type { Policy } from "../policy/policy.js";
 import type { OnPayEvent } from "./payEvent.js";
 import type { PayOutcome } from "./payOutcome.js";
@@ -23,6 +24,8 @@ export type PayUrlParameters = {
   readToken?: ((asset: `0x${string}`) => Promise<TokenInfo | undefined>) | undefined;
   /** Base units beside token units in messages. */
   baseUnits?: boolean | undefined;
+  /** A method other than GET, extra headers, a body; the paid request repeats them. */
+  request?: ResourceRequest | undefined;
 };
 
 /**
@@ -37,7 +40,7 @@ export async function payUrl(parameters: PayUrlParameters): Promise<PayOutcome> 
   const { url, policy } = parameters;
   let result;
   try {
-    result = await fetchQuote({ url, policy, now: parameters.now });
+    result = await fetchQuote({ url, policy, now: parameters.now, request: parameters.request });
   } catch (error) {
     if (error instanceof HostNotAllowedError) return { kind: "declined", reason: "host_not_allowed", message: error.shortMessage };
     throw error;

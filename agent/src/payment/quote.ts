@@ -9,6 +9,7 @@ import {
 
 import { fetchWithPolicy, type PolicyResponse } from "../http/fetchWithPolicy.js";
 import { evaluateOffer, type OfferEvaluation } from "../policy/evaluateOffer.js";
+import type { ResourceRequest } from "../ledger/ledgerEntry.js";
 import type { Policy } from "../policy/policy.js";
 
 /** An svc-zerc20 offer for a resource, with the policy's verdict on it. */
@@ -20,6 +21,8 @@ export type Quote = {
   offer: PaymentRequirements;
   /** The policy's verdict at quote time; paying re-evaluates it. */
   evaluation: OfferEvaluation;
+  /** The method, headers and body the resource was asked with, when not a plain GET; the paid request repeats them. */
+  request?: ResourceRequest | undefined;
 };
 
 /** What asking for a resource without paying produced. */
@@ -40,10 +43,10 @@ export type QuoteResult =
  * @example
  * const result = await fetchQuote({ url: new URL("http://127.0.0.1:4021/weather"), policy });
  */
-export async function fetchQuote(parameters: { url: URL; policy: Policy; now?: (() => number) | undefined }): Promise<QuoteResult> {
-  const { policy } = parameters;
+export async function fetchQuote(parameters: { url: URL; policy: Policy; now?: (() => number) | undefined; request?: ResourceRequest | undefined }): Promise<QuoteResult> {
+  const { policy, request } = parameters;
   const now = parameters.now ?? Date.now;
-  const response = await fetchWithPolicy({ url: parameters.url, allowedHosts: policy.allowedHosts, timeoutMs: policy.timeoutMs });
+  const response = await fetchWithPolicy({ url: parameters.url, allowedHosts: policy.allowedHosts, timeoutMs: policy.timeoutMs, ...request });
   if (response.status !== 402) return response.status >= 200 && response.status < 300 ? { kind: "not-required", response } : { kind: "http-error", response };
   const header = response.headers.get(PAYMENT_REQUIRED_HEADER);
   if (header === null) return { kind: "no-offer", url: response.url, message: `402 without a ${PAYMENT_REQUIRED_HEADER} header` };
@@ -58,5 +61,5 @@ export async function fetchQuote(parameters: { url: URL; policy: Policy; now?: (
   const evaluated = offers.map((offer) => ({ offer, evaluation: evaluateOffer(policy, offer, now()) }));
   const chosen = evaluated.find((candidate) => candidate.evaluation.kind === "allowed") ?? evaluated[0];
   if (chosen === undefined) return { kind: "no-offer", url: response.url, message: "the 402 offers no svc-zerc20 payment" };
-  return { kind: "offer", quote: { url: response.url, paymentRequired, ...chosen } };
+  return { kind: "offer", quote: { url: response.url, paymentRequired, ...chosen, request } };
 }

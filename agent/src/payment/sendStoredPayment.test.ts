@@ -52,6 +52,16 @@ describe("sendStoredPayment", () => {
     expect(await ledger.get(entry.id)).toMatchObject({ status: "settled", transaction: BURN });
   });
 
+  it("repeats the request's method, headers and body, and only the stored payment header goes out", async () => {
+    const ledger = new Ledger(dir.path);
+    const reserved = await ledger.reserve(buildReserveInput({ url: `${server?.origin}/weather`, request: { method: "POST", headers: { "x-trace": "t1", "Payment-Signature": "forged" }, body: "city=Zurich" } }), undefined);
+    if (reserved.kind !== "reserved") throw new Error("expected a reservation");
+    const entry = { ...(await ledger.recordSigned(reserved.entry.id, HEADER)), paymentHeader: HEADER };
+    answer = (response) => settled(response, true);
+    await expect(sendStoredPayment({ entry, policy: buildPolicy(), ledger })).resolves.toMatchObject({ kind: "paid" });
+    expect(server?.requests).toEqual([expect.objectContaining({ method: "POST", headers: expect.objectContaining({ "x-trace": "t1", "payment-signature": HEADER, "content-length": "11" }) })]);
+  });
+
   it("releases a refused permit payment and shows the facilitator's reason", async () => {
     const ledger = new Ledger(dir.path);
     const entry = await signedEntry(ledger);

@@ -44,7 +44,10 @@ export async function sendStoredPayment(parameters: SendStoredPaymentParameters)
       url: new URL(entry.url),
       allowedHosts: policy.allowedHosts,
       timeoutMs: policy.timeoutMs,
-      headers: { [PAYMENT_SIGNATURE_HEADER]: entry.paymentHeader },
+      method: entry.request?.method,
+      body: entry.request?.body,
+      // The stored payment goes last, so no header given with the request can stand in for it.
+      headers: { ...withoutPaymentHeaders(entry.request?.headers), [PAYMENT_SIGNATURE_HEADER]: entry.paymentHeader },
       maxRedirects: 0,
     });
   } catch (error) {
@@ -85,4 +88,9 @@ export async function sendStoredPayment(parameters: SendStoredPaymentParameters)
       : `${verdict.message}; run \`${BINARY_NAME} resend ${id}\` to re-send the same payment`;
   await ledger.recordOutcome(id, { status: "unknown", errorReason: verdict.errorReason, message });
   return { kind: "unknown", id, offer, errorReason: verdict.errorReason, message };
+}
+
+/** Request headers without any x402 payment header of their own (matched without regard to case). */
+function withoutPaymentHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).filter(([name]) => name.toLowerCase() !== PAYMENT_SIGNATURE_HEADER.toLowerCase() && name.toLowerCase() !== "x-payment"));
 }

@@ -1,0 +1,171 @@
+/**
+ * `svc-agent mcp` as a real process driven by the MCP SDK's own client over stdio, against the real provider,
+ * facilitator and anvil stack: a model's tool call pays for `GET /weather`; an MCP agent and a CLI agent
+ * racing for one SVC_MAX_TOTAL never overspend; an approval given in the TUI supervisor unblocks a waiting
+ * tool call (with progress notifications); a denied one comes back as the reason; and nothing a tool returns
+ * carries the key, a signature or a stored payment header.
+ */
+import { join } from "node:path";
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { render } from "ink-testing-library";
+import { createElement } from "react";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { decideApproval } from "../approvals/decideApproval.js";
+import { listPendingApprovals } from "../approvals/listPendingApprovals.js";
+import { Ledger } from "../ledger/ledger.js";
+import { loadPolicy } from "../policy/loadPolicy.js";
+import { AGENT_CLI } from "../testing/builtAgent.js";
+import { runAgent } from "../testing/runAgent.js";
+import { startPaymentWorld, type PaymentWorld } from "../testing/startPaymentWorld.js";
+import { waitForFrame, waitForText } from "../testing/waitForFrame.js";
+import { App } from "../ui/components/App.js";
+import { createTuiDependencies } from "../ui/tuiDependencies.js";
+import { MCP_TOOLS } from "./createAgentMcpServer.js";
+
+let world: PaymentWorld;
+const clients: Client[] = [];
+/** Every text a tool returned, scanned for secrets at the end. */
+const seen: string[] = [];
+
+beforeAll(async () => {
+  world = await startPaymentWorld({ price: "1000" });
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+  await world?.close();
+});
+
+/** Starts `svc-agent mcp` with `env` and connects the SDK's client to it. */
+async function connect(env: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: "svc-agent-test", version: "0.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [AGENT_CLI, "mcp"], env, stderr: "ignore" }));
+  clients.push(client);
+  return client;
+}
+
+/** The JSON data line of a tool result (the line after the sentence), remembered for the secret scan. */
+function data(result: CallToolResult): Record<string, unknown> {
+  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+  seen.push(text, JSON.stringify(result.structuredContent ?? {}));
+  return JSON.parse(text.split("\n").slice(1).join("\n")) as Record<string, unknown>;
+}
+
+async function waitForPending(stateDir: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const [request] = await listPendingApprovals(stateDir);
+    if (request !== undefined) return request.id;
+    if (Date.now() > deadline) throw new Error("no approval request appeared");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("svc-agent mcp", () => {
+  it("lists its tools, quotes, and pays for GET /weather in a tool call", async () => {
+    const env = world.agentEnv("mcp-pay", { SVC_PAYER_PK: world.payerKey });
+    const client = await connect(env);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.values(MCP_TOOLS).sort());
+    for (const tool of tools) expect(tool.description?.length ?? 0).toBeGreaterThan(80);
+
+    const quote = data((await client.callTool({ name: MCP_TOOLS.quote, arguments: { url: world.weatherUrl } })) as CallToolResult);
+    expect(quote).toMatchObject({ result: "offer", amount: "0.00000000000000101 zFIX", amountBaseUnits: "1010", allowed: true, needsApproval: false });
+
+    const paid = (await client.callTool({ name: MCP_TOOLS.fetch, arguments: { url: world.weatherUrl } })) as CallToolResult;
+    expect(paid.isError).not.toBe(true);
+    const result = data(paid) as { payment: { id: string; transaction: string }; resource: { status: number; body: string } };
+    expect(result.payment).toMatchObject({ result: "paid", amount: "0.00000000000000101 zFIX", amountBaseUnits: "1010", phase: "settled" });
+    expect(result.resource.status).toBe(200);
+    expect(JSON.parse(result.resource.body)).toHaveProperty("conditions");
+    const entry = await new Ledger(join(world.dir, "mcp-pay")).get(result.payment.id);
+    expect(entry).toMatchObject({ status: "settled", transaction: result.payment.transaction });
+    expect(await world.transfersTo(entry.payTo)).toEqual([{ transactionHash: result.payment.transaction, value: 1010n }]);
+
+    const status = data((await client.callTool({ name: MCP_TOOLS.status, arguments: {} })) as CallToolResult);
+    expect(status).toMatchObject({ spend: [{ spentBaseUnits: "1010", settled: "0.00000000000000101 zFIX" }], pendingApprovals: [] });
+
+    // The method reaches the provider, which serves the weather only to GET: an HTTP error, nothing paid.
+    const posted = (await client.callTool({ name: MCP_TOOLS.fetch, arguments: { url: world.weatherUrl, method: "POST", headers: { "content-type": "text/plain" }, body: "city=Zurich" } })) as CallToolResult;
+    expect(posted.isError).toBe(true);
+    expect(data(posted)).toMatchObject({ reason: "http_error", status: 404 });
+    const forged = (await client.callTool({ name: MCP_TOOLS.fetch, arguments: { url: world.weatherUrl, headers: { "Payment-Signature": "eyJmb3JnZWQiOnRydWV9" } } })) as CallToolResult;
+    expect(data(forged)).toMatchObject({ reason: "payment_header_given" });
+    const refused = (await client.callTool({ name: MCP_TOOLS.fetch, arguments: { url: "http://example.com/weather" } })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(data(refused)).toMatchObject({ reason: "host_not_allowed" });
+    const resend = (await client.callTool({ name: MCP_TOOLS.resend, arguments: { id: result.payment.id } })) as CallToolResult;
+    expect(resend.isError).toBe(true);
+    expect(data(resend)).toMatchObject({ reason: "nothing_to_resend" });
+  });
+
+  it("never overspends SVC_MAX_TOTAL when an MCP agent and a CLI agent race for its last unit", async () => {
+    const env = world.agentEnv("mcp-race", { SVC_PAYER_PK: world.payer2Key, SVC_MAX_TOTAL: "1010" });
+    const client = await connect(env);
+    const [mcp, cli] = await Promise.all([
+      client.callTool({ name: MCP_TOOLS.fetch, arguments: { url: world.weatherUrl } }) as Promise<CallToolResult>,
+      runAgent(["pay", "--json", world.weatherUrl], env),
+    ]);
+    const mcpPaid = mcp.isError !== true;
+    const mcpData = data(mcp);
+    const cliResult = JSON.parse(cli.stdout) as { result: string; reason?: string };
+    expect([mcpPaid, cliResult.result === "paid"].filter(Boolean)).toHaveLength(1);
+    if (!mcpPaid) expect(mcpData).toMatchObject({ reason: "above_max_total" });
+    else expect(cliResult).toMatchObject({ result: "declined", reason: "above_max_total" });
+    const entries = await new Ledger(join(world.dir, "mcp-race")).entries();
+    expect(entries.map((entry) => entry.status)).toEqual(["settled"]);
+  });
+
+  it("waits for a human: approved in the TUI supervisor it pays, with progress while it waits; denied it returns the reason", async () => {
+    const env = world.agentEnv("mcp-approval", { SVC_PAYER_PK: world.payerKey, SVC_APPROVE_ABOVE: "1000", SVC_APPROVAL_TIMEOUT_MS: "60000" });
+    const client = await connect(env);
+    const progress: string[] = [];
+    const waiting = client.callTool({ name: MCP_TOOLS.fetch, arguments: { url: world.weatherUrl } }, undefined, {
+      onprogress: (update) => progress.push(update.message ?? ""),
+      resetTimeoutOnProgress: true,
+    }) as Promise<CallToolResult>;
+    const stateDir = join(world.dir, "mcp-approval");
+    const id = await waitForPending(stateDir);
+    const tui = render(createElement(App, { dependencies: createTuiDependencies(loadPolicy(env)), binaryName: "svc-agent" }));
+    try {
+      await waitForText(tui.lastFrame, `› ${id}`);
+      tui.stdin.write("a");
+      await waitForText(tui.lastFrame, "[y] yes · [n] no, back");
+      tui.stdin.write("y");
+      const approved = await waiting;
+      expect(approved.isError).not.toBe(true);
+      expect(data(approved)).toMatchObject({ payment: { result: "paid", id } });
+      expect(progress.some((message) => message.includes(`payment ${id}`) && message.includes(`svc-agent approvals approve ${id}`))).toBe(true);
+      await waitForFrame(tui.lastFrame, (frame) => frame.includes("Pending approvals from other agents: none"));
+    } finally {
+      tui.unmount();
+    }
+
+    const denying = client.callTool({ name: MCP_TOOLS.fetch, arguments: { url: world.weatherUrl } }) as Promise<CallToolResult>;
+    const deniedId = await waitForPending(stateDir);
+    await decideApproval({ stateDir, id: deniedId, decision: "denied", by: "test" });
+    const denied = await denying;
+    expect(denied.isError).toBe(true);
+    expect(data(denied)).toMatchObject({ reason: "approval_denied", id: deniedId });
+    expect(await new Ledger(stateDir).get(deniedId)).toMatchObject({ status: "released" });
+  });
+
+  it("never shows the key, a signature or a stored payment header in anything a tool returned", async () => {
+    expect(seen.length).toBeGreaterThan(10);
+    // The keys, a header value a caller tried to pass (never echoed), and every stored payment header.
+    const secrets = [world.payerKey, world.payer2Key, world.payerKey.slice(2), world.payer2Key.slice(2), "eyJmb3JnZWQiOnRydWV9"];
+    for (const state of ["mcp-pay", "mcp-race", "mcp-approval"]) {
+      for (const entry of await new Ledger(join(world.dir, state)).entries()) {
+        if (entry.paymentHeader !== undefined) secrets.push(entry.paymentHeader, entry.paymentHeader.slice(0, 64));
+      }
+    }
+    expect(secrets.length).toBeGreaterThan(6);
+    for (const text of seen) {
+      for (const secret of secrets) expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
+      expect(text).not.toMatch(/"(signature|paymentHeader|payload)"\s*:/i);
+    }
+  });
+});
