@@ -32,8 +32,12 @@ beforeAll(async () => {
   stack = await startTestStack();
   daemonRpc = await startCountingRpcProxy(stack.deployment.rpcUrl);
   payerRpc = await startCountingRpcProxy(stack.deployment.rpcUrl);
-  // The finalize loop stays out of the counted windows: its first pass is an hour away.
-  daemon = await startTestDaemon(stack, "request-path", { network: { rpc_url: daemonRpc.url }, daemon: { finalize_interval_ms: 3_600_000 } });
+  // The finalize loop stays out of the counted windows (its first pass is an hour away), and every offer the
+  // tests ask for is already in stock, so no request waits on a derivation.
+  daemon = await startTestDaemon(stack, "request-path", {
+    network: { rpc_url: daemonRpc.url },
+    daemon: { finalize_interval_ms: 3_600_000, burn_address_pool_size: 8 },
+  });
   const transport = http(payerRpc.url, { batch: true, retryCount: 0 });
   const account = privateKeyToAccount(stack.deployment.accounts.payer.privateKey);
   payer = new SvcZerc20SchemeClient({
@@ -50,11 +54,15 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** The round trips `proxy` saw while `work` ran; a lone `eth_chainId` (the readiness probe) is left out. */
+/** The round trips `proxy` saw while `work` ran; the daemon's own `eth_chainId` (its readiness probe) left out. */
 async function tripsDuring<T>(proxy: CountingRpcProxy, work: () => Promise<T>): Promise<{ result: T; trips: string[][] }> {
   const from = proxy.trips().length;
   const result = await work();
-  const trips = proxy.trips().slice(from).filter((methods) => !(methods.length === 1 && methods[0] === "eth_chainId"));
+  const trips = proxy
+    .trips()
+    .slice(from)
+    .map((methods) => (proxy === daemonRpc ? methods.filter((method) => method !== "eth_chainId") : methods))
+    .filter((methods) => methods.length > 0);
   return { result, trips };
 }
 
@@ -82,7 +90,7 @@ describe("payer plugin", () => {
 });
 
 describe("permit /verify and /settle", () => {
-  it("verify costs one round trip; settle three: checks, estimate, fees and block together, the send, one receipt", async () => {
+  it("verify costs one round trip; settle one before the send: checks, estimate, fees and block together", async () => {
     // The first relay after start reads the relayer's nonce from the chain; the measured one does not.
     const warm = await pay();
     expect((await settle(facilitatorBody(warm.requirements, warm.payload))).body.success).toBe(true);
@@ -97,12 +105,13 @@ describe("permit /verify and /settle", () => {
     const settled = await tripsDuring(daemonRpc, () => settle(body));
     expect(settled.result.body).toMatchObject({ success: true, extra: { phase: "accepted" } });
     expect(await balanceOf(stack, requirements.payTo)).toBe(before + BigInt(requirements.amount));
-    expect(settled.trips).toHaveLength(3);
-    const [checks, send, receipt] = settled.trips;
+    // One round trip before the send, then the send, then receipt polls: on anvil, which mines at once, one.
+    const [checks, send, ...receipts] = settled.trips;
     expect(checks).toEqual(expect.arrayContaining(["eth_call", "eth_estimateGas", "eth_getBlockByNumber", "eth_maxPriorityFeePerGas"]));
     expect(checks?.filter((method) => method === "eth_call")).toHaveLength(4);
     expect(send).toEqual(["eth_sendRawTransaction"]);
-    expect(receipt).toEqual(["eth_getTransactionReceipt"]);
+    expect(receipts.length).toBeGreaterThanOrEqual(1);
+    expect(receipts.every((methods) => methods.length === 1 && methods[0] === "eth_getTransactionReceipt")).toBe(true);
   });
 
   it("settle after verify of the same payload recovers no signature again", async () => {
