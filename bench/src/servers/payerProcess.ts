@@ -41,7 +41,8 @@ function clientFor(scheme: PayerScheme, privateKey: Hex): x402Client {
     // 2.27's spend controls know only default assets; the fixture token has to be listed, as any custom one.
     client.setSpendControls({ allowedAssets: [{ network, asset: current.exactAsset, maxAmountPerPayment: current.maxAmount }] });
   } else {
-    const transport = http(current.rpcUrl, { retryCount: 0 });
+    // Batched like the agent's own transport: the payer plugin issues its chain reads together, in one trip.
+    const transport = http(current.rpcUrl, { retryCount: 0, batch: true });
     const publicClient = createPublicClient({ chain: payerChain, transport, pollingInterval: POLL_MS });
     const walletClient = createWalletClient({ chain: payerChain, transport, account, pollingInterval: POLL_MS });
     registerSvcZerc20Client(client, {
