@@ -16,8 +16,13 @@ describe("public surface", () => {
       "FIXTURE_PROVER_PRIVATE_KEY",
       "FIXTURE_TOKEN_NAME",
       "FacilitatorNotBuiltError",
+      "PROVIDER_SERVER",
       "ProcessStartError",
+      "ProviderNotBuiltError",
+      "TestTransferRevertedError",
+      "WaitTimeoutError",
       "createDeciderApp",
+      "createTestPayer",
       "deployContracts",
       "devAccounts",
       "listen",
@@ -29,7 +34,10 @@ describe("public surface", () => {
       "startFacilitatorProcess",
       "startIndexer",
       "startProcess",
+      "startProviderProcess",
       "startStack",
+      "startWorld",
+      "waitFor",
     ]);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * `@svc/anvil-fixtures`: the local zERC20 world for development and tests. Product code never imports it;
- * tests anywhere may. Exports are listed by name so the surface changes only on purpose (see index.test.ts).
+ * `@svc/anvil-fixtures`: the local zERC20 world for development and tests, and the test kit on top of it (the
+ * world starter, the test payer, the one `waitFor`). Product code never imports it; tests anywhere may. Exports are listed by name so the surface changes only on purpose (see index.test.ts).
  */
 export {
   ANVIL_MNEMONIC,
@@ -33,5 +33,20 @@ export {
 } from "./processes/startFacilitatorProcess.js";
 export { ProcessStartError, startProcess, type RunningProcess, type StartProcessOptions } from "./processes/startProcess.js";
 export { readEnvFile } from "./processes/readEnvFile.js";
+export {
+  PROVIDER_SERVER,
+  ProviderNotBuiltError,
+  startProviderProcess,
+  type ProviderProcess,
+  type StartProviderProcessParameters,
+} from "./processes/startProviderProcess.js";
+export {
+  createTestPayer,
+  TestTransferRevertedError,
+  type CreateTestPayerParameters,
+  type TestPayer,
+} from "./payer/createTestPayer.js";
 export { renderFacilitatorEnv, renderFacilitatorToml, type FacilitatorFilesInput } from "./stack/facilitatorFiles.js";
 export { startStack, type RunningStack, type StackDeployment, type StartStackOptions } from "./stack/startStack.js";
+export { waitFor, WaitTimeoutError, type WaitForCondition, type WaitForOptions } from "./world/waitFor.js";
+export { startWorld, type ExtraProvider, type FacilitatorWorld, type StartWorldOptions, type World } from "./world/startWorld.js";
