@@ -7,11 +7,11 @@ import { createPublicClient, http, type Hex, type PublicClient, type Transaction
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRelayerQueue, type RelayerCall } from "./relayerQueue.js";
+import { createSerialSender, type EstimatedCall } from "./createSerialSender.js";
 
 let anvil: StartAnvilReturnType;
 let client: PublicClient;
-let call: RelayerCall;
+let call: EstimatedCall;
 
 beforeAll(async () => {
   anvil = await startAnvil();
@@ -54,7 +54,7 @@ async function minedNonces(hashes: readonly Hex[]): Promise<number[]> {
 describe("relayer queue", () => {
   it("gives 50 concurrent sends consecutive nonces, all mined, each signed once", async () => {
     const { account, signedNonces } = await fundedAccount(1);
-    const queue = createRelayerQueue({ client, chain: foundry, account });
+    const queue = createSerialSender({ client, chain: foundry, account });
     await queue.send(call);
     const hashes = await Promise.all(Array.from({ length: 50 }, () => queue.send(call)));
     expect(new Set(hashes).size).toBe(50);
@@ -66,14 +66,14 @@ describe("relayer queue", () => {
 
   it("50 concurrent sends on a cold queue read the nonce once and collide on none", async () => {
     const { account } = await fundedAccount(5);
-    const queue = createRelayerQueue({ client, chain: foundry, account });
+    const queue = createSerialSender({ client, chain: foundry, account });
     const hashes = await Promise.all(Array.from({ length: 50 }, () => queue.send(call)));
     expect(await minedNonces(hashes)).toEqual(Array.from({ length: 50 }, (_, i) => i));
   });
 
   it("signs a send while an earlier one is still broadcasting", async () => {
     const { account, signedNonces } = await fundedAccount(2);
-    const queue = createRelayerQueue({ client, chain: foundry, account });
+    const queue = createSerialSender({ client, chain: foundry, account });
     await queue.send(call);
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -91,7 +91,7 @@ describe("relayer queue", () => {
 
   it("a send whose journal hook fails leaves no gap: the sends behind it take its nonce and land", async () => {
     const { account, signedNonces } = await fundedAccount(3);
-    const queue = createRelayerQueue({ client, chain: foundry, account });
+    const queue = createSerialSender({ client, chain: foundry, account });
     await queue.send(call);
     const failing = new Error("journal write failed");
     const results = await Promise.allSettled([
@@ -111,7 +111,7 @@ describe("relayer queue", () => {
 
   it("a send the node refuses resynchronises the nonce and the next sends land", async () => {
     const { account } = await fundedAccount(4);
-    const queue = createRelayerQueue({ client, chain: foundry, account });
+    const queue = createSerialSender({ client, chain: foundry, account });
     await queue.send(call);
     // Below the intrinsic 21000 gas of a transfer: anvil refuses it at broadcast.
     const refused = { ...call, gas: 20_000n };

@@ -1,5 +1,6 @@
 /**
- * Sends the relayer's transactions with locally tracked nonces. Gas and fee estimates run concurrently
+ * Sends one key's transactions with locally tracked nonces: the daemon builds one for the relayer (permit burns,
+ * mints) and one for the treasury (custodial fee sweeps). Gas and fee estimates run concurrently
  * outside the queue. A send takes its nonce the moment it is called and is signed right away, outside the
  * queue; only the broadcast (`beforeBroadcast` + `eth_sendRawTransaction`) is serialised, in nonce order, so
  * concurrent permit settles and mints never collide on a nonce. A broadcast always carries the nonce that
@@ -11,7 +12,7 @@ import { keccak256, type Address, type Chain, type Hex, type PublicClient } from
 import type { PrivateKeyAccount } from "viem/accounts";
 
 /** A fully estimated call, ready to sign. */
-export type RelayerCall = {
+export type EstimatedCall = {
   to: Address;
   data: Hex;
   gas: bigint;
@@ -22,24 +23,24 @@ export type RelayerCall = {
 /** A signed transaction before it is broadcast. */
 export type SignedTransaction = { hash: Hex; serialized: Hex };
 
-/** The relayer's serialised sender. */
-export type RelayerQueue = {
+/** The serialised sender of one key: its transactions are broadcast one at a time, in nonce order. */
+export type SerialSender = {
   address: Address;
   /**
    * Signs and broadcasts `call` with the next nonce; resolves to the transaction hash. `beforeBroadcast`
    * runs between signing and broadcasting (e.g. to journal the signed transaction first).
    */
-  send: (call: RelayerCall, options?: { beforeBroadcast?: (signed: SignedTransaction) => Promise<void> }) => Promise<Hex>;
+  send: (call: EstimatedCall, options?: { beforeBroadcast?: (signed: SignedTransaction) => Promise<void> }) => Promise<Hex>;
 };
 
 type SignedAhead = { nonce: number; serialized: Hex } | undefined;
 
-/** Creates the queue for `account` on `chain`. */
-export function createRelayerQueue(params: {
+/** Creates the serialised sender for `account` on `chain`. */
+export function createSerialSender(params: {
   client: PublicClient;
   chain: Chain;
   account: Pick<PrivateKeyAccount, "address" | "signTransaction">;
-}): RelayerQueue {
+}): SerialSender {
   const { client, chain, account } = params;
   // The nonce the next broadcast carries: the one after the last accepted send (read from the chain at first).
   let broadcastNonce: number | undefined;
@@ -49,10 +50,10 @@ export function createRelayerQueue(params: {
   let unfinished = 0;
   let tail: Promise<unknown> = Promise.resolve();
 
-  const sign = (call: RelayerCall, nonce: number): Promise<Hex> =>
+  const sign = (call: EstimatedCall, nonce: number): Promise<Hex> =>
     account.signTransaction({ type: "eip1559", chainId: chain.id, nonce, ...call });
 
-  const broadcast = async (call: RelayerCall, ahead: Promise<SignedAhead>, beforeBroadcast?: (signed: SignedTransaction) => Promise<void>): Promise<Hex> => {
+  const broadcast = async (call: EstimatedCall, ahead: Promise<SignedAhead>, beforeBroadcast?: (signed: SignedTransaction) => Promise<void>): Promise<Hex> => {
     try {
       if (broadcastNonce === undefined) {
         broadcastNonce = await client.getTransactionCount({ address: account.address, blockTag: "pending" });

@@ -14,8 +14,8 @@ import {
 import { getAddress, hexToBigInt, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { deriveBurnSeed } from "../config/burnSeed.js";
-import { derivePaymentSecretBase, derivePaymentTweak } from "../config/paymentSecrets.js";
+import { deriveBurnSeed } from "./burnSeed.js";
+import { derivePaymentSecretBase, derivePaymentTweak } from "./paymentSecrets.js";
 import { TEST_TREASURY_PK } from "../config/testing/buildConfig.js";
 import {
   BurnAddressPoolClosedError,

@@ -6,7 +6,7 @@
 import { addressToRecipient, generalRecipientHash } from "@svc/scheme";
 import { hexToBigInt, type Address, type Hex } from "viem";
 
-import { derivePaymentSecretBase, derivePaymentTweak } from "../config/paymentSecrets.js";
+import { derivePaymentSecretBase, derivePaymentTweak } from "./paymentSecrets.js";
 
 /** The seed-derived parts of one payment's burn secret, plus the two numbers the proof-of-work search needs. */
 export type BurnSecretInputs = {

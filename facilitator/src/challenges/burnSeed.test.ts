@@ -2,7 +2,7 @@ import { concat, keccak256, toHex } from "viem";
 import { describe, expect, it } from "vitest";
 
 import { BURN_SEED_TAG, deriveBurnSeed } from "./burnSeed.js";
-import { TEST_RELAYER_PK, TEST_TREASURY_PK } from "./testing/buildConfig.js";
+import { TEST_RELAYER_PK, TEST_TREASURY_PK } from "../config/testing/buildConfig.js";
 
 describe("deriveBurnSeed", () => {
   it("is keccak256 of the tag followed by the key bytes", () => {

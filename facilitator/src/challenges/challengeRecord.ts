@@ -4,7 +4,7 @@
  */
 import type { Network } from "@svc/scheme";
 import type { Address, Hex } from "viem";
-import type { Quote } from "../config/quote.js";
+import type { Quote } from "./quote.js";
 
 /** The private half of a one-time burn address. */
 export type BurnSecret = {

@@ -38,7 +38,7 @@ export type ChallengeStoreParameters = {
 };
 
 /** A stored challenge and where it is in its life. */
-export type ChallengeLookup = {
+export type StoredChallenge = {
   record: ChallengeRecord;
   /** `open` until `expiresAt` has passed, then `expired` (whether settled or not). */
   status: "open" | "expired";
@@ -142,14 +142,14 @@ export class ChallengeStore {
   }
 
   /** The challenge with this nonce while it is open or retained, else `undefined`. */
-  get(challengeNonce: Hex): ChallengeLookup | undefined {
+  get(challengeNonce: Hex): StoredChallenge | undefined {
     this.#sweep();
     const entry = this.#byNonce.get(challengeNonce.toLowerCase());
     return entry === undefined ? undefined : lookup(entry);
   }
 
   /** The challenge whose one-time burn address is `payTo` (any letter case) while open or retained. */
-  findByPayTo(payTo: Address): ChallengeLookup | undefined {
+  findByPayTo(payTo: Address): StoredChallenge | undefined {
     this.#sweep();
     const nonce = this.#nonceByPayTo.get(payTo.toLowerCase());
     const entry = nonce === undefined ? undefined : this.#byNonce.get(nonce);
@@ -218,7 +218,7 @@ export class ChallengeStore {
   }
 }
 
-function lookup(entry: Entry): ChallengeLookup {
+function lookup(entry: Entry): StoredChallenge {
   return { record: entry.record, status: entry.expired ? "expired" : "open", settled: entry.settled };
 }
 

@@ -2,7 +2,7 @@ import { burnAddressFromHash, burnAddressHash, ChallengeOfferSchema } from "@svc
 import { getAddress, hexToBigInt, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 
-import { deriveBurnSeed } from "../config/burnSeed.js";
+import { deriveBurnSeed } from "./burnSeed.js";
 import { parseConfig } from "../config/parseConfig.js";
 import { buildConfigTable, TEST_TREASURY_PK, type ConfigTable } from "../config/testing/buildConfig.js";
 import {

@@ -9,8 +9,9 @@
 import { toNetwork, type ChallengeOffer } from "@svc/scheme";
 import { getAddress, type Hex } from "viem";
 
+import { capabilitiesOf } from "../config/capabilities.js";
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
-import { quote } from "../config/quote.js";
+import { quote } from "./quote.js";
 import { QuoteOutOfRangeError } from "../errors/fee.js";
 import {
   BurnAddressUnavailableError,
@@ -68,10 +69,11 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
   const treasury = getAddress(config.settlement.treasury);
   const permitBurner = config.settlement.permit_burner;
   const helper = permitBurner === undefined ? undefined : getAddress(permitBurner);
+  const { issuesOffers } = capabilitiesOf(config);
 
   return {
     async issue(listPrice) {
-      if (config.profile !== "local") throw new ProfileDisabledError(config.profile);
+      if (!issuesOffers) throw new ProfileDisabledError(config.profile);
       const priced = quote(listPrice, config.fee);
       // An offer for nothing would let a zero-value transfer (which still emits IndexedTransfer) pass as a
       // payment, and there would be nothing to mint: a free resource needs no offer.

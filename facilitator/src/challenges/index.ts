@@ -1,4 +1,7 @@
-/** The challenge domain: one-time burn addresses, the open-challenge table and the `POST /challenge` issuer. */
+/**
+ * The challenge domain: fee quotes, burn-seed and payment-secret derivation, one-time burn addresses, the
+ * open-challenge table and the `POST /challenge` issuer.
+ */
 export {
   BurnAddressPool,
   DEFAULT_BURN_ADDRESS_POOL_SIZE,
@@ -7,12 +10,13 @@ export {
   type BurnAddressPoolStats,
   type BurnAddressSource,
 } from "./burnAddressPool.js";
+export { BURN_SEED_TAG, deriveBurnSeed } from "./burnSeed.js";
 export type { BurnSecret, ChallengeRecord } from "./challengeRecord.js";
 export {
   ChallengeStore,
   DEFAULT_MAX_RETAINED_EXPIRED,
   type ChallengeCounts,
-  type ChallengeLookup,
+  type StoredChallenge,
   type ChallengeReservation,
   type ChallengeStoreParameters,
 } from "./challengeStore.js";
@@ -22,4 +26,11 @@ export {
   type CreateChallengeIssuerParameters,
   type IssueChallengeReturnType,
 } from "./createChallengeIssuer.js";
+export {
+  derivePaymentSecretBase,
+  derivePaymentTweak,
+  PAYMENT_SECRET_TAG,
+  PAYMENT_TWEAK_TAG,
+} from "./paymentSecrets.js";
+export { computeFee, quote, type FeeRate, type Quote } from "./quote.js";
 export { reopenBurnSecret, reopenBurnSecretOffThread } from "./reopenBurnSecret.js";

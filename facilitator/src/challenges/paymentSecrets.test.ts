@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import { deriveBurnSeed } from "./burnSeed.js";
 import { derivePaymentSecretBase, derivePaymentTweak, PAYMENT_SECRET_TAG, PAYMENT_TWEAK_TAG } from "./paymentSecrets.js";
-import { TEST_RELAYER_PK, TEST_TREASURY_PK } from "./testing/buildConfig.js";
+import { TEST_RELAYER_PK, TEST_TREASURY_PK } from "../config/testing/buildConfig.js";
 
 const seed = deriveBurnSeed(TEST_TREASURY_PK);
 const otherSeed = deriveBurnSeed(TEST_RELAYER_PK);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { QuoteOutOfRangeError } from "../errors/fee.js";
-import { MAX_TRANSFER_VALUE } from "./facilitatorConfigSchema.js";
+import { MAX_TRANSFER_VALUE } from "../config/facilitatorConfigSchema.js";
 import { computeFee, quote, type FeeRate } from "./quote.js";
 
 function rate(overrides: Partial<FeeRate> = {}): FeeRate {

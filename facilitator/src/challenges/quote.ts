@@ -8,7 +8,7 @@
  *   never negative.
  */
 import { QuoteOutOfRangeError } from "../errors/fee.js";
-import { MAX_TRANSFER_VALUE, type FeeConfig } from "./facilitatorConfigSchema.js";
+import { MAX_TRANSFER_VALUE, type FeeConfig } from "../config/facilitatorConfigSchema.js";
 
 /** The parts of the fee table the formula reads. */
 export type FeeRate = Pick<FeeConfig, "bps" | "min_per_payment" | "charge_to">;

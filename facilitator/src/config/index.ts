@@ -1,7 +1,7 @@
-/** The facilitator's configuration domain: file schema, secrets, startup rules, fee quotes and burn-seed derivation. */
+/** The facilitator's configuration domain: file schema, secrets and startup rules. */
 export { assertRpcChainId } from "./assertRpcChainId.js";
 export { assertTreasuryMatchesKey } from "./assertTreasuryMatchesKey.js";
-export { BURN_SEED_TAG, deriveBurnSeed } from "./burnSeed.js";
+export { capabilitiesOf, type Capabilities } from "./capabilities.js";
 export {
   adminTokenRequiredReason,
   checkStartupRules,
@@ -36,11 +36,4 @@ export {
   type Environment,
   type FacilitatorSecrets,
 } from "./parseSecrets.js";
-export {
-  derivePaymentSecretBase,
-  derivePaymentTweak,
-  PAYMENT_SECRET_TAG,
-  PAYMENT_TWEAK_TAG,
-} from "./paymentSecrets.js";
-export { computeFee, quote, type FeeRate, type Quote } from "./quote.js";
 export { describeUrlCredential, findUrlCredentials, redactUrl, type UrlCredential } from "./redactUrl.js";

@@ -11,11 +11,12 @@ import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import { ChallengeStore } from "../challenges/challengeStore.js";
 import { createChallengeIssuer } from "../challenges/createChallengeIssuer.js";
 import { createChainClients } from "../chain/createChainClients.js";
-import { createRelayerQueue } from "../chain/relayerQueue.js";
+import { createSerialSender } from "../chain/createSerialSender.js";
 import { BurnAddressWorker } from "../challenges/burnAddressWorker.js";
+import { deriveBurnSeed } from "../challenges/burnSeed.js";
 import { reopenBurnSecretOffThread } from "../challenges/reopenBurnSecret.js";
 import { assertRpcChainId } from "../config/assertRpcChainId.js";
-import { deriveBurnSeed } from "../config/burnSeed.js";
+import { capabilitiesOf } from "../config/capabilities.js";
 import { checkStartupRules } from "../config/checkStartupRules.js";
 import { loadConfig } from "../config/loadConfig.js";
 import type { Environment } from "../config/parseSecrets.js";
@@ -94,7 +95,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     relayerPk: secrets.relayerPk,
     treasuryPk: secrets.treasuryPk,
   });
-  const treasuryQueue = createRelayerQueue({ client, chain, account: treasuryAccount });
+  const treasurySender = createSerialSender({ client, chain, account: treasuryAccount });
   const rpcChainId = await client.getChainId();
   assertRpcChainId(config, rpcChainId);
   const startupWarnings = [...warnings, ...checkStartupRules({ config, secrets, rpcChainId })];
@@ -114,7 +115,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const historyCaughtUp = (await history?.recorder.reconcile(book.list())) ?? 0;
   if (historyCaughtUp > 0) logger.info("history_reconciled", { records: historyCaughtUp });
 
-  const local = config.profile === "local";
+  const capabilities = capabilitiesOf(config);
   const network = toNetwork(config.network.chain_id);
   const treasury = getAddress(config.settlement.treasury);
   const seed = deriveBurnSeed(secrets.treasuryPk);
@@ -122,7 +123,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const poseidon = selectPoseidon(parsePoseidonSelection(options.env));
   if (poseidon.fallback) logger.warn("poseidon_fallback", { implementation: poseidon.implementation.name });
   const stock =
-    local && config.settlement.journal !== null
+    capabilities.issuesOffers && config.settlement.journal !== null
       ? await BurnAddressStockFile.open(`${config.settlement.journal}.stock`, { chainId: config.network.chain_id, treasury, seed })
       : undefined;
   if (stock) logger.info("burn_address_stock_restored", { entries: stock.restored.length, discarded: stock.discarded ?? null });
@@ -131,7 +132,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     retentionSeconds: config.settlement.expired_challenge_retention_seconds,
   });
   // Under a non-local profile no offer is ever issued, so no CPU goes into deriving burn addresses.
-  const pool = local
+  const pool = capabilities.issuesOffers
     ? new BurnAddressPool({
         chainId: config.network.chain_id,
         treasury,
@@ -164,14 +165,14 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     await journal.append(record);
     book.apply(record);
   };
-  const relayerQueue = trackRelayerQueue(createRelayerQueue({ client, chain, account: relayerAccount }));
-  const relayer = relayerQueue.queue;
+  const trackedRelayer = trackRelayerQueue(createSerialSender({ client, chain, account: relayerAccount }));
+  const relayerSender = trackedRelayer.queue;
   const settlement = createSettlementService({
-    profile: config.profile,
+    capabilities,
     network,
     deployment,
     client,
-    relayer,
+    relayer: relayerSender,
     challenges: store,
     book,
     record: journalAndApply,
@@ -185,7 +186,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     poolStats: () => pool?.stats(),
     backlog: () => settlementBacklog(book, unixNow()),
     openChallenges: () => store.counts().open,
-    relayerQueueDepth: relayerQueue.depth,
+    relayerQueueDepth: trackedRelayer.depth,
     gasBalances: async () => {
       const [relayerWei, treasuryWei] = await Promise.all([
         client.getBalance({ address: relayerAccount.address }),
@@ -205,7 +206,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   });
 
   const supported: SupportedResponse = {
-    kinds: local ? [{ x402Version: X402_VERSION, scheme: SCHEME, network }] : [],
+    kinds: capabilities.acceptsPayments ? [{ x402Version: X402_VERSION, scheme: SCHEME, network }] : [],
     extensions: [],
     signers: {},
   };
@@ -234,7 +235,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
           backlog: () => settlementBacklog(book, unixNow()),
           openChallenges: () => store.counts().open,
           poolStats: () => pool?.stats(),
-          relayer: { address: relayerAccount.address, queueDepth: relayerQueue.depth },
+          relayer: { address: relayerAccount.address, queueDepth: trackedRelayer.depth },
           treasury: { address: treasuryAccount.address },
           balanceOf: (address) => client.getBalance({ address }),
         }),
@@ -243,7 +244,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   };
 
   // Only profile `local` on 31337 has a prover (the fixture one); elsewhere the loop runs frozen.
-  const prover = local ? createFixtureProver({ profile: config.profile, chainId: config.network.chain_id, deciderUrl: config.network.decider_url }) : undefined;
+  const prover = capabilities.fixtureProver ? createFixtureProver({ profile: config.profile, chainId: config.network.chain_id, deciderUrl: config.network.decider_url }) : undefined;
   const indexer = createIndexerClient({ url: config.network.indexer_url, chainId: config.network.chain_id, token: deployment.token });
   let secretWorker: BurnAddressWorker | undefined;
   // The live challenge still holds the secret; after a restart it is re-derived from the nonce, off-thread.
@@ -254,7 +255,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     return reopenBurnSecretOffThread(secretWorker, seed, config.network.chain_id, treasury, challengeNonce);
   };
   const finalizeLoop = createFinalizeLoop({
-    active: prover !== undefined,
+    active: capabilities.finalizes && prover !== undefined,
     intervalMs: config.daemon.finalize_interval_ms,
     deployment,
     book,
@@ -264,7 +265,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     now: unixNow,
     finalize: instrumentFinalize(metrics, (entry) =>
       prover
-        ? finalizeEntry({ client, relayer, prover, indexer, deployment, burnSecret }, entry)
+        ? finalizeEntry({ client, relayer: relayerSender, prover, indexer, deployment, burnSecret }, entry)
         : Promise.resolve({ kind: "waiting", reason: "no prover under this profile" }),
     ),
     settleFee: (entry) =>
@@ -274,8 +275,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
           fee: config.fee,
           token: deployment.token,
           treasury,
-          treasuryQueue,
-          relayer,
+          treasurySender,
+          relayer: relayerSender,
           journal: journalAndApply,
           now: unixNow,
         },

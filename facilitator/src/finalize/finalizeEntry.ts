@@ -16,8 +16,8 @@ import {
   type PublicClient,
 } from "viem";
 import type { BurnSecret } from "../challenges/challengeRecord.js";
-import type { RelayerQueue } from "../chain/relayerQueue.js";
-import { pollReceipt } from "../settlement/pollReceipt.js";
+import type { SerialSender } from "../chain/createSerialSender.js";
+import { pollReceipt } from "../chain/pollReceipt.js";
 import type { SettlementEntry } from "../settlement/settlementBook.js";
 import type { IndexerClient } from "./indexerClient.js";
 import type { ProverPort } from "./proverPort.js";
@@ -25,7 +25,7 @@ import type { ProverPort } from "./proverPort.js";
 /** What a finalize pass talks to. */
 export type FinalizeContext = {
   client: PublicClient;
-  relayer: RelayerQueue;
+  relayer: SerialSender;
   prover: ProverPort;
   indexer: IndexerClient;
   deployment: { chainId: number; token: Address; verifier: Address; treasury: Address };

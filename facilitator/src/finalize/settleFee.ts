@@ -7,10 +7,10 @@
  */
 import { feeSplitterAbi, zerc20TokenAbi } from "@svc/scheme";
 import { encodeFunctionData, parseEventLogs, type Address, type Hex, type PublicClient } from "viem";
-import type { RelayerQueue } from "../chain/relayerQueue.js";
+import type { SerialSender } from "../chain/createSerialSender.js";
 import type { FeeConfig } from "../config/facilitatorConfigSchema.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
-import { pollReceipt } from "../settlement/pollReceipt.js";
+import { pollReceipt } from "../chain/pollReceipt.js";
 import type { SettlementEntry } from "../settlement/settlementBook.js";
 
 /** What fee settlement talks to. */
@@ -20,9 +20,9 @@ export type SettleFeeContext = {
   token: Address;
   treasury: Address;
   /** Sends as the treasury key (custodial sweeps). */
-  treasuryQueue: RelayerQueue;
+  treasurySender: SerialSender;
   /** Sends as the relayer key (splitter distribution). */
-  relayer: RelayerQueue;
+  relayer: SerialSender;
   journal: (record: JournalRecord) => Promise<void>;
   now: () => number;
   receiptTimeoutMs?: number;
@@ -48,8 +48,8 @@ export async function settleFee(context: SettleFeeContext, entry: SettlementEntr
       return receipt?.status === "success" ? settled(fee, txHash) : "pending";
     }
     const data = encodeFunctionData({ abi: zerc20TokenAbi, functionName: "transfer", args: [context.fee.recipient, fee] });
-    const call = await estimate(context.client, context.treasuryQueue.address, context.token, data);
-    const txHash = await context.treasuryQueue.send(call, {
+    const call = await estimate(context.client, context.treasurySender.address, context.token, data);
+    const txHash = await context.treasurySender.send(call, {
       beforeBroadcast: ({ hash, serialized }) =>
         context.journal({ type: "fee_sweep", challengeNonce, txHash: hash, rawTransaction: serialized, amount: fee.toString(), at: context.now() }),
     });

@@ -4,7 +4,7 @@
  */
 import type { ClassifiedFacilitatorBody, SettleResponse, VerifyResponse } from "@svc/scheme";
 
-import type { RelayerQueue } from "../chain/relayerQueue.js";
+import type { SerialSender } from "../chain/createSerialSender.js";
 import type { FinalizeOutcome } from "../finalize/finalizeEntry.js";
 import type { SettlementEntry } from "../settlement/settlementBook.js";
 import type { FacilitatorMetrics } from "./createFacilitatorMetrics.js";
@@ -52,7 +52,7 @@ export function instrumentFinalize(
 }
 
 /** A relayer queue whose submitted-but-unanswered transactions are counted. */
-export function trackRelayerQueue(queue: RelayerQueue): { queue: RelayerQueue; depth: () => number } {
+export function trackRelayerQueue(queue: SerialSender): { queue: SerialSender; depth: () => number } {
   let depth = 0;
   return {
     queue: {

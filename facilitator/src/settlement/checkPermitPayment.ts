@@ -32,7 +32,7 @@ import {
   type PublicClient,
 } from "viem";
 import { readRelayFees } from "../chain/readRelayFees.js";
-import type { RelayerCall } from "../chain/relayerQueue.js";
+import type { EstimatedCall } from "../chain/createSerialSender.js";
 import { createSignerRecovery, SIGNER_RECOVERY_CAPACITY, type SignerRecovery } from "./createSignerRecovery.js";
 
 const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
@@ -71,7 +71,7 @@ export type CheckedPermit = {
   alreadyExecuted: boolean;
   args: PermitBurnArgs;
   /** The estimated relay call, when an estimate was asked for and the burn has not executed yet. */
-  call: RelayerCall | undefined;
+  call: EstimatedCall | undefined;
 };
 
 /** The outcome of the checks. */
@@ -153,7 +153,7 @@ export async function checkPermitPayment(parameters: CheckPermitPaymentParameter
   return { ok: true, permit: { ...permit, call: estimate } };
 }
 
-async function estimateRelay(client: PublicClient, relayer: Address, helper: Address, data: Hex): Promise<RelayerCall | undefined> {
+async function estimateRelay(client: PublicClient, relayer: Address, helper: Address, data: Hex): Promise<EstimatedCall | undefined> {
   // A relay that would revert has no estimate; the checks above name the reason, so the error is dropped here.
   const [gas, fees] = await Promise.all([
     client.estimateGas({ account: relayer, to: helper, data }).catch(() => undefined),

@@ -13,12 +13,12 @@
  */
 import { BURN_REVERTED, PENDING_BURN, RELAY_FAILED, type SettleResponse } from "@svc/scheme";
 import { parseTransaction, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
-import type { RelayerCall, RelayerQueue } from "../chain/relayerQueue.js";
+import type { EstimatedCall, SerialSender } from "../chain/createSerialSender.js";
 import type { JournalRecord, RelayRecord } from "../journal/journalRecord.js";
 import type { Logger } from "../log/createLogger.js";
 import type { ChallengeView } from "./challengeView.js";
 import { findPermitBurn } from "./findPermitBurn.js";
-import { pollReceipt } from "./pollReceipt.js";
+import { pollReceipt } from "../chain/pollReceipt.js";
 import { relayMayHaveReachedChain } from "./relayReachedChain.js";
 
 /** One permit payment and the burn authorization its relay executes. */
@@ -30,7 +30,7 @@ export type ExecutedBurn = { burnTxHash: Hex; burnBlockNumber: bigint };
 /** What relaying reads, writes and answers with. */
 export type PermitRelaysContext = {
   client: PublicClient;
-  relayer: RelayerQueue;
+  relayer: SerialSender;
   /** Journals (fsync) and applies one record. */
   record: (record: JournalRecord) => Promise<void>;
   logger: Logger;
@@ -48,7 +48,7 @@ export type PermitRelaysContext = {
 /** Relays and follows permit burns. */
 export type PermitRelays = {
   /** Signs, journals and broadcasts `call`, then waits for its receipt (bounded). */
-  relay: (relay: PermitRelay, call: RelayerCall) => Promise<SettleResponse>;
+  relay: (relay: PermitRelay, call: EstimatedCall) => Promise<SettleResponse>;
   /** Follows a relay journaled earlier; `released` when it was proven dropped and may be relayed afresh. */
   follow: (relay: PermitRelay, journaled: RelayRecord) => Promise<SettleResponse | "released">;
 };
@@ -103,7 +103,7 @@ export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
     return awaitReceipt(relay, journaled.txHash);
   };
 
-  const relay = async (payment: PermitRelay, call: RelayerCall): Promise<SettleResponse> => {
+  const relay = async (payment: PermitRelay, call: EstimatedCall): Promise<SettleResponse> => {
     const challengeNonce = payment.view.challengeNonce;
     let signed: RelayRecord | undefined;
     let txHash: Hex;

@@ -36,8 +36,8 @@ import {
   type Hex,
   type PublicClient,
 } from "viem";
-import type { RelayerQueue } from "../chain/relayerQueue.js";
-import type { Profile } from "../config/facilitatorConfigSchema.js";
+import type { SerialSender } from "../chain/createSerialSender.js";
+import type { Capabilities } from "../config/capabilities.js";
 import type { HistoryPayment, HistoryRecorder } from "../history/record/historyRecorder.js";
 import { requireIntent } from "../history/record/requireIntent.js";
 import type { AcceptedRecord, JournalRecord } from "../journal/journalRecord.js";
@@ -51,18 +51,19 @@ import { findPermitBurn } from "./findPermitBurn.js";
 import type { SettlementBook, SettlementEntry } from "./settlementBook.js";
 import { SettlementCoordinator } from "./settlementCoordinator.js";
 
-/** Where issued challenges are looked up and marked paid (the challenge store). */
-export type ChallengeLookup = IssuedChallenges & { markSettled: (challengeNonce: Hex) => void };
+/** The issued challenges as settlement uses them: looked up, and marked paid once accepted (the challenge store). */
+export type PayableChallenges = IssuedChallenges & { markSettled: (challengeNonce: Hex) => void };
 
 /** Everything settlement needs; the HTTP layer is not among it. */
 export type SettlementServiceDependencies = {
-  profile: Profile | undefined;
+  /** What the profile allows: off `local`, verify and settle answer `profile_unsupported`. */
+  capabilities: Pick<Capabilities, "acceptsPayments">;
   network: Network;
   /** The configuration an accepted entry is journaled under (finalization only runs under the same). */
   deployment: { token: Address; verifier: Address; treasury: Address };
   client: PublicClient;
-  relayer: RelayerQueue;
-  challenges: ChallengeLookup;
+  relayer: SerialSender;
+  challenges: PayableChallenges;
   /** The state folded from the journal. */
   book: SettlementBook;
   /** Journals one record (fsync) and folds it into `book`: the daemon's one append-and-apply. */
@@ -255,7 +256,7 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
   };
 
   const verify = async (body: ClassifiedFacilitatorBody): Promise<VerifyResponse> => {
-    if (deps.profile !== "local") return invalid(PROFILE_UNSUPPORTED);
+    if (!deps.capabilities.acceptsPayments) return invalid(PROFILE_UNSUPPORTED);
     if (body.kind === "rejected") return invalid(body.reason);
     try {
       const result = await checkPayment(checks, body, payloadDigest(body.payment.payload));
@@ -269,7 +270,7 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
   };
 
   const settle = (body: ClassifiedFacilitatorBody): Promise<SettleResponse> => {
-    if (deps.profile !== "local") return Promise.resolve(failure(PROFILE_UNSUPPORTED));
+    if (!deps.capabilities.acceptsPayments) return Promise.resolve(failure(PROFILE_UNSUPPORTED));
     if (body.kind === "rejected") return Promise.resolve(failure(body.reason));
     const challengeNonce = body.payment.payload.challengeNonce;
     const digest = payloadDigest(body.payment.payload);

@@ -11,6 +11,7 @@ import {
   type VerifyResponse,
 } from "@svc/scheme";
 
+import { capabilitiesOf } from "../../config/capabilities.js";
 import { ProfileDisabledError } from "../../errors/challenges.js";
 import { createLogger, type Logger } from "../../log/createLogger.js";
 import type { AppDependencies } from "../appDependencies.js";
@@ -47,6 +48,7 @@ export function buildMemoryLogger(): { logger: Logger; lines: string[] } {
 export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): AppDependencies {
   const { profile = "local", daemon, listen, providers, ...rest } = overrides;
   const network = "eip155:31337" as const;
+  const { issuesOffers, acceptsPayments } = capabilitiesOf({ profile });
   return {
     config: {
       profile,
@@ -67,14 +69,14 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
     adminToken: TEST_HTTP_ADMIN_TOKEN,
     logger: buildMemoryLogger().logger,
     supported: () => ({
-      kinds: profile === "local" ? [{ x402Version: 2, scheme: "svc-zerc20", network }] : [],
+      kinds: acceptsPayments ? [{ x402Version: 2, scheme: "svc-zerc20", network }] : [],
       extensions: [],
       signers: {},
     }),
     health: () => ({ status: "ok" }),
     readiness: async () => ({ ready: true, checkedAt: 0, components: READY_COMPONENTS }),
     issueChallenge: async (listPrice: bigint): Promise<ChallengeOffer> => {
-      if (profile !== "local") throw new ProfileDisabledError(profile);
+      if (!issuesOffers) throw new ProfileDisabledError(profile);
       return {
         payTo: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
         amount: listPrice.toString(),
@@ -85,12 +87,12 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
       };
     },
     verify: async (body: ClassifiedFacilitatorBody): Promise<VerifyResponse> => {
-      if (profile !== "local") return { isValid: false, invalidReason: PROFILE_UNSUPPORTED };
+      if (!acceptsPayments) return { isValid: false, invalidReason: PROFILE_UNSUPPORTED };
       if (body.kind === "rejected") return { isValid: false, invalidReason: body.reason, invalidMessage: body.detail };
       return { isValid: true };
     },
     settle: async (body: ClassifiedFacilitatorBody): Promise<SettleResponse> => {
-      if (profile !== "local") return { success: false, transaction: "", network, errorReason: PROFILE_UNSUPPORTED };
+      if (!acceptsPayments) return { success: false, transaction: "", network, errorReason: PROFILE_UNSUPPORTED };
       if (body.kind === "rejected") return { success: false, transaction: "", network, errorReason: body.reason };
       return { success: true, transaction: TEST_HTTP_BURN_TX, network, extra: { phase: "accepted" } };
     },
