@@ -6,7 +6,7 @@
 import { encodePaymentRequiredHeader } from "@svc/scheme";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { buildOffer, buildPaymentRequired } from "../testing/buildOffer.js";
+import { buildPaymentRequired, buildRequirements } from "@svc/scheme/testing";
 import { runAgent, startAgent } from "../testing/runAgent.js";
 import { startTestServer, type TestServer } from "../testing/startTestServer.js";
 import { makeTempDir } from "../testing/tempDir.js";
@@ -30,7 +30,7 @@ beforeEach(async () => {
       return;
     }
     response.statusCode = 402;
-    response.setHeader("PAYMENT-REQUIRED", encodePaymentRequiredHeader(buildPaymentRequired([buildOffer({ amount: "1010" })])));
+    response.setHeader("PAYMENT-REQUIRED", encodePaymentRequiredHeader(buildPaymentRequired({ accepts: [buildRequirements({ amount: "1010" })] })));
     response.end("{}");
   });
 });

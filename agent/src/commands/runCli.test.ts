@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { approvalPaths } from "../approvals/approvalFiles.js";
 import { Ledger } from "../ledger/ledger.js";
 import { buildApprovalRequest } from "../testing/buildApprovalRequest.js";
-import { buildOffer, buildPaymentRequired } from "../testing/buildOffer.js";
+import { buildPaymentRequired, buildRequirements } from "@svc/scheme/testing";
 import { buildReserveInput } from "../testing/buildReserveInput.js";
 import { runCliInProcess } from "../testing/runCliInProcess.js";
 import { startTestServer, type TestServer } from "../testing/startTestServer.js";
@@ -30,7 +30,7 @@ beforeEach(async () => {
       return;
     }
     response.statusCode = 402;
-    response.setHeader("PAYMENT-REQUIRED", encodePaymentRequiredHeader(buildPaymentRequired([buildOffer({ amount: "1010" })])));
+    response.setHeader("PAYMENT-REQUIRED", encodePaymentRequiredHeader(buildPaymentRequired({ accepts: [buildRequirements({ amount: "1010" })] })));
     response.end("{}");
   });
 });

@@ -1,7 +1,7 @@
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@svc/scheme";
 import { describe, expect, it } from "vitest";
 
-import { buildPaymentRequired } from "../testing/buildOffer.js";
+import { buildPaymentRequired } from "@svc/scheme/testing";
 import { classifyPaidResponse } from "./classifyPaidResponse.js";
 
 const BURN = `0x${"ab".repeat(32)}` as const;

@@ -5,7 +5,7 @@ import { Ledger } from "../ledger/ledger.js";
 import { PayerKeyMissingError } from "../policy/errors.js";
 import { evaluateOffer } from "../policy/evaluateOffer.js";
 import type { Policy } from "../policy/policy.js";
-import { buildExtra, buildOffer, buildPaymentRequired } from "../testing/buildOffer.js";
+import { buildExtra, buildPaymentRequired, buildRequirements } from "@svc/scheme/testing";
 import { buildPolicy } from "../testing/buildPolicy.js";
 import { makeTempDir } from "../testing/tempDir.js";
 import type { PayEvent } from "./payEvent.js";
@@ -26,8 +26,8 @@ function policy(overrides: Partial<Policy> = {}): Policy {
 }
 
 function quoteFor(p: Policy, amount = "1000"): Quote {
-  const offer = buildOffer({ amount });
-  return { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired([offer]), offer, evaluation: evaluateOffer(p, offer, Date.now()) };
+  const offer = buildRequirements({ amount });
+  return { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired({ accepts: [offer] }), offer, evaluation: evaluateOffer(p, offer, Date.now()) };
 }
 
 describe("payQuote before signing", () => {
@@ -42,7 +42,7 @@ describe("payQuote before signing", () => {
   it("declines above the total cap, counting what is already reserved", async () => {
     const p = policy({ maxTotal: "1500" });
     const ledger = new Ledger(dir.path);
-    await ledger.reserve({ url: "http://x/", mode: "permit", network: "eip155:31337", asset: buildOffer().asset, amount: "600", payTo: buildOffer().payTo, challengeNonce: `0x${"22".repeat(32)}`, expiresAt: 1_900_000_300 }, undefined);
+    await ledger.reserve({ url: "http://x/", mode: "permit", network: "eip155:31337", asset: buildRequirements().asset, amount: "600", payTo: buildRequirements().payTo, challengeNonce: `0x${"22".repeat(32)}`, expiresAt: 1_900_000_300 }, undefined);
     const outcome = await payQuote({ quote: quoteFor(p), policy: p, ledger, approve: async () => "approved" });
     expect(outcome).toMatchObject({ kind: "declined", reason: "above_max_total" });
     expect(outcome.kind === "declined" ? outcome.message : "").toContain("above SVC_MAX_TOTAL (1500 base units); already spent or reserved: 600 base units");
@@ -84,8 +84,8 @@ describe("payQuote approval", () => {
   ] as const)("in %s mode closes the question at the offer's last usable moment when that comes before the timeout", async (mode, margin) => {
     const p = policy({ approveAbove: "999", mode, approvalTimeoutMs: 120_000 });
     const expiresAt = Math.floor(Date.now() / 1000) + 90;
-    const offer = buildOffer({ amount: "1000", extra: buildExtra({ expiresAt, deadline: expiresAt }) });
-    const quote: Quote = { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired([offer]), offer, evaluation: evaluateOffer(p, offer, Date.now()) };
+    const offer = buildRequirements({ amount: "1000", extra: buildExtra({ expiresAt, deadline: expiresAt }) });
+    const quote: Quote = { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired({ accepts: [offer] }), offer, evaluation: evaluateOffer(p, offer, Date.now()) };
     const asked: ApprovalRequest[] = [];
     const outcome = await payQuote({ quote, policy: p, ledger: new Ledger(dir.path), approve: async (request) => {
       asked.push(request);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 
-import { buildExtra, buildOffer, TEST_EXPIRES_AT } from "../testing/buildOffer.js";
+import { buildExtra, buildRequirements, TEST_EXPIRES_AT } from "@svc/scheme/testing";
 import { buildPolicy } from "../testing/buildPolicy.js";
 import { evaluateOffer } from "./evaluateOffer.js";
 
 const at = (secondsLeft: number) => (TEST_EXPIRES_AT - secondsLeft) * 1000;
-const offer = buildOffer({ amount: "1000" });
+const offer = buildRequirements({ amount: "1000" });
 
 describe("evaluateOffer", () => {
   it("allows an offer on the allowed network with no caps set", () => {
@@ -33,7 +33,7 @@ describe("evaluateOffer", () => {
   });
 
   it("declines an offer without a helper in permit mode, and pays it in self-transfer mode", () => {
-    const noHelper = buildOffer({ amount: "1000", extra: buildExtra({ helper: undefined, deadline: undefined }) });
+    const noHelper = buildRequirements({ amount: "1000", extra: buildExtra({ helper: undefined, deadline: undefined }) });
     expect(evaluateOffer(buildPolicy(), noHelper, at(120))).toMatchObject({ reason: "permit_unavailable" });
     expect(evaluateOffer(buildPolicy({ mode: "self-transfer" }), noHelper, at(120))).toMatchObject({ kind: "allowed" });
   });

@@ -29,6 +29,9 @@ export const TEST_PAYER_KEY = keccak256(toHex("svc-zerc20 test payer"));
 /** The address of `TEST_PAYER_KEY`. */
 export const TEST_PAYER = privateKeyToAccount(TEST_PAYER_KEY).address;
 
+/** The unix second the builders' offers expire at; tests pin their clock relative to it. */
+export const TEST_EXPIRES_AT = 1_900_000_300;
+
 /** A token address, checksummed. */
 export const TEST_TOKEN = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
 
@@ -48,9 +51,9 @@ export const TEST_BURN_TX_HASH = keccak256(toHex("svc-zerc20 test burn"));
 export function buildExtra(overrides: Partial<SubethaExtra> = {}): SubethaExtra {
   return {
     challengeNonce: TEST_CHALLENGE_NONCE,
-    expiresAt: 1_900_000_300,
+    expiresAt: TEST_EXPIRES_AT,
     helper: TEST_HELPER,
-    deadline: 1_900_000_300,
+    deadline: TEST_EXPIRES_AT,
     ...overrides,
   };
 }

@@ -15,7 +15,7 @@ import type { Quote, QuoteResult } from "../../payment/quote.js";
 import { evaluateOffer } from "../../policy/evaluateOffer.js";
 import type { Policy } from "../../policy/policy.js";
 import { buildApprovalRequest } from "../../testing/buildApprovalRequest.js";
-import { buildExtra, buildOffer, buildPaymentRequired, TEST_EXPIRES_AT } from "../../testing/buildOffer.js";
+import { buildExtra, buildPaymentRequired, buildRequirements, TEST_EXPIRES_AT } from "@svc/scheme/testing";
 import { buildPolicy } from "../../testing/buildPolicy.js";
 import { makeTempDir } from "../../testing/tempDir.js";
 import { waitForFrame, waitForText } from "../../testing/waitForFrame.js";
@@ -52,8 +52,8 @@ type SetupOptions = {
 
 function setup(options: SetupOptions = {}) {
   const policy = buildPolicy({ stateDir: dir.path, maxTotal: (5n * ZRC).toString(), maxPerPayment: (2n * ZRC).toString(), payerKey: undefined, ...options.policy });
-  const offer = options.offer ?? buildOffer({ amount: "1010000000000000000", extra: buildExtra({ fee: { amount: "10000000000000000", bps: 100 } }) });
-  const quote: Quote = { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired([offer]), offer, evaluation: evaluateOffer(policy, offer, NOW) };
+  const offer = options.offer ?? buildRequirements({ amount: "1010000000000000000", extra: buildExtra({ fee: { amount: "10000000000000000", bps: 100 } }) });
+  const quote: Quote = { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired({ accepts: [offer] }), offer, evaluation: evaluateOffer(policy, offer, NOW) };
   const payments: ScriptedPayment[] = [];
   const decisions: { id: string; decision: string }[] = [];
   let quoteCount = 0;
@@ -145,10 +145,10 @@ describe("TUI offer screen", () => {
   });
 
   it("offers no pay key for an expired offer, or one too close to expiry for a self-transfer", async () => {
-    const expired = setup({ offer: buildOffer({ extra: buildExtra({ expiresAt: NOW / 1000 - 1 }) }) });
+    const expired = setup({ offer: buildRequirements({ amount: "1000", extra: buildExtra({ expiresAt: NOW / 1000 - 1 }) }) });
     expect(await waitForText(expired.app.lastFrame, "EXPIRED (press r for a fresh offer)")).not.toContain("p/enter pay");
     expired.app.unmount();
-    const late = setup({ policy: { mode: "self-transfer" }, offer: buildOffer({ extra: buildExtra({ expiresAt: NOW / 1000 + 20 }) }) });
+    const late = setup({ policy: { mode: "self-transfer" }, offer: buildRequirements({ amount: "1000", extra: buildExtra({ expiresAt: NOW / 1000 + 20 }) }) });
     const frame = await waitForText(late.app.lastFrame, "too late to pay in self-transfer mode");
     expect(frame).not.toContain("p/enter pay");
     late.app.stdin.write("p");
