@@ -62,6 +62,16 @@ export { describeIssues } from "./wire/describeIssues.js";
 export { type FacilitatorRequest, FacilitatorRequestSchema } from "./wire/facilitatorRequest.js";
 export { type Fee, FeeSchema } from "./wire/fee.js";
 export { type Network, NetworkSchema, parseNetwork, toNetwork } from "./wire/network.js";
+export {
+  decodeOfferFee,
+  encodeOfferFee,
+  fromChallengeOffer,
+  type Offer,
+  offerExtra,
+  type OfferFee,
+  offerRequirements,
+  toChallengeOffer,
+} from "./wire/offer.js";
 export { type OtherPaymentRequirements, OtherPaymentRequirementsSchema } from "./wire/otherPaymentRequirements.js";
 export { parseSchemePayload, type SchemePayload } from "./wire/parseSchemePayload.js";
 export { payloadDigest } from "./wire/payloadDigest.js";

@@ -1,6 +1,5 @@
 import type {
   DeepReadonly,
-  PaymentRequirements,
   SchemeServerHooks,
   SettleContext,
   SettleResponse,
@@ -10,9 +9,10 @@ import type {
 import type { Hex } from "viem";
 
 import { CHALLENGE_EXPIRED, PAYLOAD_CONFLICT } from "../reasons/reasonCodes.js";
-import type { IssuedOffer } from "./issuedOffer.js";
+import type { CachedOffer } from "./cachedOffer.js";
 import type { OfferCache } from "./offerCache.js";
 import { payloadDigest } from "../wire/payloadDigest.js";
+import { parseSubethaExtra } from "../wire/subethaExtra.js";
 import { CONCURRENT_PAYMENT_FAILED } from "./serverReasonCodes.js";
 
 /** How the one running attempt for an offer ended. */
@@ -29,7 +29,7 @@ type Ticket =
 /** What the gate works on. */
 export type PaymentGateParameters = {
   /** The plugin's offer cache: accepted payments are recorded on their offer and expire with it. */
-  offers: OfferCache<IssuedOffer>;
+  offers: OfferCache<CachedOffer>;
   /** Unix seconds. */
   now: () => number;
 };
@@ -48,7 +48,7 @@ export type PaymentGateParameters = {
 export class PaymentGate {
   /** The scheme hooks that implement the gate; registered with the scheme. */
   readonly hooks: SchemeServerHooks;
-  private readonly offers: OfferCache<IssuedOffer>;
+  private readonly offers: OfferCache<CachedOffer>;
   private readonly now: () => number;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly tickets = new WeakMap<object, Ticket>();
@@ -68,8 +68,10 @@ export class PaymentGate {
   }
 
   private async beforeVerify(context: VerifyContext) {
-    const challengeNonce = readChallengeNonce(context.requirements);
-    if (challengeNonce === undefined) return undefined;
+    // The gate's edge: the requirements' `extra` is parsed once; anything but an svc-zerc20 offer passes through.
+    const extra = parseSubethaExtra(context.requirements.extra);
+    if (extra === undefined) return undefined;
+    const { challengeNonce, expiresAt } = extra;
     const fingerprint = payloadDigest(context.paymentPayload.payload);
 
     for (;;) {
@@ -90,7 +92,7 @@ export class PaymentGate {
         return undefined;
       }
 
-      const outcome = await this.waitFor(running, readExpiresAt(context.requirements));
+      const outcome = await this.waitFor(running, expiresAt);
       if (outcome === "expired") {
         // A run that never reported back (a later hook aborted it) must not hold the offer's key forever.
         if (this.inFlight.get(challengeNonce) === running) this.inFlight.delete(challengeNonce);
@@ -153,14 +155,4 @@ function createInFlight(): InFlight {
 
 function abort(reason: string, message: string) {
   return { abort: true as const, reason, message };
-}
-
-function readChallengeNonce(requirements: DeepReadonly<PaymentRequirements>): string | undefined {
-  const value = requirements.extra["challengeNonce"];
-  return typeof value === "string" ? value : undefined;
-}
-
-function readExpiresAt(requirements: DeepReadonly<PaymentRequirements>): number | undefined {
-  const value = requirements.extra["expiresAt"];
-  return typeof value === "number" ? value : undefined;
 }

@@ -13,10 +13,12 @@ import { decodePaymentSignatureHeader } from "../headers/paymentSignatureHeader.
 import { type DecimalString, DecimalStringSchema } from "../wire/decimalString.js";
 import { describeIssues } from "../wire/describeIssues.js";
 import type { Network } from "../wire/network.js";
+import { fromChallengeOffer, offerExtra } from "../wire/offer.js";
 import { SCHEME } from "../wire/scheme.js";
+import { parseSubethaExtra } from "../wire/subethaExtra.js";
 import { type ChallengeClient, createChallengeClient } from "./createChallengeClient.js";
 import { ChallengeRequestError, InvalidListPriceError, OfferNotIssuedError, UnsupportedPriceError } from "./errors.js";
-import { type IssuedOffer, offerExtra, type OptionalRequirementFields } from "./issuedOffer.js";
+import type { CachedOffer, OptionalRequirementFields } from "./cachedOffer.js";
 import { OfferCache } from "./offerCache.js";
 import { PaymentGate } from "./paymentGate.js";
 
@@ -92,11 +94,11 @@ export class SvcZerc20ServerScheme implements SchemeNetworkServer {
   /** The network this instance is registered for. */
   readonly network: Network;
 
-  private readonly offers: OfferCache<IssuedOffer>;
+  private readonly offers: OfferCache<CachedOffer>;
   private readonly challenge: ChallengeClient;
   private readonly now: () => number;
   private readonly payerAddress: ((context: HTTPRequestContext) => string | undefined) | undefined;
-  private readonly perRequest = new WeakMap<object, Map<Route, Promise<IssuedOffer>>>();
+  private readonly perRequest = new WeakMap<object, Map<Route, Promise<CachedOffer>>>();
 
   constructor(options: SvcZerc20ServerOptions) {
     this.network = options.network;
@@ -127,7 +129,7 @@ export class SvcZerc20ServerScheme implements SchemeNetworkServer {
       payTo: async (context) => (await this.offerFor(context, route)).offer.payTo,
       price: async (context) => {
         const { offer } = await this.offerFor(context, route);
-        return { amount: offer.amount, asset: offer.token, extra: offerExtra(offer) };
+        return { amount: offer.amount.toString(), asset: offer.asset, extra: offerExtra(offer) };
       },
     };
   }
@@ -144,9 +146,9 @@ export class SvcZerc20ServerScheme implements SchemeNetworkServer {
    * found by its nonce.
    */
   async enhancePaymentRequirements(requirements: PaymentRequirements): Promise<PaymentRequirements> {
-    const challengeNonce = requirements.extra["challengeNonce"];
-    const issued = typeof challengeNonce === "string" ? this.offers.peek(challengeNonce) : undefined;
-    if (issued === undefined || issued.offer.payTo !== requirements.payTo || issued.offer.amount !== requirements.amount) {
+    const extra = parseSubethaExtra(requirements.extra);
+    const issued = extra === undefined ? undefined : this.offers.peek(extra.challengeNonce);
+    if (issued === undefined || issued.offer.payTo !== requirements.payTo || issued.offer.amount.toString() !== requirements.amount) {
       throw new OfferNotIssuedError();
     }
     const { resource, description, mimeType, outputSchema } = issued.fields;
@@ -166,7 +168,7 @@ export class SvcZerc20ServerScheme implements SchemeNetworkServer {
   }
 
   /** One offer per request and route: core calls `payTo` and `price` with the same context object. */
-  private offerFor(context: HTTPRequestContext, route: Route): Promise<IssuedOffer> {
+  private offerFor(context: HTTPRequestContext, route: Route): Promise<CachedOffer> {
     let byRoute = this.perRequest.get(context);
     if (byRoute === undefined) {
       byRoute = new Map();
@@ -180,7 +182,7 @@ export class SvcZerc20ServerScheme implements SchemeNetworkServer {
     return offer;
   }
 
-  private async resolveOffer(context: HTTPRequestContext, route: Route): Promise<IssuedOffer> {
+  private async resolveOffer(context: HTTPRequestContext, route: Route): Promise<CachedOffer> {
     const listPrice = parseListPrice(typeof route.price === "function" ? await route.price(context) : route.price);
     const echoed = readEchoedChallengeNonce(context);
     if (echoed !== undefined) {
@@ -190,14 +192,15 @@ export class SvcZerc20ServerScheme implements SchemeNetworkServer {
     return this.issue(route, listPrice, this.payerAddress?.(context));
   }
 
-  private async issue(route: Route, listPrice: DecimalString, payerAddress: string | undefined): Promise<IssuedOffer> {
+  private async issue(route: Route, listPrice: DecimalString, payerAddress: string | undefined): Promise<CachedOffer> {
     let offer;
     try {
-      offer = await this.challenge(listPrice, { payerAddress });
+      // The plugin's edge: the parsed answer becomes the typed offer here, and every 402 is encoded from it.
+      offer = fromChallengeOffer(await this.challenge(listPrice, { payerAddress }));
     } catch (error) {
       throw error instanceof ChallengeRequestError ? toFacilitatorResponseError(error) : error;
     }
-    const issued: IssuedOffer = {
+    const issued: CachedOffer = {
       offer,
       route,
       listPrice,

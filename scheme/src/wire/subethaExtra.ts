@@ -25,3 +25,12 @@ export const SubethaExtraSchema = z.looseObject({
 
 /** The scheme-specific `extra` of an svc-zerc20 offer. */
 export type SubethaExtra = z.infer<typeof SubethaExtraSchema>;
+
+/**
+ * The `extra` of any requirements as an svc-zerc20 `SubethaExtra`, or `undefined` when it is not one: the
+ * provider plugin's one way to read it, so no field is ever probed by hand.
+ */
+export function parseSubethaExtra(extra: unknown): SubethaExtra | undefined {
+  const parsed = SubethaExtraSchema.safeParse(extra);
+  return parsed.success ? parsed.data : undefined;
+}

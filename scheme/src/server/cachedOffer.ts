@@ -1,9 +1,8 @@
 import type { SettleResponse } from "@x402/core/types";
 import type { Hex } from "viem";
 
-import type { ChallengeOffer } from "../wire/challengeOffer.js";
 import type { DecimalString } from "../wire/decimalString.js";
-import type { SubethaExtra } from "../wire/subethaExtra.js";
+import type { Offer } from "../wire/offer.js";
 
 /** The standard optional requirements fields a provider may attach to its offers. */
 export type OptionalRequirementFields = {
@@ -22,11 +21,11 @@ export type SettledPayment = {
 };
 
 /**
- * One offer as the provider issued it: the facilitator's answer untouched, plus everything the paid retry
- * must reproduce exactly (`maxTimeoutSeconds` is fixed here, at issue) and what binds it to its route.
+ * One offer in the plugin's cache: the facilitator's offer, plus everything the paid retry must reproduce
+ * exactly (`maxTimeoutSeconds` is fixed here, at issue) and what binds it to its route.
  */
-export type IssuedOffer = {
-  readonly offer: ChallengeOffer;
+export type CachedOffer = {
+  readonly offer: Offer;
   /** Identity of the route option that issued it: an offer bought for one route never pays for another. */
   readonly route: object;
   readonly listPrice: DecimalString;
@@ -37,17 +36,3 @@ export type IssuedOffer = {
   /** Set once the facilitator accepted a payment for this offer. */
   settled?: SettledPayment;
 };
-
-/**
- * The offer's `extra` (`SubethaExtra`): only the fields the spec defines, each exactly as the facilitator
- * wrote it, and optional ones only when present, so the payer's echo deep-equals it.
- */
-export function offerExtra(offer: ChallengeOffer): SubethaExtra {
-  return {
-    challengeNonce: offer.challengeNonce,
-    expiresAt: offer.expiresAt,
-    ...(offer.helper === undefined ? {} : { helper: offer.helper }),
-    ...(offer.deadline === undefined ? {} : { deadline: offer.deadline }),
-    ...(offer.fee === undefined ? {} : { fee: offer.fee }),
-  };
-}
