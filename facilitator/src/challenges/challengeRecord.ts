@@ -1,9 +1,10 @@
 /**
- * What the facilitator remembers about one offer. The wire sees only the offer fields; the burn secret
+ * What the facilitator remembers about one offer. The wire sees only the `Offer` fields; the burn secret
  * (payment id, tweak, secret) never leaves this process: it is what later opens the burn for the mint.
  */
-import type { Network } from "@svc/scheme";
+import type { Offer } from "@svc/scheme";
 import type { Address, Hex } from "viem";
+
 import type { Quote } from "./quote.js";
 
 /** The private half of a one-time burn address. */
@@ -20,27 +21,15 @@ export type BurnSecret = {
   burnAddress: Address;
 };
 
-/** One issued challenge: the offer's fields plus what only the facilitator knows. */
-export type ChallengeRecord = {
-  challengeNonce: Hex;
-  network: Network;
-  chainId: number;
-  /** The zERC20 token (`asset` of the offer). */
-  asset: Address;
-  /** The one-time burn address (`payTo` of the offer). */
-  payTo: Address;
-  /** Quoted amount in base units (`amount` of the offer). */
-  amount: bigint;
-  /** How `amount` was priced: list price, fee, payout. */
+/**
+ * One issued challenge: the offer, how its amount was priced and when it was issued, and its burn secret. A
+ * challenge restored from the journal has no secret (`burn` is `undefined`); settlement never reads it.
+ */
+export type ChallengeRecord = Offer & {
+  /** How `amount` was priced: list price, fee, payout (its `extraFee` is the offer's `fee`). */
   quote: Quote;
-  /** PermitBurner address when the gasless path is offered. */
-  helper: Address | undefined;
-  /** Unix seconds bounding the permit and burn-bind signatures; never after `expiresAt`. */
-  deadline: number | undefined;
   /** Unix seconds. */
   issuedAt: number;
-  /** Unix seconds; the offer is refused after it. */
-  expiresAt: number;
   /**
    * The burn's private half while this process issued it; `undefined` for a challenge restored from the
    * journal after a restart, whose secret is re-derived from the seed and the nonce when the mint needs it.

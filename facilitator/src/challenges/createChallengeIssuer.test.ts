@@ -1,4 +1,4 @@
-import { burnAddressFromHash, burnAddressHash, ChallengeOfferSchema } from "@svc/scheme";
+import { burnAddressFromHash, burnAddressHash, ChallengeOfferSchema, offerRequirements } from "@svc/scheme";
 import { getAddress, hexToBigInt, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 
@@ -76,7 +76,8 @@ describe("the offer", () => {
       deadline: NOW + 120,
       fee: { amount: "10", bps: 100 },
     });
-    expect(record).toMatchObject({ network: "eip155:31337", asset: offer.token, amount: 1010n, issuedAt: NOW });
+    expect(record).toMatchObject({ chainId: 31337, asset: offer.token, amount: 1010n, issuedAt: NOW });
+    expect(offerRequirements(record, 120).network).toBe("eip155:31337");
     expect(offer.challengeNonce).toMatch(/^0x[0-9a-f]{64}$/);
     expect(store.get(offer.challengeNonce)).toEqual({ record, status: "open", settled: false });
   });
@@ -107,7 +108,7 @@ describe("fees", () => {
     const { offer, record } = await setup().issuer.issue(1000n);
     expect(offer.amount).toBe("1010");
     expect(offer.fee).toEqual({ amount: "10", bps: 100 });
-    expect(record.quote).toEqual({ amount: 1010n, fee: 10n, payout: 1000n, extraFee: { amount: "10", bps: 100 } });
+    expect(record.quote).toEqual({ amount: 1010n, fee: 10n, payout: 1000n, extraFee: { amount: 10n, bps: 100 } });
   });
 
   it("keeps the list price and hides the fee when the provider pays it", async () => {

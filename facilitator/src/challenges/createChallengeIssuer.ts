@@ -6,7 +6,7 @@
  * taken entry's tweak and recipient hash from the seed and the configured treasury (microseconds): whatever
  * the pool was built with, an offer can only ever commit its mint to `settlement.treasury`.
  */
-import { toNetwork, type ChallengeOffer } from "@svc/scheme";
+import { toChallengeOffer, type ChallengeOffer } from "@svc/scheme";
 import { getAddress, type Hex } from "viem";
 
 import { capabilitiesOf } from "../config/capabilities.js";
@@ -64,7 +64,6 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
   const { config, seed, pool, store } = parameters;
   const now = parameters.now ?? (() => Math.floor(Date.now() / 1000));
   const chainId = config.network.chain_id;
-  const network = toNetwork(chainId);
   const asset = getAddress(config.network.token);
   const treasury = getAddress(config.settlement.treasury);
   const permitBurner = config.settlement.permit_burner;
@@ -98,16 +97,16 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
         // offer was lost in a restart can still be recovered by the operator. The id is 32 random bytes and
         // reveals nothing without the seed.
         challengeNonce: burn.paymentId,
-        network,
         chainId,
         asset,
         payTo: burn.burnAddress,
         amount: priced.amount,
-        quote: priced,
+        expiresAt,
         helper,
         deadline,
+        fee: priced.extraFee,
+        quote: priced,
         issuedAt,
-        expiresAt,
         burn,
       };
       try {
@@ -117,7 +116,7 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
         throw new ChallengeNotRecordedError({ cause });
       }
       slot.add(record);
-      return { offer: toOffer(record), record };
+      return { offer: toChallengeOffer(record), record };
     },
   };
 
@@ -131,19 +130,4 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
       throw new BurnAddressUnavailableError({ cause });
     }
   }
-}
-
-// Optional keys are left out rather than set to undefined, so the offer's JSON and its key set agree.
-function toOffer(record: ChallengeRecord): ChallengeOffer {
-  return {
-    payTo: record.payTo,
-    amount: record.amount.toString(),
-    token: record.asset,
-    chainId: record.chainId,
-    challengeNonce: record.challengeNonce,
-    expiresAt: record.expiresAt,
-    ...(record.helper === undefined ? {} : { helper: record.helper }),
-    ...(record.deadline === undefined ? {} : { deadline: record.deadline }),
-    ...(record.quote.extraFee === undefined ? {} : { fee: record.quote.extraFee }),
-  };
 }

@@ -53,7 +53,7 @@ describe("quote", () => {
       amount: 1_010n,
       fee: 10n,
       payout: 1_000n,
-      extraFee: { amount: "10", bps: 100 },
+      extraFee: { amount: 10n, bps: 100 },
     });
   });
 
@@ -62,7 +62,7 @@ describe("quote", () => {
       amount: 3n,
       fee: 3n,
       payout: 0n,
-      extraFee: { amount: "3", bps: 100 },
+      extraFee: { amount: 3n, bps: 100 },
     });
   });
 

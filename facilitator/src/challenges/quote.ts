@@ -7,6 +7,8 @@
  *   amount (a `min_per_payment` above a small list price) is capped at the amount, so the payout is zero,
  *   never negative.
  */
+import type { OfferFee } from "@svc/scheme";
+
 import { QuoteOutOfRangeError } from "../errors/fee.js";
 import { MAX_TRANSFER_VALUE, type FeeConfig } from "../config/facilitatorConfigSchema.js";
 
@@ -22,7 +24,7 @@ export type Quote = {
   /** `amount - fee`: what the provider's side receives. */
   payout: bigint;
   /** `extra.fee` of the offer: set only under payer-charged fees. */
-  extraFee: { amount: string; bps: number } | undefined;
+  extraFee: OfferFee | undefined;
 };
 
 /** `max(min_per_payment, ceil(list * bps / 10000))` for a non-negative list price. */
@@ -36,7 +38,7 @@ export function computeFee(list: bigint, rate: Pick<FeeRate, "bps" | "min_per_pa
  *
  * @example
  * quote(1000n, { bps: 100, min_per_payment: 0n, charge_to: "payer" });
- * // { amount: 1010n, fee: 10n, payout: 1000n, extraFee: { amount: "10", bps: 100 } }
+ * // { amount: 1010n, fee: 10n, payout: 1000n, extraFee: { amount: 10n, bps: 100 } }
  */
 export function quote(list: bigint, rate: FeeRate | undefined): Quote {
   if (list < 0n) throw new QuoteOutOfRangeError({ reason: "the list price is negative" });
@@ -52,7 +54,7 @@ function price(list: bigint, rate: FeeRate | undefined): Quote {
   if (rate === undefined) return { amount: list, fee: 0n, payout: list, extraFee: undefined };
   const fee = computeFee(list, rate);
   if (rate.charge_to === "payer") {
-    return { amount: list + fee, fee, payout: list, extraFee: { amount: fee.toString(), bps: rate.bps } };
+    return { amount: list + fee, fee, payout: list, extraFee: { amount: fee, bps: rate.bps } };
   }
   const capped = fee < list ? fee : list;
   return { amount: list, fee: capped, payout: list - capped, extraFee: undefined };

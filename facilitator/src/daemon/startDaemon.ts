@@ -39,8 +39,8 @@ import { createFixtureProver } from "../finalize/createFixtureProver.js";
 import { finalizeEntry } from "../finalize/finalizeEntry.js";
 import { createIndexerClient } from "../finalize/indexerClient.js";
 import { settleFee } from "../finalize/settleFee.js";
+import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
-import { fromJournaledChallenge, toJournaledChallenge } from "../settlement/challengeView.js";
 import { createSettlementService } from "../settlement/createSettlementService.js";
 import { SettlementBook, type SettlementEntry } from "../settlement/settlementBook.js";
 
@@ -147,7 +147,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   for (const record of journal.restored) {
     if (record.type !== "challenge") continue;
     const settled = book.entry(record.challenge.challengeNonce) !== undefined;
-    store.restore({ ...fromJournaledChallenge(record.challenge), burn: undefined }, settled);
+    store.restore(fromJournaledChallenge(record.challenge), settled);
   }
   const archived = await journal.compact();
   if (archived > 0) logger.info("journal_compacted", { archived });

@@ -1,47 +1,49 @@
 /**
- * A challenge as settlement sees it: the issued offer without its burn secret. Settlement never needs the
- * secret (only the finalize loop does), so an offer restored from the journal after a restart is as good as
- * a live one for matching and signature checks.
+ * The journal's codec for an issued challenge: the offer and its pricing as decimal strings on disk, bigints in
+ * memory. No burn secret is written; a challenge read back has none (it re-derives from the seed and the nonce).
  */
+import { decodeOfferFee, offerExtra, toNetwork } from "@svc/scheme";
+
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
-import type { JournaledChallenge } from "../journal/journalRecord.js";
+import type { JournaledChallenge } from "./journalRecord.js";
 
-/** The offer half of a {@link ChallengeRecord}. */
-export type ChallengeView = Omit<ChallengeRecord, "burn">;
-
-/** The journal form of an offer (decimal strings, no secret). */
-export function toJournaledChallenge(view: ChallengeView): JournaledChallenge {
+/** The journal form of an issued challenge (its burn secret, if any, is left out). */
+export function toJournaledChallenge(challenge: Omit<ChallengeRecord, "burn">): JournaledChallenge {
+  // The offer's optional keys come from the one place that writes them; on disk the payer fee is `extraFee`,
+  // because `fee` is the facilitator's whole fee there.
+  const { challengeNonce, expiresAt, fee: extraFee, ...permitPath } = offerExtra(challenge);
   return {
-    challengeNonce: view.challengeNonce,
-    network: view.network,
-    chainId: view.chainId,
-    asset: view.asset,
-    payTo: view.payTo,
-    amount: view.amount.toString(),
-    fee: view.quote.fee.toString(),
-    payout: view.quote.payout.toString(),
-    ...(view.quote.extraFee === undefined ? {} : { extraFee: view.quote.extraFee }),
-    ...(view.helper === undefined ? {} : { helper: view.helper }),
-    ...(view.deadline === undefined ? {} : { deadline: view.deadline }),
-    issuedAt: view.issuedAt,
-    expiresAt: view.expiresAt,
+    challengeNonce,
+    network: toNetwork(challenge.chainId),
+    chainId: challenge.chainId,
+    asset: challenge.asset,
+    payTo: challenge.payTo,
+    amount: challenge.amount.toString(),
+    fee: challenge.quote.fee.toString(),
+    payout: challenge.quote.payout.toString(),
+    ...(extraFee === undefined ? {} : { extraFee }),
+    ...permitPath,
+    issuedAt: challenge.issuedAt,
+    expiresAt,
   };
 }
 
-/** The offer back from its journal form. */
-export function fromJournaledChallenge(journaled: JournaledChallenge): ChallengeView {
+/** An issued challenge back from its journal form, without a burn secret. */
+export function fromJournaledChallenge(journaled: JournaledChallenge): ChallengeRecord {
   const amount = BigInt(journaled.amount);
+  const fee = journaled.extraFee === undefined ? undefined : decodeOfferFee(journaled.extraFee);
   return {
     challengeNonce: journaled.challengeNonce,
-    network: journaled.network,
     chainId: journaled.chainId,
     asset: journaled.asset,
     payTo: journaled.payTo,
     amount,
-    quote: { amount, fee: BigInt(journaled.fee), payout: BigInt(journaled.payout), extraFee: journaled.extraFee },
+    expiresAt: journaled.expiresAt,
     helper: journaled.helper,
     deadline: journaled.deadline,
+    fee,
+    quote: { amount, fee: BigInt(journaled.fee), payout: BigInt(journaled.payout), extraFee: fee },
     issuedAt: journaled.issuedAt,
-    expiresAt: journaled.expiresAt,
+    burn: undefined,
   };
 }

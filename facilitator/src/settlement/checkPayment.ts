@@ -23,12 +23,11 @@ import {
 } from "@svc/scheme";
 import type { Address, Hex, PublicClient } from "viem";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
+import { fromJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { IntentRecord } from "../journal/journalRecord.js";
-import { fromJournaledChallenge, type ChallengeView } from "./challengeView.js";
 import { checkPermitPayment, type CheckedPermit } from "./checkPermitPayment.js";
 import { checkSelfTransferBurn, type SelfTransferBurnEvidence } from "./checkSelfTransferBurn.js";
-import { requirementsMismatch } from "./matchData.js";
-import { offerRequirements } from "./offerRequirements.js";
+import { requirementsMismatch } from "./requirementsMismatch.js";
 import type { SettlementBook, SettlementEntry } from "./settlementBook.js";
 
 /** A body that passed the wire checks: one of the two payment shapes, x402 or legacy. */
@@ -54,7 +53,7 @@ export type CheckPaymentContext = {
 export type PaymentMatch =
   | { kind: "refused"; reason: ReasonCode }
   | { kind: "settled"; entry: SettlementEntry }
-  | { kind: "open"; view: ChallengeView; expired: boolean; intent: IntentRecord | undefined };
+  | { kind: "open"; view: ChallengeRecord; expired: boolean; intent: IntentRecord | undefined };
 
 /** The open challenge a payment matched. */
 export type OpenMatch = Extract<PaymentMatch, { kind: "open" }>;
@@ -110,7 +109,7 @@ export async function checkEvidence(
   const now = context.now();
   const check = await checkPermitPayment({
     client: context.client,
-    offer: offerRequirements(view, now),
+    offer: view,
     payload: payment.payload,
     tokenName: await context.tokenName(),
     now,
@@ -137,7 +136,7 @@ export async function checkPayment(
 }
 
 // Untrusted requirements (and the echoed offer) must agree with what was issued, field by field.
-function mismatch(body: PaymentBody, view: ChallengeView): string | undefined {
+function mismatch(body: PaymentBody, view: ChallengeRecord): string | undefined {
   if (body.kind === "legacy") return undefined;
   return requirementsMismatch(view, body.request.paymentRequirements) ?? requirementsMismatch(view, body.request.paymentPayload.accepted);
 }

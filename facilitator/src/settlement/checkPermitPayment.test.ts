@@ -1,4 +1,4 @@
-import { DEADLINE_PASSED, INVALID_PERMIT_SIGNATURE, type PaymentRequirements, type PermitPayload } from "@svc/scheme";
+import { DEADLINE_PASSED, INVALID_PERMIT_SIGNATURE, type Offer, type PermitPayload } from "@svc/scheme";
 import type { PublicClient } from "viem";
 import { describe, expect, it } from "vitest";
 import { checkPermitPayment, PERMIT_RELAY_MARGIN_SECONDS } from "./checkPermitPayment.js";
@@ -14,14 +14,16 @@ describe("the relay margin before the signed deadline", () => {
   const now = 1_900_000_000;
   const check = (deadline: number) => {
     const challengeNonce = `0x${"01".repeat(32)}` as const;
-    const offer: PaymentRequirements = {
-      scheme: "svc-zerc20",
-      network: "eip155:31337",
+    const offer: Offer = {
+      challengeNonce,
+      chainId: 31337,
       asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-      amount: "1010",
+      amount: 1010n,
       payTo: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
-      maxTimeoutSeconds: 300,
-      extra: { challengeNonce, expiresAt: deadline, helper: "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512", deadline },
+      expiresAt: deadline,
+      helper: "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512",
+      deadline,
+      fee: undefined,
     };
     const payload: PermitPayload = {
       challengeNonce,

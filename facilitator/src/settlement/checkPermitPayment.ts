@@ -13,12 +13,13 @@ import {
   INVALID_BURN_AUTHORIZATION,
   INVALID_PERMIT_SIGNATURE,
   joinSignature,
+  offerRequirements,
   PERMIT_PATH_UNAVAILABLE,
   PERMIT_VALUE_MISMATCH,
   permitBurnerAbi,
   STALE_PERMIT_NONCE,
   zerc20TokenAbi,
-  type PaymentRequirements,
+  type Offer,
   type PermitPayload,
   type ReasonCode,
 } from "@svc/scheme";
@@ -80,7 +81,8 @@ export type PermitCheck = { ok: true; permit: CheckedPermit } | { ok: false; rea
 /** Inputs: the trusted offer, the payload, the token name and the clock; `relayer` asks for a relay estimate. */
 export type CheckPermitPaymentParameters = {
   client: PublicClient;
-  offer: PaymentRequirements;
+  /** The offer as the facilitator issued it, never the echoed one. */
+  offer: Offer;
   payload: PermitPayload;
   tokenName: string;
   now: number;
@@ -92,9 +94,9 @@ export type CheckPermitPaymentParameters = {
 /** Runs every check of the permit path. Throws only when the RPC itself fails. */
 export async function checkPermitPayment(parameters: CheckPermitPaymentParameters): Promise<PermitCheck> {
   const { client, offer, payload, now } = parameters;
-  const { helper, deadline } = offer.extra;
+  const { helper, deadline } = offer;
   if (helper === undefined || deadline === undefined) return { ok: false, reason: PERMIT_PATH_UNAVAILABLE };
-  if (payload.permit.value !== offer.amount) return { ok: false, reason: PERMIT_VALUE_MISMATCH };
+  if (payload.permit.value !== offer.amount.toString()) return { ok: false, reason: PERMIT_VALUE_MISMATCH };
   // The payer signs extra.deadline; a different permit deadline means a different (unsigned) message.
   if (payload.permit.deadline !== String(deadline)) return { ok: false, reason: INVALID_PERMIT_SIGNATURE };
   if (now + PERMIT_RELAY_MARGIN_SECONDS > deadline) return { ok: false, reason: DEADLINE_PASSED };
@@ -109,13 +111,15 @@ export async function checkPermitPayment(parameters: CheckPermitPaymentParameter
   if ((burnV !== 27 && burnV !== 28) || hexToBigInt(`0x${payload.burnAuthSig.slice(66, 130)}`) > SECP256K1_HALF_ORDER) {
     return { ok: false, reason: INVALID_BURN_AUTHORIZATION };
   }
+  // The payer signed over the requirements it was shown: rebuilt here from the trusted offer.
+  const requirements = offerRequirements(offer, Math.max(0, offer.expiresAt - now));
   const permitTyped = buildPermitTypedData({
-    requirements: offer,
+    requirements,
     payer: payload.payer,
     nonce: BigInt(payload.permit.nonce),
     tokenName: parameters.tokenName,
   });
-  const burnTyped = buildBurnAuthorizationTypedData({ requirements: offer, payer: payload.payer });
+  const burnTyped = buildBurnAuthorizationTypedData({ requirements, payer: payload.payer });
   const permitDigest = digestOrUndefined(() => hashTypedData(permitTyped));
   if (!permitDigest) return { ok: false, reason: INVALID_PERMIT_SIGNATURE };
   const authorizationId = digestOrUndefined(() => hashTypedData(burnTyped));

@@ -14,15 +14,15 @@
 import { BURN_REVERTED, PENDING_BURN, RELAY_FAILED, type SettleResponse } from "@svc/scheme";
 import { parseTransaction, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
 import type { EstimatedCall, SerialSender } from "../chain/createSerialSender.js";
+import { pollReceipt } from "../chain/pollReceipt.js";
+import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { JournalRecord, RelayRecord } from "../journal/journalRecord.js";
 import type { Logger } from "../log/createLogger.js";
-import type { ChallengeView } from "./challengeView.js";
 import { findPermitBurn } from "./findPermitBurn.js";
-import { pollReceipt } from "../chain/pollReceipt.js";
 import { relayMayHaveReachedChain } from "./relayReachedChain.js";
 
 /** One permit payment and the burn authorization its relay executes. */
-export type PermitRelay = { view: ChallengeView; digest: Hex; payer: Address; helper: Address; authorizationId: Hex; fromBlock: bigint };
+export type PermitRelay = { view: ChallengeRecord; digest: Hex; payer: Address; helper: Address; authorizationId: Hex; fromBlock: bigint };
 
 /** A burn that is on-chain, ready to be accepted. */
 export type ExecutedBurn = { burnTxHash: Hex; burnBlockNumber: bigint };

@@ -17,6 +17,7 @@ import {
   PENDING_BURN,
   PROFILE_UNSUPPORTED,
   RELAY_FAILED,
+  toNetwork,
   zerc20TokenAbi,
   type AcceptedPayload,
   type ClassifiedFacilitatorBody,
@@ -37,12 +38,13 @@ import {
   type PublicClient,
 } from "viem";
 import type { SerialSender } from "../chain/createSerialSender.js";
+import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { Capabilities } from "../config/capabilities.js";
 import type { HistoryPayment, HistoryRecorder } from "../history/record/historyRecorder.js";
 import { requireIntent } from "../history/record/requireIntent.js";
+import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { AcceptedRecord, JournalRecord } from "../journal/journalRecord.js";
 import type { Logger } from "../log/createLogger.js";
-import { fromJournaledChallenge, toJournaledChallenge, type ChallengeView } from "./challengeView.js";
 import type { CheckedPermit } from "./checkPermitPayment.js";
 import { checkEvidence, checkPayment, matchPayment, type CheckPaymentContext, type IssuedChallenges, type OpenMatch, type PaymentBody } from "./checkPayment.js";
 import type { SelfTransferBurnEvidence } from "./checkSelfTransferBurn.js";
@@ -124,17 +126,17 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     extra: { phase: "accepted" },
   });
 
-  const historyPayment = (view: ChallengeView, path: PaymentPath, payer: Address | undefined): HistoryPayment => ({
+  const historyPayment = (view: ChallengeRecord, path: PaymentPath, payer: Address | undefined): HistoryPayment => ({
     challengeNonce: view.challengeNonce,
     path,
-    network: view.network,
+    network: toNetwork(view.chainId),
     asset: view.asset,
     payTo: view.payTo,
     amount: view.amount,
     payer,
   });
 
-  const accept = async (view: ChallengeView, path: PaymentPath, digest: Hex, payer: Address | undefined, burn: ExecutedBurn): Promise<SettleResponse> => {
+  const accept = async (view: ChallengeRecord, path: PaymentPath, digest: Hex, payer: Address | undefined, burn: ExecutedBurn): Promise<SettleResponse> => {
     const record: AcceptedRecord = {
       type: "accepted",
       challenge: toJournaledChallenge(view),
@@ -169,7 +171,7 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     receiptPollMs: deps.receiptPollMs,
   });
 
-  const recordLateBurn = async (view: ChallengeView, burnTxHash: Hex, evidence: SelfTransferBurnEvidence) => {
+  const recordLateBurn = async (view: ChallengeRecord, burnTxHash: Hex, evidence: SelfTransferBurnEvidence) => {
     if (book.burnTxOwner(burnTxHash) !== undefined) return;
     await deps.record({
       type: "late_burn",

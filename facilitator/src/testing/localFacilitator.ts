@@ -10,8 +10,8 @@ import {
   buildBurnAuthorizationTypedData,
   buildPermitPayload,
   buildPermitTypedData,
-  SCHEME,
-  toNetwork,
+  fromChallengeOffer,
+  offerRequirements,
   zerc20TokenAbi,
   type ChallengeOffer,
   type PaymentRequirements,
@@ -108,21 +108,7 @@ export async function requestOffer(daemon: Pick<RunningDaemon, "url">, amount = 
 
 /** The 402 requirements the provider builds from a facilitator offer. */
 export function offerToRequirements(offer: ChallengeOffer): PaymentRequirements {
-  return {
-    scheme: SCHEME,
-    network: toNetwork(offer.chainId),
-    asset: offer.token,
-    amount: offer.amount,
-    payTo: offer.payTo,
-    maxTimeoutSeconds: Math.max(1, offer.expiresAt - Math.floor(Date.now() / 1000)),
-    extra: {
-      challengeNonce: offer.challengeNonce,
-      expiresAt: offer.expiresAt,
-      ...(offer.helper === undefined ? {} : { helper: offer.helper }),
-      ...(offer.deadline === undefined ? {} : { deadline: offer.deadline }),
-      ...(offer.fee === undefined ? {} : { fee: offer.fee }),
-    },
-  };
+  return offerRequirements(fromChallengeOffer(offer), Math.max(1, offer.expiresAt - Math.floor(Date.now() / 1000)));
 }
 
 /** Signs both permit-path signatures for `requirements` with the payer key. */

@@ -4,7 +4,6 @@
  * every test in the package can share them; nothing in the daemon imports them.
  */
 import { randomBytes } from "node:crypto";
-import { toNetwork } from "@svc/scheme";
 import { getAddress, toHex, type Address, type Hex } from "viem";
 
 import { burnSecretInputs } from "../burnSecretInputs.js";
@@ -31,16 +30,16 @@ export function buildChallengeRecord(overrides: Partial<ChallengeRecord> = {}): 
   const burn = overrides.burn ?? buildBurnSecret(toHex(randomBytes(32)), 31337, getAddress(toHex(randomBytes(20))));
   return {
     challengeNonce: toHex(randomBytes(32)),
-    network: toNetwork(31337),
     chainId: 31337,
     asset: "0x1111111111111111111111111111111111111111",
     payTo: burn.burnAddress,
     amount: 1010n,
-    quote: { amount: 1010n, fee: 10n, payout: 1000n, extraFee: { amount: "10", bps: 100 } },
+    expiresAt: issuedAt + 300,
     helper: undefined,
     deadline: undefined,
+    fee: { amount: 10n, bps: 100 },
+    quote: { amount: 1010n, fee: 10n, payout: 1000n, extraFee: { amount: 10n, bps: 100 } },
     issuedAt,
-    expiresAt: issuedAt + 300,
     burn,
     ...overrides,
   };
