@@ -7,10 +7,12 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
+import { createTestPayer } from "@svc/anvil-fixtures";
 import { decodePaymentResponseHeader, type PaymentRequirements, toNetwork } from "@svc/scheme";
 import { decodePaymentRequiredHeader as coreDecodePaymentRequired } from "@x402/core/http";
 import { validatePaymentRequired } from "@x402/core/schemas";
 import { HTTPFacilitatorClient } from "@x402/core/server";
+import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { createProviderApp, type ProviderAppOptions } from "./createProviderApp.js";
@@ -19,11 +21,8 @@ import {
   countingFacilitatorClient,
   offerOf,
   type PaymentStack,
-  payBySelfTransfer,
   paymentSignature,
-  signPermitPayment,
   startPaymentStack,
-  transferToken,
   unusedLocalUrl,
 } from "./testing/paymentStack.js";
 import { demoWeatherSource } from "./weatherSource.js";
@@ -41,6 +40,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await payments?.close();
 });
+
+/** The kit's test payer for `privateKey` on the stack's chain. */
+const payerOf = (privateKey: Hex) => createTestPayer({ rpcUrl: payments.stack.deployment.rpcUrl, privateKey });
 
 /** Builds the app with a counting facilitator client and captured log lines, and listens on a free port. */
 async function startApp(overrides: Partial<ProviderAppOptions> = {}) {
@@ -134,7 +136,7 @@ describe("paid requests", () => {
       const offer = await requestOffer(app);
       const payer = accounts().payer;
       const payerBefore = await balanceOf(payments.client, token(), payer.address);
-      const payload = await signPermitPayment(payments.client, offer, payer.privateKey);
+      const payload = await payerOf(payer.privateKey).signPermit(offer);
 
       const response = await app.get("/weather", paymentSignature(offer, payload));
 
@@ -161,7 +163,7 @@ describe("paid requests", () => {
   it("serve a self-transfer payment the same way", async () => {
     await withApp({}, async (app) => {
       const offer = await requestOffer(app);
-      const payload = await payBySelfTransfer(payments, offer, accounts().payer.privateKey);
+      const payload = await payerOf(accounts().payer.privateKey).paySelfTransfer(offer);
 
       const response = await app.get("/weather", paymentSignature(offer, payload));
 
@@ -175,7 +177,7 @@ describe("paid requests", () => {
   it("serve an identical re-sent payment again within the offer's life, without a second burn or settle", async () => {
     await withApp({}, async (app) => {
       const offer = await requestOffer(app);
-      const header = paymentSignature(offer, await signPermitPayment(payments.client, offer, accounts().payer.privateKey));
+      const header = paymentSignature(offer, await payerOf(accounts().payer.privateKey).signPermit(offer));
       const first = await app.get("/weather", header);
       const payerAfterFirst = await balanceOf(payments.client, token(), accounts().payer.address);
 
@@ -201,7 +203,7 @@ describe("paid requests", () => {
     };
     await withApp({ weather }, async (app) => {
       const offer = await requestOffer(app);
-      const header = paymentSignature(offer, await signPermitPayment(payments.client, offer, accounts().payer.privateKey));
+      const header = paymentSignature(offer, await payerOf(accounts().payer.privateKey).signPermit(offer));
 
       const responses = await Promise.all([app.get("/weather", header), app.get("/weather", header), app.get("/weather", header)]);
 
@@ -223,13 +225,13 @@ describe("paid requests", () => {
       ...demoWeatherSource,
       current: async () => {
         const balance = await balanceOf(payments.client, token(), payer2.address);
-        await transferToken(payments, { token: token(), fromKey: payer2.privateKey, to: payee.address, amount: balance });
+        await payerOf(payer2.privateKey).transfer({ token: token(), to: payee.address, amount: balance });
         return demoWeatherSource.current();
       },
     };
     await withApp({ weather }, async (app) => {
       const offer = await requestOffer(app);
-      const header = paymentSignature(offer, await signPermitPayment(payments.client, offer, payer2.privateKey));
+      const header = paymentSignature(offer, await payerOf(payer2.privateKey).signPermit(offer));
 
       const response = await app.get("/weather", header);
 
@@ -252,7 +254,7 @@ describe("paid requests", () => {
     };
     await withApp({ weather }, async (app) => {
       const offer = await requestOffer(app);
-      const header = paymentSignature(offer, await signPermitPayment(payments.client, offer, accounts().payer.privateKey));
+      const header = paymentSignature(offer, await payerOf(accounts().payer.privateKey).signPermit(offer));
 
       const response = await app.get("/weather", header);
 
@@ -269,7 +271,7 @@ describe("matching the echoed offer", () => {
   it("refuses a payment whose accepted drops or rewrites fields, without verifying it", async () => {
     await withApp({}, async (app) => {
       const offer = await requestOffer(app);
-      const payload = await signPermitPayment(payments.client, offer, accounts().payer.privateKey);
+      const payload = await payerOf(accounts().payer.privateKey).signPermit(offer);
       const tampered = [
         { ...offer, extra: { ...offer.extra, helper: undefined } },
         { ...offer, description: undefined },
@@ -292,7 +294,7 @@ describe("matching the echoed offer", () => {
   it("accepts the echoed offer with its keys in another order", async () => {
     await withApp({}, async (app) => {
       const offer = await requestOffer(app);
-      const payload = await signPermitPayment(payments.client, offer, accounts().payer.privateKey);
+      const payload = await payerOf(accounts().payer.privateKey).signPermit(offer);
       const reversed = (value: object) => Object.fromEntries(Object.entries(value).reverse());
       const accepted = reversed({ ...offer, extra: reversed(offer.extra) });
       expect(Object.keys(accepted)).not.toEqual(Object.keys(offer));
@@ -307,7 +309,7 @@ describe("matching the echoed offer", () => {
   it("answers a request carrying only a v1 X-PAYMENT header with a fresh 402 and never verifies it", async () => {
     await withApp({}, async (app) => {
       const offer = await requestOffer(app);
-      const payload = await signPermitPayment(payments.client, offer, accounts().payer.privateKey);
+      const payload = await payerOf(accounts().payer.privateKey).signPermit(offer);
       const v1Payment = { x402Version: 1, scheme: "svc-zerc20", network: offer.network, payload };
 
       const response = await app.get("/weather", { "X-PAYMENT": rawPaymentSignature(v1Payment)["PAYMENT-SIGNATURE"] });
@@ -325,7 +327,7 @@ describe("matching the echoed offer", () => {
       offer = await requestOffer(before);
     });
     if (offer === undefined) throw new TypeError("no offer before the restart");
-    const header = paymentSignature(offer, await signPermitPayment(payments.client, offer, accounts().payer.privateKey));
+    const header = paymentSignature(offer, await payerOf(accounts().payer.privateKey).signPermit(offer));
 
     await withApp({}, async (after) => {
       const response = await after.get("/weather", header);

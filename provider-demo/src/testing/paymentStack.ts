@@ -1,20 +1,13 @@
 /**
- * Test-only harness: the local stack from anvil-fixtures, the built facilitator as a real child process, and
- * a payer that builds and signs payments the way a client would (its own code, not the facilitator's). The
- * provider itself never needs any of this: it holds no keys and never reads the chain.
+ * Test-only harness: the test kit's world (local stack and the built facilitator as a real child process)
+ * without its provider, since these tests run the provider themselves; payments are signed by the kit's test
+ * payer. The provider itself never needs any of this: it holds no keys and never reads the chain.
  */
-import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 
-import { type FacilitatorProcess, readEnvFile, type RunningStack, startFacilitatorProcess, startStack } from "@svc/anvil-fixtures";
+import { type FacilitatorWorld, startWorld } from "@svc/anvil-fixtures";
 import {
-  buildBurnAuthorizationTypedData,
-  buildPermitPayload,
-  buildPermitTypedData,
-  buildSelfTransferPayload,
   decodePaymentRequiredHeader,
   encodePaymentSignatureHeader,
   type PaymentRequirements,
@@ -25,45 +18,19 @@ import {
 } from "@svc/scheme";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequirements as CorePaymentRequirements } from "@x402/core/types";
-import { type Address, createPublicClient, createWalletClient, type Hex, http, type PublicClient } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { foundry } from "viem/chains";
+import type { Address, PublicClient } from "viem";
 
 /** A running stack and local facilitator process in a temp folder. */
-export type PaymentStack = {
-  stack: RunningStack;
-  facilitator: FacilitatorProcess;
+export type PaymentStack = FacilitatorWorld & {
   /** The facilitator's secrets from `facilitator.env`, for starting config variants. */
   env: Record<string, string>;
-  dir: string;
   client: PublicClient;
-  close: () => Promise<void>;
 };
 
 /** Starts anvil, the contracts, the fixture services and `node facilitator/dist/cli.js start` (profile `local`). */
 export async function startPaymentStack(): Promise<PaymentStack> {
-  const dir = await mkdtemp(join(tmpdir(), "provider-demo-test-"));
-  const stack = await startStack({ dir, facilitatorPort: 0 });
-  try {
-    const env = await readEnvFile(stack.files.facilitatorEnv);
-    const facilitator = await startFacilitatorProcess({ configPath: stack.files.facilitatorToml, env });
-    const client = createPublicClient({ chain: foundry, transport: http(stack.deployment.rpcUrl) });
-    return {
-      stack,
-      facilitator,
-      env,
-      dir,
-      client,
-      close: async () => {
-        await facilitator.stop();
-        await stack.stop();
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    await stack.stop();
-    throw error;
-  }
+  const world = await startWorld({ dirPrefix: "provider-demo-test-", provider: false });
+  return { ...world, env: world.facilitatorEnv, client: world.chain };
 }
 
 /** The svc-zerc20 offer of a 402 response, decoded from `PAYMENT-REQUIRED`. */
@@ -76,41 +43,6 @@ export function offerOf(response: Response): PaymentRequirements {
 /** The `PAYMENT-SIGNATURE` header for a payload, echoing `accepted` exactly as given. */
 export function paymentSignature(accepted: PaymentRequirements, payload: PermitPayload | SelfTransferPayload): Record<string, string> {
   return { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader({ x402Version: 2, accepted, payload }) };
-}
-
-/** Signs both permit-path signatures for `requirements` with the payer key (gasless: nothing is sent). */
-export async function signPermitPayment(client: PublicClient, requirements: PaymentRequirements, payerKey: Hex): Promise<PermitPayload> {
-  const account = privateKeyToAccount(payerKey);
-  const token = { address: requirements.asset, abi: zerc20TokenAbi } as const;
-  const [nonce, tokenName] = await Promise.all([
-    client.readContract({ ...token, functionName: "nonces", args: [account.address] }),
-    client.readContract({ ...token, functionName: "name" }),
-  ]);
-  const permitSignature = await account.signTypedData(buildPermitTypedData({ requirements, payer: account.address, nonce, tokenName }));
-  const burnAuthorizationSignature = await account.signTypedData(buildBurnAuthorizationTypedData({ requirements, payer: account.address }));
-  return buildPermitPayload({ requirements, payer: account.address, nonce, permitSignature, burnAuthorizationSignature });
-}
-
-/** Sends `amount` of the token from `fromKey` to `to` and waits for a successful receipt. */
-export async function transferToken(payments: PaymentStack, params: { token: Address; fromKey: Hex; to: Address; amount: bigint }): Promise<Hex> {
-  const { client } = payments;
-  const transport = http(payments.stack.deployment.rpcUrl);
-  const wallet = createWalletClient({ chain: foundry, transport, account: privateKeyToAccount(params.fromKey) });
-  const hash = await wallet.writeContract({ address: params.token, abi: zerc20TokenAbi, functionName: "transfer", args: [params.to, params.amount] });
-  const receipt = await client.waitForTransactionReceipt({ hash });
-  if (receipt.status !== "success") throw new TypeError(`transfer ${hash} reverted`);
-  return hash;
-}
-
-/** The self-transfer path: the payer burns to `payTo` itself, then pays with the transaction hash. */
-export async function payBySelfTransfer(payments: PaymentStack, requirements: PaymentRequirements, payerKey: Hex): Promise<SelfTransferPayload> {
-  const burnTxHash = await transferToken(payments, {
-    token: requirements.asset,
-    fromKey: payerKey,
-    to: requirements.payTo,
-    amount: BigInt(requirements.amount),
-  });
-  return buildSelfTransferPayload({ requirements, burnTxHash });
 }
 
 /** Token balance of an address. */
