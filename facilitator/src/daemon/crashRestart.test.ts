@@ -4,7 +4,7 @@
  * settles after the restart, and no burn executes twice. Real processes (`facilitator/dist/cli.js`), a real
  * anvil with its automine switched off to hold a relayed burn in the mempool.
  */
-import { startFacilitatorProcess, type FacilitatorProcess } from "@svc/anvil-fixtures";
+import { startFacilitatorProcess, waitFor, type FacilitatorProcess } from "@svc/anvil-fixtures";
 import { permitBurnerAbi, type PaymentRequirements } from "@svc/scheme";
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,14 +54,8 @@ async function burnsTo(requirements: PaymentRequirements): Promise<Hex[]> {
   return events.filter((event) => event.args.burnAddress.toLowerCase() === requirements.payTo.toLowerCase()).map((event) => event.transactionHash);
 }
 
-async function waitForLine(facilitator: FacilitatorProcess, marker: string, timeoutMs = 20_000): Promise<string> {
-  const giveUpAt = Date.now() + timeoutMs;
-  for (;;) {
-    const line = facilitator.lines.find((candidate) => candidate.includes(marker));
-    if (line) return line;
-    if (Date.now() > giveUpAt) throw new TypeError(`no log line with ${marker} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function waitForLine(facilitator: FacilitatorProcess, marker: string, timeoutMs = 20_000): Promise<string> {
+  return waitFor(() => facilitator.lines.find((candidate) => candidate.includes(marker)), { what: `a log line with ${marker}`, timeoutMs, intervalMs: 50 });
 }
 
 describe("a facilitator killed before the payer's settle arrives", () => {

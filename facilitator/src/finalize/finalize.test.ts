@@ -3,6 +3,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { waitFor } from "@svc/anvil-fixtures";
 import { zerc20VerifierAbi } from "@svc/scheme";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -64,7 +65,7 @@ describe("custodial fees", () => {
       const finalized = await waitForState(stack, daemon, selfTransfer.extra.challengeNonce, "finalized");
       expect(finalized.mintTxHash).toMatch(/^0x[0-9a-f]{64}$/);
       await waitForState(stack, daemon, permitOffer.extra.challengeNonce, "finalized");
-      await waitFor(async () => (await balances(feeRecipient()))[0] === feeBefore + 1000n + 500n);
+      await waitFor(async () => (await balances(feeRecipient()))[0] === feeBefore + 1000n + 500n, { what: "both fees at the fee recipient", timeoutMs: 20_000 });
       // 1% of 100000 and of 50000, charged to the payer on top of the list price.
       expect(selfTransfer.amount).toBe("101000");
       expect(permitOffer.amount).toBe("50500");
@@ -84,7 +85,7 @@ describe("custodial fees", () => {
       expect(requirements.extra.fee).toBeUndefined();
       await waitForState(stack, daemon, requirements.extra.challengeNonce, "finalized");
       // ceil(12345 * 100 / 10000) = 124
-      await waitFor(async () => (await balances(feeRecipient()))[0] === feeBefore + 124n);
+      await waitFor(async () => (await balances(feeRecipient()))[0] === feeBefore + 124n, { what: "the fee at the fee recipient", timeoutMs: 20_000 });
       expect(await balances(treasury(), feeRecipient())).toEqual([treasuryBefore + 12_345n - 124n, feeBefore + 124n]);
     } finally {
       await daemon.stop();
@@ -107,7 +108,7 @@ describe("split fees", () => {
       await waitForState(stack, daemon, requirements.extra.challengeNonce, "finalized");
       const minted = BigInt(requirements.amount);
       const fee = (minted * BigInt(stack.deployment.feeSplit.bps)) / 10_000n;
-      await waitFor(async () => (await balances(payee))[0] === payeeBefore + minted - fee);
+      await waitFor(async () => (await balances(payee))[0] === payeeBefore + minted - fee, { what: "the payee paid", timeoutMs: 20_000 });
       expect(await balances(payee, feeRecipient(), splitter)).toEqual([payeeBefore + minted - fee, feeBefore + fee, 0n]);
     } finally {
       await daemon.stop();
@@ -123,7 +124,7 @@ describe("batch path", () => {
       const requirements = await payWithSelfTransfer(daemon, "100000");
       await broadcastBurn(stack, requirements, payer(), 777n);
       await waitForState(stack, daemon, requirements.extra.challengeNonce, "finalized");
-      await waitFor(async () => (await balances(treasury()))[0] === treasuryBefore + 100_000n + 777n);
+      await waitFor(async () => (await balances(treasury()))[0] === treasuryBefore + 100_000n + 777n, { what: "the treasury paid", timeoutMs: 20_000 });
     } finally {
       await daemon.stop();
     }
@@ -180,7 +181,7 @@ describe("infrastructure failures", () => {
     try {
       proxy.down = true;
       const requirements = await payWithSelfTransfer(daemon, "3000");
-      await waitFor(async () => daemon.logs.filter((line) => line.includes('"finalize_pass_failed"')).length >= 2, 15_000);
+      await waitFor(async () => daemon.logs.filter((line) => line.includes('"finalize_pass_failed"')).length >= 2, { what: "two failed finalize passes", timeoutMs: 15_000 });
       const delays = daemon.logs.filter((line) => line.includes('"finalize_pass_failed"')).map((line) => (JSON.parse(line) as { retry_in_ms: number }).retry_in_ms);
       expect(delays.slice(0, 2)).toEqual([2000, 4000]);
       proxy.down = false;
@@ -211,14 +212,6 @@ describe("vanished evidence", () => {
     }
   });
 });
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const giveUpAt = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > giveUpAt) throw new TypeError(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** A forwarding proxy in front of the indexer that can be switched to answer 503. */
 async function startSwitchableProxy(target: string): Promise<{ url: string; down: boolean; close: () => Promise<void> }> {

@@ -5,6 +5,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { waitFor } from "@svc/anvil-fixtures";
 import { createHistoryClient, type HistoryPaymentView } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -49,16 +50,6 @@ async function historyLines(environment: HistoryTestEnvironment): Promise<{ type
   return text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as { type: string; paymentId: string });
 }
 
-async function waitFor<T>(read: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const giveUpAt = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > giveUpAt) throw new TypeError("condition not reached in time");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe("payment history with a real daemon", () => {
   it("records intent, accepted and finalized for both paths, and the payer reads them without settlement linkage", async () => {
     const environment = await historyEnvironment();
@@ -79,7 +70,7 @@ describe("payment history with a real daemon", () => {
       const lines = await waitFor(async () => {
         const all = await historyLines(environment);
         return all.filter((line) => line.type === "finalized").length === 2 ? all : undefined;
-      });
+      }, { what: "two finalized history lines", intervalMs: 100 });
       for (const id of [permitId, selfId]) {
         expect(lines.filter((line) => line.paymentId === id).map((line) => line.type)).toEqual(["intent", "accepted", "finalized"]);
       }
@@ -130,7 +121,7 @@ describe("payment history with a real daemon", () => {
       const retried = await postJson(`${daemon.url}/settle`, body);
       expect(retried.body).toMatchObject({ success: true, extra: { phase: "accepted" } });
       expect(await balanceOf(stack, offer.payTo)).toBe(BigInt(offer.amount));
-      await waitFor(async () => ((await historyLines(environment)).some((line) => line.type === "accepted") ? true : undefined));
+      await waitFor(async () => ((await historyLines(environment)).some((line) => line.type === "accepted") ? true : undefined), { what: "an accepted history line", intervalMs: 100 });
       expect((await historyLines(environment)).map((line) => line.type)).toEqual(["intent", "accepted"]);
 
       // Self-transfer: the payer's burn is already on-chain, so the refusal only delays acceptance.

@@ -4,6 +4,7 @@
  * quoting the request target, a JSON-RPC error quoting it, a cut connection) while payments are verified and
  * settled. The key must never appear in any log line or in any HTTP answer, headers included.
  */
+import { waitFor } from "@svc/anvil-fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCredentialedProxy, type CredentialedProxy, type ProxyMode } from "../testing/credentialedProxy.js";
 import {
@@ -89,10 +90,10 @@ describe("credential-bearing service URLs", () => {
       await waitFor(async () => {
         await record({ method: "GET", path: "/readyz" });
         return proxy.failures(INDEXER_PREFIX) > indexerFailuresBefore;
-      }, "the readiness probe to call the failing indexer");
+      }, { what: "the readiness probe to call the failing indexer" });
       proxy.setMode("forward");
       // The readiness probe is cached: wait until it has seen the RPC back before the next round takes offers.
-      await waitFor(async () => (await sendRawRequest(daemon.url, { method: "GET", path: "/readyz" })).status === 200, "readiness to recover");
+      await waitFor(async () => (await sendRawRequest(daemon.url, { method: "GET", path: "/readyz" })).status === 200, { what: "readiness to recover" });
 
       expect(proxy.failures(RPC_PREFIX), `RPC calls failed in mode ${mode}`).toBeGreaterThan(failuresBefore);
     }
@@ -107,12 +108,3 @@ describe("credential-bearing service URLs", () => {
     expect(daemon.logs.length).toBeGreaterThan(5);
   });
 });
-
-/** Polls `condition` every 200 ms until it holds or 30 s pass. */
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const giveUpAt = Date.now() + 30_000;
-  while (!(await condition())) {
-    if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

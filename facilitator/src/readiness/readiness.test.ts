@@ -2,6 +2,7 @@
  * Readiness against a real stack: `/readyz` and the `/challenge` gate follow the RPC as a proxy between the
  * daemon and anvil dies and comes back.
  */
+import { waitFor } from "@svc/anvil-fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { NOT_READY_RETRY_AFTER_SECONDS } from "../http/requireReady.js";
@@ -25,13 +26,11 @@ async function readyz(url: string): Promise<{ status: number; body: any }> {
 }
 
 async function waitForReadyz(url: string, status: number, timeoutMs = 15_000): Promise<any> {
-  const giveUpAt = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await readyz(url);
-    if (answer.status === status) return answer.body;
-    if (Date.now() > giveUpAt) throw new TypeError(`/readyz did not answer ${status} within ${timeoutMs} ms: ${JSON.stringify(answer.body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const answer = await waitFor(async () => {
+    const current = await readyz(url);
+    return current.status === status ? current : undefined;
+  }, { what: `/readyz answering ${status}`, timeoutMs });
+  return answer.body;
 }
 
 describe("readiness", () => {

@@ -5,11 +5,8 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startStack, type RunningStack } from "@svc/anvil-fixtures";
+import { createTestPayer, readEnvFile, startStack, waitFor, type RunningStack } from "@svc/anvil-fixtures";
 import {
-  buildBurnAuthorizationTypedData,
-  buildPermitPayload,
-  buildPermitTypedData,
   fromChallengeOffer,
   offerRequirements,
   zerc20TokenAbi,
@@ -18,8 +15,7 @@ import {
   type PermitPayload,
 } from "@svc/scheme";
 import { parse, stringify } from "smol-toml";
-import { createPublicClient, createWalletClient, http, type Hex, type PublicClient } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { createPublicClient, http, type Hex, type PublicClient } from "viem";
 import { foundry } from "viem/chains";
 import { startDaemon, type RunningDaemon, type StartDaemonOptions } from "../daemon/startDaemon.js";
 
@@ -30,12 +26,7 @@ export type TestStack = RunningStack & { dir: string; client: PublicClient; env:
 export async function startTestStack(options: { rootIntervalMs?: number } = {}): Promise<TestStack> {
   const dir = await mkdtemp(join(tmpdir(), "facilitator-test-"));
   const stack = await startStack({ dir, rootIntervalMs: options.rootIntervalMs ?? 0 });
-  const env = Object.fromEntries(
-    (await readFile(stack.files.facilitatorEnv, "utf8"))
-      .split("\n")
-      .filter((line) => line.includes("=") && !line.startsWith("#"))
-      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
-  );
+  const env = await readEnvFile(stack.files.facilitatorEnv);
   const client = createPublicClient({ chain: foundry, transport: http(stack.deployment.rpcUrl) }) as PublicClient;
   return {
     ...stack,
@@ -111,25 +102,14 @@ export function offerToRequirements(offer: ChallengeOffer): PaymentRequirements 
   return offerRequirements(fromChallengeOffer(offer), Math.max(1, offer.expiresAt - Math.floor(Date.now() / 1000)));
 }
 
-/** Signs both permit-path signatures for `requirements` with the payer key. */
-export async function signPermitPayment(stack: TestStack, requirements: PaymentRequirements, payerKey: Hex): Promise<PermitPayload> {
-  const account = privateKeyToAccount(payerKey);
-  const token = { address: requirements.asset, abi: zerc20TokenAbi } as const;
-  const [nonce, tokenName] = await Promise.all([
-    stack.client.readContract({ ...token, functionName: "nonces", args: [account.address] }),
-    stack.client.readContract({ ...token, functionName: "name" }),
-  ]);
-  const permitSignature = await account.signTypedData(buildPermitTypedData({ requirements, payer: account.address, nonce, tokenName }));
-  const burnAuthorizationSignature = await account.signTypedData(buildBurnAuthorizationTypedData({ requirements, payer: account.address }));
-  return buildPermitPayload({ requirements, payer: account.address, nonce, permitSignature, burnAuthorizationSignature });
+/** Signs both permit-path signatures for `requirements` with the payer key (the kit's test payer). */
+export function signPermitPayment(stack: TestStack, requirements: PaymentRequirements, payerKey: Hex): Promise<PermitPayload> {
+  return createTestPayer({ rpcUrl: stack.deployment.rpcUrl, privateKey: payerKey }).signPermit(requirements);
 }
 
-/** Broadcasts the payer's own burn transfer and waits for its receipt. */
-export async function broadcastBurn(stack: TestStack, requirements: PaymentRequirements, payerKey: Hex, amount = BigInt(requirements.amount)): Promise<Hex> {
-  const wallet = createWalletClient({ chain: foundry, transport: http(stack.deployment.rpcUrl), account: privateKeyToAccount(payerKey) });
-  const hash = await wallet.writeContract({ address: requirements.asset, abi: zerc20TokenAbi, functionName: "transfer", args: [requirements.payTo, amount] });
-  await stack.client.waitForTransactionReceipt({ hash });
-  return hash;
+/** Broadcasts the payer's own burn transfer and waits for its receipt (the kit's test payer). */
+export function broadcastBurn(stack: TestStack, requirements: PaymentRequirements, payerKey: Hex, amount = BigInt(requirements.amount)): Promise<Hex> {
+  return createTestPayer({ rpcUrl: stack.deployment.rpcUrl, privateKey: payerKey }).burn(requirements, amount);
 }
 
 /** The `/verify` and `/settle` body for a payload against requirements. */
@@ -144,15 +124,14 @@ export async function adminGet(stack: TestStack, daemon: RunningDaemon, path: st
 }
 
 /** Waits until the admin surface lists `challengeNonce` in `state` (default timeout 30 s). */
-export async function waitForState(stack: TestStack, daemon: RunningDaemon, challengeNonce: string, state: string, timeoutMs = 30_000): Promise<any> {
-  const giveUpAt = Date.now() + timeoutMs;
-  for (;;) {
-    const { settlements } = await adminGet(stack, daemon, `/admin/settlements?state=${state}`);
-    const entry = (settlements as { challengeNonce: string }[]).find((candidate) => candidate.challengeNonce === challengeNonce);
-    if (entry) return entry;
-    if (Date.now() > giveUpAt) throw new TypeError(`${challengeNonce} did not reach ${state} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+export function waitForState(stack: TestStack, daemon: RunningDaemon, challengeNonce: string, state: string, timeoutMs = 30_000): Promise<any> {
+  return waitFor(
+    async () => {
+      const { settlements } = await adminGet(stack, daemon, `/admin/settlements?state=${state}`);
+      return (settlements as { challengeNonce: string }[]).find((candidate) => candidate.challengeNonce === challengeNonce);
+    },
+    { what: `${challengeNonce} in ${state}`, timeoutMs },
+  );
 }
 
 /** zERC20 balance of an address. */
