@@ -1,0 +1,131 @@
+/**
+ * The embedded storage adapter: today's single-process state behind the storage ports. The journal is the
+ * fsynced JSONL file (or nothing with `journal = "none"`), issued challenges are journaled `challenge`
+ * records plus an in-memory index, the burn-address stock is its JSONL file, and claims, leases, nonces
+ * and rate-limit counts live in memory: with one process, memory is where every caller meets.
+ */
+import type { Address, Hex } from "viem";
+import { BurnAddressStockFile } from "../challenges/burnAddressStockFile.js";
+import { SlidingWindowRateLimiter } from "../http/slidingWindowRateLimiter.js";
+import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
+import { openSettlementJournal, type JournalCompactionOptions } from "../journal/openSettlementJournal.js";
+import type { FacilitatorStorage } from "./storagePorts.js";
+
+/** Where the embedded adapter keeps its files. */
+export type EmbeddedStorageOptions = {
+  /** `settlement.journal`, or `null` for `journal = "none"`. */
+  journalPath: string | null;
+  /** The journal's compaction policy (none when omitted). */
+  compaction?: JournalCompactionOptions;
+  /** Clock in milliseconds for claims and leases; `Date.now` unless a test moves it. */
+  now?: () => number;
+};
+
+type Lease = { owner: string; until: number };
+
+const key = (hex: string): string => hex.toLowerCase();
+
+/** Opens the embedded adapter over the journal at `journalPath`. */
+export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Promise<FacilitatorStorage> {
+  const now = options.now ?? Date.now;
+  const journal = await openSettlementJournal(options.journalPath, options.compaction);
+  const records: JournalRecord[] = [...journal.restored];
+  const challenges = new Map<string, JournaledChallenge>();
+  const byPayTo = new Map<string, string>();
+  const index = (challenge: JournaledChallenge): void => {
+    challenges.set(key(challenge.challengeNonce), challenge);
+    byPayTo.set(key(challenge.payTo), key(challenge.challengeNonce));
+  };
+  for (const record of records) if (record.type === "challenge") index(record.challenge);
+
+  const append = async (record: JournalRecord): Promise<void> => {
+    await journal.append(record);
+    records.push(record);
+  };
+  const claims = new Map<string, Lease | "complete">();
+  const queue = new Map<string, Lease | undefined>();
+  const nonces = new Map<string, number>();
+  const limiters = new Map<string, SlidingWindowRateLimiter>();
+
+  return {
+    kind: "embedded",
+    challenges: {
+      put: async (challenge) => {
+        await append({ type: "challenge", challenge, at: Math.floor(now() / 1000) });
+        index(challenge);
+      },
+      get: async (challengeNonce: Hex) => challenges.get(key(challengeNonce)),
+      findByPayTo: async (payTo: Address) => {
+        const nonce = byPayTo.get(key(payTo));
+        return nonce === undefined ? undefined : challenges.get(nonce);
+      },
+    },
+    journal: {
+      append,
+      readSince: async (cursor = 0n) => ({ records: records.slice(Number(cursor)), cursor: BigInt(records.length) }),
+    },
+    settleClaims: {
+      claim: async (challengeNonce, owner, leaseMs) => {
+        const held = claims.get(key(challengeNonce));
+        if (held === "complete") return false;
+        if (held !== undefined && held.owner !== owner && held.until > now()) return false;
+        claims.set(key(challengeNonce), { owner, until: now() + leaseMs });
+        return true;
+      },
+      release: async (challengeNonce, owner) => {
+        const held = claims.get(key(challengeNonce));
+        if (held !== undefined && held !== "complete" && held.owner === owner) claims.delete(key(challengeNonce));
+      },
+      complete: async (challengeNonce, owner) => {
+        const held = claims.get(key(challengeNonce));
+        if (held === undefined || held === "complete" || held.owner !== owner) return false;
+        claims.set(key(challengeNonce), "complete");
+        return true;
+      },
+    },
+    finalizeQueue: {
+      enqueue: async (challengeNonce) => {
+        if (!queue.has(key(challengeNonce))) queue.set(key(challengeNonce), undefined);
+      },
+      lease: async (owner, limit, leaseMs) => {
+        const leased: Hex[] = [];
+        for (const [nonce, lease] of queue) {
+          if (leased.length >= limit) break;
+          if (lease !== undefined && lease.until > now()) continue;
+          queue.set(nonce, { owner, until: now() + leaseMs });
+          leased.push(nonce as Hex);
+        }
+        return leased;
+      },
+      complete: async (challengeNonce, owner) => {
+        const lease = queue.get(key(challengeNonce));
+        if (lease === undefined || lease.owner !== owner) return false;
+        queue.delete(key(challengeNonce));
+        return true;
+      },
+    },
+    relayNonces: {
+      allocate: async (chainId, account, pendingNonce) => {
+        const slot = `${chainId}:${key(account)}`;
+        const nonce = Math.max(pendingNonce, nonces.get(slot) ?? 0);
+        nonces.set(slot, nonce + 1);
+        return nonce;
+      },
+    },
+    rateLimits: {
+      take: async (rateKey, limit, windowMs) => {
+        const slot = `${limit}/${windowMs}`;
+        let limiter = limiters.get(slot);
+        if (limiter === undefined) {
+          limiter = new SlidingWindowRateLimiter({ limit, windowMs });
+          limiters.set(slot, limiter);
+        }
+        return limiter.take(rateKey);
+      },
+    },
+    openBurnAddressStock: async (binding) =>
+      options.journalPath === null ? undefined : BurnAddressStockFile.open(`${options.journalPath}.stock`, binding),
+    ping: async () => undefined,
+    close: () => journal.close(),
+  };
+}

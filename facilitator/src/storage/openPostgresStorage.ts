@@ -1,0 +1,255 @@
+/**
+ * The PostgreSQL storage adapter: the state several facilitator instances share. What must hold across
+ * instances is the database's to guarantee:
+ * - a settle claim is one row per challenge, taken by an `insert … on conflict … where lease ran out`, so
+ *   two instances never both hold it;
+ * - the finalize queue hands out rows with `for update skip locked` and a lease, so a mint has one owner
+ *   and a crashed owner's work returns when its lease runs out;
+ * - relayer nonces are allocated under the row lock of the account's counter;
+ * - journal appends take a transaction-scoped advisory lock, so sequence numbers commit in order and a
+ *   reader following `seq` never skips a record that commits late;
+ * - rate-limit counts are one row per key, updated under its row lock, on the database's clock.
+ * Burn-address stock rows belong to the instance (`owner`) that derived them: a stocked address is handed
+ * out by one instance only, and a lost instance's stock costs nothing but a re-derivation.
+ */
+import pg from "pg";
+import { concat, keccak256, toHex, type Address, type Hex } from "viem";
+import {
+  BURN_ADDRESS_STOCK_TAG,
+  type BurnAddressStockBinding,
+  type BurnAddressStockStore,
+  type StockedNonce,
+} from "../challenges/burnAddressStockFile.js";
+import { InvalidStorageUrlError, StorageUnreachableError } from "../errors/storage.js";
+import { JournaledChallengeSchema, JournalRecordSchema, type JournalRecord } from "../journal/journalRecord.js";
+import { assertSchemaCurrent } from "./postgresMigrations.js";
+import { decideSlidingWindow } from "./decideSlidingWindow.js";
+import type { FacilitatorStorage } from "./storagePorts.js";
+
+/** Advisory lock key held while a journal record is appended (any fixed number unique to this schema). */
+const JOURNAL_APPEND_LOCK = 720_017_002;
+
+/** How to reach the database. */
+export type PostgresStorageOptions = {
+  /** `postgres://user@host:port/db`; a password here works but belongs in `password` (from the environment). */
+  url: string;
+  /** The password, from the environment, never from a file that is printed. */
+  password?: string;
+  /** The name of the setting or variable the URL came from, for error messages. */
+  variable?: string;
+  /** Most connections this instance opens. */
+  maxConnections?: number;
+};
+
+const key = (hex: string): string => hex.toLowerCase();
+
+function bindingTag(binding: BurnAddressStockBinding): string {
+  const seedTag = keccak256(concat([toHex(BURN_ADDRESS_STOCK_TAG), binding.seed]));
+  return `${binding.chainId}:${key(binding.treasury)}:${seedTag}`;
+}
+
+function challengeNonceOf(record: JournalRecord): string | null {
+  // Records name their payment either directly or through the challenge they carry.
+  const named = record as { challengeNonce?: unknown; challenge?: { challengeNonce?: unknown } };
+  const nonce = named.challengeNonce ?? named.challenge?.challengeNonce;
+  return typeof nonce === "string" ? key(nonce) : null;
+}
+
+/** Opens a pool on `options.url`, checks the database answers and its schema is current. */
+export async function openPostgresStorage(options: PostgresStorageOptions): Promise<FacilitatorStorage> {
+  const variable = options.variable ?? "storage.url";
+  if (!URL.canParse(options.url) || !/^postgres(ql)?:$/.test(new URL(options.url).protocol)) {
+    throw new InvalidStorageUrlError({ variable });
+  }
+  // The driver lets the URL's fields win over separate options, so a password from the environment goes
+  // into the (never printed) connection string itself.
+  const connection = new URL(options.url);
+  if (options.password !== undefined) connection.password = encodeURIComponent(options.password);
+  const pool = new pg.Pool({ connectionString: connection.toString(), max: options.maxConnections ?? 10 });
+  // An idle connection the server drops must not crash the process; the next query reconnects or fails.
+  pool.on("error", () => undefined);
+  try {
+    await pool.query("select 1");
+  } catch (cause) {
+    await pool.end();
+    throw new StorageUnreachableError({ url: options.url, cause });
+  }
+  try {
+    await assertSchemaCurrent(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return createPostgresStorage(pool);
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("begin");
+    const result = await work(client);
+    await client.query("commit");
+    return result;
+  } catch (error) {
+    await client.query("rollback").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The ports over an open pool whose schema is current (the pool is closed by `close`). */
+export function createPostgresStorage(pool: pg.Pool): FacilitatorStorage {
+  const append = async (record: JournalRecord): Promise<void> => {
+    await inTransaction(pool, async (client) => {
+      await client.query("select pg_advisory_xact_lock($1)", [JOURNAL_APPEND_LOCK]);
+      await client.query("insert into journal_records (challenge_nonce, type, record) values ($1, $2, $3)", [
+        challengeNonceOf(record),
+        record.type,
+        JSON.stringify(record),
+      ]);
+    });
+  };
+  const readChallenge = (rows: { record: unknown }[]) =>
+    rows[0] === undefined ? undefined : JournaledChallengeSchema.parse(rows[0].record);
+
+  return {
+    kind: "postgres",
+    challenges: {
+      put: async (challenge) => {
+        await pool.query("insert into challenges (challenge_nonce, pay_to, record) values ($1, $2, $3) on conflict (challenge_nonce) do nothing", [
+          key(challenge.challengeNonce),
+          key(challenge.payTo),
+          JSON.stringify(challenge),
+        ]);
+      },
+      get: async (challengeNonce: Hex) =>
+        readChallenge((await pool.query("select record from challenges where challenge_nonce = $1", [key(challengeNonce)])).rows),
+      findByPayTo: async (payTo: Address) =>
+        readChallenge((await pool.query("select record from challenges where pay_to = $1", [key(payTo)])).rows),
+    },
+    journal: {
+      append,
+      readSince: async (cursor = 0n) => {
+        const { rows } = await pool.query<{ seq: string; record: unknown }>(
+          "select seq, record from journal_records where seq > $1 order by seq",
+          [cursor.toString()],
+        );
+        return {
+          records: rows.map((row) => JournalRecordSchema.parse(row.record)),
+          cursor: rows.length === 0 ? cursor : BigInt(rows[rows.length - 1]!.seq),
+        };
+      },
+    },
+    settleClaims: {
+      claim: async (challengeNonce, owner, leaseMs) => {
+        const { rowCount } = await pool.query(
+          `insert into settle_claims (challenge_nonce, owner, lease_until)
+             values ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
+           on conflict (challenge_nonce) do update set owner = excluded.owner, lease_until = excluded.lease_until
+             where not settle_claims.completed
+               and (settle_claims.owner = excluded.owner or settle_claims.lease_until < clock_timestamp())`,
+          [key(challengeNonce), owner, leaseMs],
+        );
+        return rowCount === 1;
+      },
+      release: async (challengeNonce, owner) => {
+        await pool.query("delete from settle_claims where challenge_nonce = $1 and owner = $2 and not completed", [key(challengeNonce), owner]);
+      },
+      complete: async (challengeNonce, owner) => {
+        const { rowCount } = await pool.query(
+          "update settle_claims set completed = true where challenge_nonce = $1 and owner = $2 and not completed",
+          [key(challengeNonce), owner],
+        );
+        return rowCount === 1;
+      },
+    },
+    finalizeQueue: {
+      enqueue: async (challengeNonce) => {
+        await pool.query("insert into finalize_queue (challenge_nonce) values ($1) on conflict do nothing", [key(challengeNonce)]);
+      },
+      lease: async (owner, limit, leaseMs) => {
+        const { rows } = await pool.query<{ challenge_nonce: Hex }>(
+          `update finalize_queue q set owner = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond'
+             from (select challenge_nonce from finalize_queue
+                     where lease_until is null or lease_until < clock_timestamp()
+                     order by enqueued_at limit $3 for update skip locked) free
+           where q.challenge_nonce = free.challenge_nonce
+           returning q.challenge_nonce`,
+          [owner, leaseMs, limit],
+        );
+        return rows.map((row) => row.challenge_nonce);
+      },
+      complete: async (challengeNonce, owner) => {
+        const { rowCount } = await pool.query("delete from finalize_queue where challenge_nonce = $1 and owner = $2", [key(challengeNonce), owner]);
+        return rowCount === 1;
+      },
+    },
+    relayNonces: {
+      allocate: async (chainId, account, pendingNonce) => {
+        const { rows } = await pool.query<{ nonce: string }>(
+          `insert into relay_nonces as r (chain_id, account, next_nonce) values ($1, $2, $3 + 1)
+           on conflict (chain_id, account) do update set next_nonce = greatest(r.next_nonce, $3) + 1
+           returning next_nonce - 1 as nonce`,
+          [chainId, key(account), pendingNonce],
+        );
+        return Number(rows[0]!.nonce);
+      },
+    },
+    rateLimits: {
+      take: async (rateKey, limit, windowMs) =>
+        inTransaction(pool, async (client) => {
+          const slot = `${limit}/${windowMs}/${rateKey}`;
+          await client.query("insert into rate_limits (limit_key, window_start, previous, current) values ($1, 0, 0, 0) on conflict do nothing", [slot]);
+          const locked = await client.query<{ window_start: string; previous: number; current: number }>(
+            "select window_start, previous, current from rate_limits where limit_key = $1 for update",
+            [slot],
+          );
+          // Read after the row lock: the database's clock, the same for every instance.
+          const clock = await client.query<{ now: string }>("select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as now");
+          const now = Number(clock.rows[0]!.now);
+          const stored = locked.rows[0] ?? { window_start: "0", previous: 0, current: 0 };
+          const { decision, counts } = decideSlidingWindow(
+            { windowStart: Number(stored.window_start), previous: stored.previous, current: stored.current },
+            now,
+            limit,
+            windowMs,
+          );
+          await client.query("update rate_limits set window_start = $2, previous = $3, current = $4 where limit_key = $1", [
+            slot,
+            counts.windowStart,
+            counts.previous,
+            counts.current,
+          ]);
+          return decision;
+        }),
+    },
+    openBurnAddressStock: async (binding, owner) => {
+      const tag = bindingTag(binding);
+      await pool.query("delete from burn_address_stock where owner = $1 and binding_tag <> $2", [owner, tag]);
+      const { rows } = await pool.query<{ payment_id: Hex; nonce: string }>(
+        "select payment_id, nonce from burn_address_stock where owner = $1 and binding_tag = $2",
+        [owner, tag],
+      );
+      const restored: StockedNonce[] = rows.map((row) => ({ paymentId: row.payment_id, nonce: BigInt(row.nonce) }));
+      const stock: BurnAddressStockStore = {
+        restored,
+        add: async (entry) => {
+          await pool.query(
+            "insert into burn_address_stock (payment_id, owner, binding_tag, nonce) values ($1, $2, $3, $4) on conflict do nothing",
+            [key(entry.paymentId), owner, tag, entry.nonce.toString()],
+          );
+        },
+        take: async (paymentId) => {
+          await pool.query("delete from burn_address_stock where payment_id = $1 and owner = $2", [key(paymentId), owner]);
+        },
+        close: async () => undefined,
+      };
+      return stock;
+    },
+    ping: async () => {
+      await pool.query("select 1");
+    },
+    close: () => pool.end(),
+  };
+}

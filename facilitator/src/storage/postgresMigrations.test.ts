@@ -1,0 +1,76 @@
+import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InvalidStorageUrlError, StorageSchemaMismatchError, StorageUnreachableError } from "../errors/storage.js";
+import { openPostgresStorage } from "./openPostgresStorage.js";
+import { LATEST_SCHEMA_VERSION, migratePostgres, readSchemaVersion } from "./postgresMigrations.js";
+
+let server: RunningPostgres;
+
+beforeAll(async () => {
+  server = await startPostgres();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("postgres migrations", () => {
+  it("migrate brings an empty database to the latest version once, even when two instances migrate together", async () => {
+    const url = await server.createDatabase();
+    const first = new pg.Pool({ connectionString: url });
+    const second = new pg.Pool({ connectionString: url });
+    try {
+      expect(await readSchemaVersion(first)).toBe(0);
+      const [a, b] = await Promise.all([migratePostgres(first), migratePostgres(second)]);
+      expect([...a, ...b].sort()).toEqual(Array.from({ length: LATEST_SCHEMA_VERSION }, (_, index) => index + 1));
+      expect(await readSchemaVersion(second)).toBe(LATEST_SCHEMA_VERSION);
+      expect(await migratePostgres(first)).toEqual([]);
+    } finally {
+      await first.end();
+      await second.end();
+    }
+  });
+
+  it("opening an unmigrated database refuses with the migrate hint", async () => {
+    const url = await server.createDatabase();
+    const error = await openPostgresStorage({ url }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StorageSchemaMismatchError);
+    expect((error as Error).message).toContain("svc-facilitator migrate");
+  });
+
+  it("a wrong password or a closed port is reported without the credential", async () => {
+    const url = await server.createDatabase();
+    const wrong = new URL(url);
+    wrong.password = "not-the-password-4821";
+    const refused = await openPostgresStorage({ url: wrong.toString() }).catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(StorageUnreachableError);
+    expect((refused as Error).message).not.toContain("not-the-password-4821");
+    expect((refused as Error).message).toContain("***");
+
+    const closed = new URL(url);
+    closed.port = "1";
+    const unreachable = await openPostgresStorage({ url: closed.toString() }).catch((caught: unknown) => caught);
+    expect(unreachable).toBeInstanceOf(StorageUnreachableError);
+    expect((unreachable as Error).message).not.toContain(new URL(url).password);
+  });
+
+  it("the password may come apart from a credential-free URL", async () => {
+    const url = new URL(await server.createDatabase());
+    const password = url.password;
+    const pool = new pg.Pool({ connectionString: url.toString() });
+    await migratePostgres(pool);
+    await pool.end();
+    url.password = "";
+    const storage = await openPostgresStorage({ url: url.toString(), password });
+    await expect(storage.ping()).resolves.toBeUndefined();
+    await storage.close();
+  });
+
+  it("a URL that is not postgres names the setting, not the value", async () => {
+    const error = await openPostgresStorage({ url: "https://user:secret-77@host/db", variable: "SVC_STORAGE_URL" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidStorageUrlError);
+    expect((error as Error).message).toContain("SVC_STORAGE_URL");
+    expect((error as Error).message).not.toContain("secret-77");
+  });
+});

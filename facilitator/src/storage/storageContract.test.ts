@@ -1,0 +1,233 @@
+/**
+ * One contract, two adapters: every storage port behaves the same embedded and on PostgreSQL. Each case gets
+ * two handles that share state ("instance a" and "instance b"): two pools on one database for PostgreSQL,
+ * the one process-wide store for the embedded adapter, whose callers all live in one process.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
+import { waitFor } from "@svc/anvil-fixtures";
+import pg from "pg";
+import { keccak256, toHex, type Address, type Hex } from "viem";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
+import { openEmbeddedStorage } from "./openEmbeddedStorage.js";
+import { openPostgresStorage } from "./openPostgresStorage.js";
+import { migratePostgres } from "./postgresMigrations.js";
+import type { FacilitatorStorage } from "./storagePorts.js";
+
+type Pair = { a: FacilitatorStorage; b: FacilitatorStorage; reopen: () => Promise<FacilitatorStorage> };
+
+let server: RunningPostgres;
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  server = await startPostgres();
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function embeddedPair(): Promise<Pair> {
+  const dir = await mkdtemp(join(tmpdir(), "svc-storage-"));
+  const journalPath = join(dir, "journal.jsonl");
+  const storage = await openEmbeddedStorage({ journalPath });
+  let closed = false;
+  cleanups.push(async () => {
+    if (!closed) await storage.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return {
+    a: storage,
+    b: storage,
+    reopen: async () => {
+      closed = true;
+      await storage.close();
+      const reopened = await openEmbeddedStorage({ journalPath });
+      cleanups.push(() => reopened.close());
+      return reopened;
+    },
+  };
+}
+
+async function postgresPair(): Promise<Pair> {
+  const url = await server.createDatabase();
+  const pool = new pg.Pool({ connectionString: url });
+  await migratePostgres(pool);
+  await pool.end();
+  const open = async () => {
+    const storage = await openPostgresStorage({ url });
+    cleanups.push(() => storage.close());
+    return storage;
+  };
+  return { a: await open(), b: await open(), reopen: open };
+}
+
+const nonceOf = (label: string): Hex => keccak256(toHex(label));
+const addressOf = (label: string): Address => `0x${keccak256(toHex(label)).slice(26)}` as Address;
+
+function challenge(label: string): JournaledChallenge {
+  return {
+    challengeNonce: nonceOf(label),
+    network: "eip155:31337",
+    chainId: 31337,
+    asset: addressOf("asset"),
+    payTo: addressOf(`payTo:${label}`),
+    amount: "1000",
+    fee: "10",
+    payout: "990",
+    issuedAt: 1_700_000_000,
+    expiresAt: 1_700_000_300,
+  };
+}
+
+describe.each([
+  ["embedded", embeddedPair],
+  ["postgres", postgresPair],
+] as const)("storage contract: %s", (_kind, openPair) => {
+  it("a challenge put through one instance is found by nonce and by payTo through the other", async () => {
+    const { a, b } = await openPair();
+    await a.challenges.put(challenge("one"));
+    expect(await b.challenges.get(nonceOf("one"))).toEqual(challenge("one"));
+    expect(await b.challenges.findByPayTo(addressOf("payTo:one"))).toEqual(challenge("one"));
+    expect(await b.challenges.get(nonceOf("other"))).toBeUndefined();
+    expect(await b.challenges.findByPayTo(addressOf("payTo:other"))).toBeUndefined();
+  });
+
+  it("journal records appended by both instances read back in one order, and from a cursor only the new ones", async () => {
+    const { a, b } = await openPair();
+    const released = (index: number): JournalRecord => ({
+      type: "intent_released",
+      challengeNonce: nonceOf(`r${index}`),
+      reason: `reason ${index}`,
+      at: 1_700_000_000 + index,
+    });
+    await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? a : b).journal.append(released(index))));
+    const fromA = await a.journal.readSince();
+    const fromB = await b.journal.readSince();
+    expect(fromB.records).toEqual(fromA.records);
+    expect(new Set(fromA.records.map((record) => (record.type === "intent_released" ? record.reason : ""))).size).toBe(20);
+    await b.journal.append(released(20));
+    const next = await a.journal.readSince(fromA.cursor);
+    expect(next.records).toEqual([released(20)]);
+    expect((await a.journal.readSince(next.cursor)).records).toEqual([]);
+  });
+
+  it("journal records and challenges survive a reopen", async () => {
+    const pair = await openPair();
+    const record: JournalRecord = { type: "intent_released", challengeNonce: nonceOf("kept"), reason: "relay dropped", at: 1 };
+    await pair.a.challenges.put(challenge("kept"));
+    await pair.a.journal.append(record);
+    const reopened = await pair.reopen();
+    expect(await reopened.challenges.get(nonceOf("kept"))).toEqual(challenge("kept"));
+    expect((await reopened.journal.readSince()).records).toContainEqual(record);
+  });
+
+  it("of many concurrent settle claims on one payment from two instances exactly one wins", async () => {
+    const { a, b } = await openPair();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? a : b).settleClaims.claim(nonceOf("pay"), `owner-${index}`, 60_000)),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = `owner-${results.indexOf(true)}`;
+    expect(await b.settleClaims.claim(nonceOf("pay"), winner, 60_000)).toBe(true);
+    expect(await a.settleClaims.complete(nonceOf("pay"), "someone-else")).toBe(false);
+    expect(await a.settleClaims.complete(nonceOf("pay"), winner)).toBe(true);
+    expect(await b.settleClaims.claim(nonceOf("pay"), winner, 60_000)).toBe(false);
+  });
+
+  it("a released claim is free again; an expired lease passes to another instance, a completed claim never", async () => {
+    const { a, b } = await openPair();
+    expect(await a.settleClaims.claim(nonceOf("x"), "a", 60_000)).toBe(true);
+    expect(await b.settleClaims.claim(nonceOf("x"), "b", 60_000)).toBe(false);
+    await a.settleClaims.release(nonceOf("x"), "a");
+    expect(await b.settleClaims.claim(nonceOf("x"), "b", 60_000)).toBe(true);
+
+    expect(await a.settleClaims.claim(nonceOf("y"), "a", 100)).toBe(true);
+    await waitFor(() => b.settleClaims.claim(nonceOf("y"), "b", 60_000), { what: "the lease of a crashed owner to run out", timeoutMs: 5_000, intervalMs: 20 });
+    expect(await a.settleClaims.complete(nonceOf("y"), "a")).toBe(false);
+
+    expect(await a.settleClaims.claim(nonceOf("z"), "a", 100)).toBe(true);
+    expect(await a.settleClaims.complete(nonceOf("z"), "a")).toBe(true);
+    await b.settleClaims.release(nonceOf("z"), "a");
+    expect(await b.settleClaims.claim(nonceOf("z"), "b", 60_000)).toBe(false);
+  });
+
+  it("the finalize queue leases each payment to one instance and returns a crashed owner's work after its lease", async () => {
+    const { a, b } = await openPair();
+    const nonces = Array.from({ length: 12 }, (_, index) => nonceOf(`f${index}`));
+    for (const nonce of nonces) await a.finalizeQueue.enqueue(nonce);
+    await b.finalizeQueue.enqueue(nonces[0]!);
+    const [leasedA, leasedB] = await Promise.all([a.finalizeQueue.lease("a", 8, 60_000), b.finalizeQueue.lease("b", 8, 60_000)]);
+    expect(new Set([...leasedA, ...leasedB]).size).toBe(leasedA.length + leasedB.length);
+    expect(new Set([...leasedA, ...leasedB])).toEqual(new Set(nonces.map((nonce) => nonce.toLowerCase())));
+    expect(await b.finalizeQueue.lease("b", 8, 60_000)).toEqual([]);
+    for (const nonce of leasedB) expect(await a.finalizeQueue.complete(nonce, "a")).toBe(false);
+    for (const nonce of leasedB) expect(await b.finalizeQueue.complete(nonce, "b")).toBe(true);
+
+    const crashed = nonceOf("crashed");
+    await a.finalizeQueue.enqueue(crashed);
+    expect(await a.finalizeQueue.lease("a", 1, 100)).toEqual([crashed.toLowerCase()]);
+    const retaken = await waitFor(async () => {
+      const leased = await b.finalizeQueue.lease("b", 1, 60_000);
+      return leased.length > 0 ? leased : undefined;
+    }, { what: "the crashed owner's lease to run out", timeoutMs: 5_000, intervalMs: 20 });
+    expect(retaken).toEqual([crashed.toLowerCase()]);
+    expect(await a.finalizeQueue.complete(crashed, "a")).toBe(false);
+    expect(await b.finalizeQueue.complete(crashed, "b")).toBe(true);
+  });
+
+  it("relayer nonces allocated concurrently by two instances never collide and follow the chain's pending count", async () => {
+    const { a, b } = await openPair();
+    const account = addressOf("relayer");
+    const nonces = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? a : b).relayNonces.allocate(31337, account, 5)));
+    expect([...nonces].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, index) => 5 + index));
+    expect(await a.relayNonces.allocate(31337, account, 100)).toBe(100);
+    expect(await b.relayNonces.allocate(31337, account, 3)).toBe(101);
+    expect(await b.relayNonces.allocate(1, account, 0)).toBe(0);
+  });
+
+  it("rate limits count requests from both instances against one limit", async () => {
+    const { a, b } = await openPair();
+    const decisions = await Promise.all(Array.from({ length: 12 }, (_, index) => (index % 2 === 0 ? a : b).rateLimits.take("payer-1", 5, 60_000)));
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(5);
+    for (const decision of decisions) if (!decision.allowed) expect(decision.retryAfterMs).toBeGreaterThan(0);
+    expect((await b.rateLimits.take("payer-2", 5, 60_000)).allowed).toBe(true);
+  });
+
+  it("the burn-address stock restores what was added and not taken, and forgets it when the binding changes", async () => {
+    const pair = await openPair();
+    const binding = { chainId: 31337, treasury: addressOf("treasury"), seed: nonceOf("seed") };
+    const stock = await pair.a.openBurnAddressStock(binding, "instance-a");
+    expect(stock?.restored).toEqual([]);
+    for (const index of [1, 2, 3]) await stock!.add({ paymentId: nonceOf(`p${index}`), nonce: BigInt(index) * 10n ** 18n });
+    await stock!.take(nonceOf("p2"));
+    await stock!.close();
+    const reopened = await pair.reopen();
+    const again = await reopened.openBurnAddressStock(binding, "instance-a");
+    expect(new Set(again!.restored.map((entry) => `${entry.paymentId}:${entry.nonce}`))).toEqual(
+      new Set([`${nonceOf("p1")}:${10n ** 18n}`, `${nonceOf("p3")}:${3n * 10n ** 18n}`]),
+    );
+    await again!.close();
+    const rebound = await reopened.openBurnAddressStock({ ...binding, seed: nonceOf("other seed") }, "instance-a");
+    expect(rebound!.restored).toEqual([]);
+    await rebound!.close();
+  });
+});
+
+describe("postgres stock ownership", () => {
+  it("stock derived by one instance is never handed to another", async () => {
+    const { a, b } = await postgresPair();
+    const binding = { chainId: 31337, treasury: addressOf("treasury"), seed: nonceOf("seed") };
+    const mine = await a.openBurnAddressStock(binding, "instance-a");
+    await mine!.add({ paymentId: nonceOf("p1"), nonce: 1n });
+    const theirs = await b.openBurnAddressStock(binding, "instance-b");
+    expect(theirs!.restored).toEqual([]);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The ports the facilitator's shared state sits behind. Two adapters implement them: the embedded one
+ * (memory plus the fsynced JSONL journal, one process, nothing installed) and PostgreSQL (several instances
+ * on one database). Every guarantee that must hold across instances (one settle per payment, one finalize
+ * owner per payment, no relayer nonce handed out twice, one rate-limit count) is a method here, so the
+ * PostgreSQL adapter can give it with a row lock, a unique claim or a `SKIP LOCKED` lease instead of an
+ * in-process lock.
+ */
+import type { Address, Hex } from "viem";
+import type { BurnAddressStockBinding, BurnAddressStockStore } from "../challenges/burnAddressStockFile.js";
+import type { RateLimitDecision } from "../http/slidingWindowRateLimiter.js";
+import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
+
+/** Issued challenges, visible to every instance once `put` resolves. */
+export type ChallengeStorePort = {
+  /** Records an issued challenge durably, before the offer is returned. */
+  put(challenge: JournaledChallenge): Promise<void>;
+  get(challengeNonce: Hex): Promise<JournaledChallenge | undefined>;
+  /** The challenge whose one-time burn address is `payTo`. */
+  findByPayTo(payTo: Address): Promise<JournaledChallenge | undefined>;
+};
+
+/** The settlement journal: records appended durably, then folded by every reader in one order. */
+export type JournalPort = {
+  /** Resolves once `record` is durable; the caller applies it to its book afterwards. */
+  append(record: JournalRecord): Promise<void>;
+  /** Records appended after `cursor` (from the start when omitted) in append order, and the cursor to pass next. */
+  readSince(cursor?: bigint): Promise<{ records: JournalRecord[]; cursor: bigint }>;
+};
+
+/** Who may settle one payment right now: a unique claim with a lease, so two instances never burn twice. */
+export type SettleClaimPort = {
+  /** True when `owner` now holds the claim: it was free, its lease ran out, or `owner` held it already. */
+  claim(challengeNonce: Hex, owner: string, leaseMs: number): Promise<boolean>;
+  /** Lets go of a claim `owner` holds (the settle failed before anything reached the chain). */
+  release(challengeNonce: Hex, owner: string): Promise<void>;
+  /** Makes `owner`'s claim permanent: the payment is accepted, nobody settles it again. */
+  complete(challengeNonce: Hex, owner: string): Promise<boolean>;
+};
+
+/** Accepted payments waiting for their mint, handed out under leases. */
+export type FinalizeQueuePort = {
+  /** Queues an accepted payment (idempotent). */
+  enqueue(challengeNonce: Hex): Promise<void>;
+  /** Leases up to `limit` queued payments nobody else holds; a crashed owner's work returns after its lease. */
+  lease(owner: string, limit: number, leaseMs: number): Promise<Hex[]>;
+  /** Removes a payment `owner` leased from the queue (minted or failed for good); false when the lease was lost. */
+  complete(challengeNonce: Hex, owner: string): Promise<boolean>;
+};
+
+/** Nonces of a relayer key shared by several instances. */
+export type RelayNoncePort = {
+  /**
+   * The nonce the next transaction of `account` on `chainId` uses: the larger of the chain's pending count
+   * and the one after the last nonce handed out, allocated under a lock so no two callers get the same one.
+   */
+  allocate(chainId: number, account: Address, pendingNonce: number): Promise<number>;
+};
+
+/** Request counters shared by every instance: a sliding window per key. */
+export type RateLimitPort = {
+  take(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+};
+
+/** All ports of one storage adapter. */
+export type FacilitatorStorage = {
+  /** `embedded` or `postgres`, for logs and readiness. */
+  readonly kind: "embedded" | "postgres";
+  readonly challenges: ChallengeStorePort;
+  readonly journal: JournalPort;
+  readonly settleClaims: SettleClaimPort;
+  readonly finalizeQueue: FinalizeQueuePort;
+  readonly relayNonces: RelayNoncePort;
+  readonly rateLimits: RateLimitPort;
+  /** Opens the burn-address stock of this instance (`owner`) for `binding`; none without a journal. */
+  openBurnAddressStock(binding: BurnAddressStockBinding, owner: string): Promise<BurnAddressStockStore | undefined>;
+  /** Resolves when the store answers; throws otherwise (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
