@@ -9,15 +9,14 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFacilitatorProcess, startProcess } from "@svc/anvil-fixtures";
+import { startFacilitatorProcess, startProcess, startProviderProcess, waitFor } from "@svc/anvil-fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSettlements } from "./harness/admin.js";
-import { chainClient, mintCount, permitBurnCount, tokenBalance, waitUntil } from "./harness/chain.js";
+import { chainClient, mintCount, permitBurnCount, tokenBalance } from "./harness/chain.js";
 import { writeFacilitatorConfig } from "./harness/facilitatorConfig.js";
 import { fetchOffer, payWith, permitPayload } from "./harness/payerSignatures.js";
 import { REPO_ROOT } from "./harness/repoRoot.js";
 import { lastJson, runAgent } from "./harness/runAgent.js";
-import { startProviderProcess } from "./harness/startProviderProcess.js";
 import { startStackProcess, type StackProcess } from "./harness/startStackProcess.js";
 
 let stack: StackProcess;
@@ -63,7 +62,7 @@ describe("facilitator restarts", () => {
     const fast = await writeFacilitatorConfig(stack, "sigterm", { daemon: { finalize_interval_ms: 1000 } });
     const second = await startFacilitatorProcess({ configPath: fast, env: stack.facilitatorEnv });
     cleanups.push(() => second.stop());
-    await waitUntil(async () => (await adminSettlements(second.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === paid.transaction), 150_000, "finalized");
+    await waitFor(async () => (await adminSettlements(second.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === paid.transaction), { timeoutMs: 150_000, what: "finalized" });
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(await mintCount(stack, treasury())).toBe(mints + 1);
   });
@@ -82,7 +81,7 @@ describe("facilitator restarts", () => {
     try {
       const paying = runAgent(["pay", `${provider.url}/weather`, "--json"], env);
       // The relayed burn sits in the mempool while /settle waits for its receipt: kill the facilitator now.
-      await waitUntil(async () => first.lines.some((line) => line.includes('"permit_burn_broadcast"')), 30_000, "burn broadcast");
+      await waitFor(async () => first.lines.some((line) => line.includes('"permit_burn_broadcast"')), { timeoutMs: 30_000, what: "burn broadcast" });
       await first.stop("SIGKILL");
       lost = await paying;
     } finally {
@@ -161,7 +160,7 @@ describe("configurations", () => {
     const offer = await fetchOffer(url);
     const payload = await permitPayload(stack, offer, stack.deployment.accounts.payer2.privateKey);
     // Time itself must pass here: the offer is refused only once the clock is past its expiry.
-    await waitUntil(async () => Math.floor(Date.now() / 1000) > Number(offer.extra.expiresAt), 10_000, "the offer's expiry");
+    await waitFor(async () => Math.floor(Date.now() / 1000) > Number(offer.extra.expiresAt), { timeoutMs: 10_000, what: "the offer's expiry" });
     const burns = await permitBurnCount(stack);
     expect((await payWith(url, offer, payload)).status).toBe(402);
     expect(await permitBurnCount(stack)).toBe(burns);
@@ -199,7 +198,7 @@ describe("configurations", () => {
     expect(run.code, run.stdout).toBe(0);
     const minted = 101_000n;
     const fee = (minted * BigInt(stack.deployment.feeSplit.bps)) / 10_000n;
-    await waitUntil(async () => (await tokenBalance(stack, payee)) === payeeBefore + minted - fee, 150_000, "payee paid");
+    await waitFor(async () => (await tokenBalance(stack, payee)) === payeeBefore + minted - fee, { timeoutMs: 150_000, what: "payee paid" });
     expect(await tokenBalance(stack, feeRecipient)).toBe(feeBefore + fee);
   });
 });

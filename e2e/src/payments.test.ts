@@ -5,13 +5,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFacilitatorProcess, type FacilitatorProcess } from "@svc/anvil-fixtures";
+import { startFacilitatorProcess, startProviderProcess, waitFor, type FacilitatorProcess, type ProviderProcess } from "@svc/anvil-fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSettlements } from "./harness/admin.js";
-import { permitBurnCount, tokenBalance, waitUntil } from "./harness/chain.js";
+import { permitBurnCount, tokenBalance } from "./harness/chain.js";
 import { fetchOffer, payWith, permitPayload, selfTransferBurn } from "./harness/payerSignatures.js";
 import { lastJson, runAgent } from "./harness/runAgent.js";
-import { startProviderProcess, type ProviderProcess } from "./harness/startProviderProcess.js";
 import { startStackProcess, type StackProcess } from "./harness/startStackProcess.js";
 
 let stack: StackProcess;
@@ -50,8 +49,8 @@ describe("paying from the headless agent", () => {
     const result = lastJson(run.stdout);
     expect(result).toMatchObject({ result: "paid", amount: "1010" });
     expect(JSON.stringify(result.resource)).toContain("temperature");
-    await waitUntil(async () => (await adminSettlements(facilitator.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === result.transaction), 150_000, "finalized");
-    await waitUntil(async () => (await tokenBalance(stack, treasury)) === before + 1000n, 30_000, "treasury paid the list price");
+    await waitFor(async () => (await adminSettlements(facilitator.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === result.transaction), { timeoutMs: 150_000, what: "finalized" });
+    await waitFor(async () => (await tokenBalance(stack, treasury)) === before + 1000n, { timeoutMs: 30_000, what: "treasury paid the list price" });
   });
 
   it("an identical re-sent payment within the offer's life is served again without a second burn", async () => {
@@ -92,14 +91,13 @@ describe("payer policy, before anything is signed", () => {
 describe("human approval", () => {
   const pending = async (env: Record<string, string>) => {
     let id: string | undefined;
-    await waitUntil(
+    await waitFor(
       async () => {
         const listed = await runAgent(["approvals", "--json"], env);
         id = listed.stdout.trim().split("\n").filter((line) => line.startsWith("{")).map((line) => (JSON.parse(line) as { id?: string }).id).find(Boolean);
         return id !== undefined;
       },
-      30_000,
-      "a pending approval",
+      { timeoutMs: 30_000, what: "a pending approval" },
     );
     return String(id);
   };

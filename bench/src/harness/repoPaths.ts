@@ -4,9 +4,6 @@ import { fileURLToPath } from "node:url";
 /** The repository root. */
 export const REPO_ROOT: string = fileURLToPath(new URL("../../../", import.meta.url));
 
-/** The built demo provider. */
-export const PROVIDER_PROGRAM: string = fileURLToPath(new URL("../../../provider-demo/dist/server.js", import.meta.url));
-
 /** The built agent CLI. */
 export const AGENT_CLI: string = fileURLToPath(new URL("../../../agent/dist/cli.js", import.meta.url));
 

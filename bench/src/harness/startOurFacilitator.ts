@@ -4,7 +4,14 @@
  * built demo provider (`provider-demo/dist/server.js`) in front of it.
  */
 import { join } from "node:path";
-import { readEnvFile, startFacilitatorProcess, startProcess, type FacilitatorProcess, type RunningProcess, type RunningStack } from "@svc/anvil-fixtures";
+import {
+  readEnvFile,
+  startFacilitatorProcess,
+  startProviderProcess,
+  type FacilitatorProcess,
+  type ProviderProcess,
+  type RunningStack,
+} from "@svc/anvil-fixtures";
 import { BenchError } from "./benchError.js";
 import { startCountingRpcProxy, type CountingRpcProxy } from "./countingRpcProxy.js";
 import {
@@ -15,7 +22,6 @@ import {
 } from "./facilitatorConfig.js";
 import { attachInspector, INSPECT_NODE_OPTIONS, type InspectorSession } from "./inspectorSession.js";
 import { readThreadCpu, readThreadCpuMs, readThreadNice } from "./procStats.js";
-import { PROVIDER_PROGRAM } from "./repoPaths.js";
 import { waitForCpuIdle } from "./waitForCpuIdle.js";
 
 /** A running facilitator + provider pair of ours. */
@@ -28,7 +34,7 @@ export type OurFacilitator = {
   /** DevTools session on the facilitator's main thread (heap after GC, CPU profiles). */
   inspector: InspectorSession;
   /** The demo provider in front of it; `url` is its base URL. */
-  provider: RunningProcess & { url: string; pid: number };
+  provider: ProviderProcess & { pid: number };
   /** Bearer token of `/admin/*`. */
   adminToken: string;
   /** The price of `GET /weather` in base units (list price; the offer adds the 1% payer fee). */
@@ -87,21 +93,10 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
     const facilitatorPid = facilitator.child.pid;
     if (facilitatorPid === undefined) throw new BenchError("the facilitator process has no pid");
 
-    let url = "";
-    const provider = await startProcess({
-      command: process.execPath,
-      args: [PROVIDER_PROGRAM],
-      env: { PATH: process.env.PATH, FACILITATOR_URL: facilitator.url, PORT: "0", PRICE: parameters.price },
-      ready: (line) => {
-        if (!line.includes('"event":"listening"')) return false;
-        const parsed: unknown = JSON.parse(line);
-        if (typeof parsed === "object" && parsed !== null && "url" in parsed && typeof parsed.url === "string") url = parsed.url;
-        return true;
-      },
-    });
+    const provider = await startProviderProcess({ facilitatorUrl: facilitator.url, price: parameters.price });
     stoppers.push(() => provider.stop());
     const providerPid = provider.child.pid;
-    if (providerPid === undefined || url === "") throw new BenchError("the provider did not report its pid and url");
+    if (providerPid === undefined || provider.url === "") throw new BenchError("the provider did not report its pid and url");
 
     const adminToken = env.SVC_ADMIN_TOKEN ?? "";
     let workerTids: number[] | undefined;
@@ -111,7 +106,7 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
       facilitator,
       facilitatorPid,
       inspector,
-      provider: { ...provider, url, pid: providerPid },
+      provider: { ...provider, pid: providerPid },
       adminToken,
       price: parameters.price,
       poolSize: BENCH_BURN_ADDRESS_POOL_SIZE,

@@ -5,8 +5,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFacilitatorProcess, type FacilitatorProcess } from "@svc/anvil-fixtures";
-import { startProviderProcess, type ProviderProcess } from "../harness/startProviderProcess.js";
+import { startFacilitatorProcess, startProviderProcess, type FacilitatorProcess, type ProviderProcess } from "@svc/anvil-fixtures";
 import { startStackProcess, type StackProcess } from "../harness/startStackProcess.js";
 
 /** Running demo services and the agent environment that pays through them. */

@@ -25,12 +25,3 @@ export async function mintCount(stack: StackProcess, to: Address): Promise<numbe
   const logs = await chainClient(stack).getContractEvents({ address: stack.deployment.verifier, abi: zerc20VerifierAbi, eventName: "Teleported", args: { to }, fromBlock: 0n });
   return logs.length;
 }
-
-/** Polls `condition` every 200 ms until it holds or `timeoutMs` passed. */
-export async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 30_000, what = "condition"): Promise<void> {
-  const giveUpAt = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > giveUpAt) throw new TypeError(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

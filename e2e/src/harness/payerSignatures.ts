@@ -1,22 +1,17 @@
 /**
  * A hand-driven payer for scenarios the agent would never produce (tampered offers, reused burns and
- * signatures): builds payloads from a 402 with the scheme's own EIP-712 builders.
+ * signatures): reads the offer from a 402 and pays through the test kit's payer, which signs with the
+ * scheme's own EIP-712 builders.
  */
+import { createTestPayer } from "@svc/anvil-fixtures";
 import {
-  buildBurnAuthorizationTypedData,
-  buildPermitPayload,
-  buildPermitTypedData,
   decodePaymentRequiredHeader,
   encodePaymentSignatureHeader,
   selectSchemeRequirements,
-  zerc20TokenAbi,
   type PaymentPayload,
   type PaymentRequirements,
 } from "@svc/scheme";
-import { createWalletClient, http, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { foundry } from "viem/chains";
-import { chainClient } from "./chain.js";
+import type { Hex } from "viem";
 import type { StackProcess } from "./startStackProcess.js";
 
 /** Requests `url` unpaid and returns the svc-zerc20 offer of its 402. */
@@ -30,29 +25,13 @@ export async function fetchOffer(url: string): Promise<PaymentRequirements> {
 }
 
 /** Signs the permit path for `offer`. */
-export async function permitPayload(stack: StackProcess, offer: PaymentRequirements, payerKey: Hex) {
-  const account = privateKeyToAccount(payerKey);
-  const client = chainClient(stack);
-  const token = { address: offer.asset, abi: zerc20TokenAbi } as const;
-  const [nonce, tokenName] = await Promise.all([
-    client.readContract({ ...token, functionName: "nonces", args: [account.address] }),
-    client.readContract({ ...token, functionName: "name" }),
-  ]);
-  return buildPermitPayload({
-    requirements: offer,
-    payer: account.address,
-    nonce,
-    permitSignature: await account.signTypedData(buildPermitTypedData({ requirements: offer, payer: account.address, nonce, tokenName })),
-    burnAuthorizationSignature: await account.signTypedData(buildBurnAuthorizationTypedData({ requirements: offer, payer: account.address })),
-  });
+export function permitPayload(stack: StackProcess, offer: PaymentRequirements, payerKey: Hex) {
+  return createTestPayer({ rpcUrl: stack.deployment.rpcUrl, privateKey: payerKey }).signPermit(offer);
 }
 
 /** Broadcasts the payer's own burn for `offer` and waits for it. */
-export async function selfTransferBurn(stack: StackProcess, offer: PaymentRequirements, payerKey: Hex): Promise<Hex> {
-  const wallet = createWalletClient({ chain: foundry, transport: http(stack.deployment.rpcUrl), account: privateKeyToAccount(payerKey) });
-  const hash = await wallet.writeContract({ address: offer.asset, abi: zerc20TokenAbi, functionName: "transfer", args: [offer.payTo, BigInt(offer.amount)] });
-  await chainClient(stack).waitForTransactionReceipt({ hash });
-  return hash;
+export function selfTransferBurn(stack: StackProcess, offer: PaymentRequirements, payerKey: Hex): Promise<Hex> {
+  return createTestPayer({ rpcUrl: stack.deployment.rpcUrl, privateKey: payerKey }).burn(offer);
 }
 
 /** Requests `url` carrying `payload` for `accepted`; answers status and the decoded PAYMENT-RESPONSE, if any. */
