@@ -53,7 +53,7 @@ export type CheckPaymentContext = {
 export type PaymentMatch =
   | { kind: "refused"; reason: ReasonCode }
   | { kind: "settled"; entry: SettlementEntry }
-  | { kind: "open"; view: ChallengeRecord; expired: boolean; intent: IntentRecord | undefined };
+  | { kind: "open"; challenge: ChallengeRecord; expired: boolean; intent: IntentRecord | undefined };
 
 /** The open challenge a payment matched. */
 export type OpenMatch = Extract<PaymentMatch, { kind: "open" }>;
@@ -76,12 +76,12 @@ export function matchPayment(context: CheckPaymentContext, body: PaymentBody, di
   const intent = book.intent(challengeNonce);
   const live = context.challenges.get(challengeNonce);
   // A permit intent keeps its offer even once the store has forgotten it: its burn may still land.
-  const view = live?.record ?? (intent ? fromJournaledChallenge(intent.challenge) : undefined);
-  if (view === undefined) return { kind: "refused", reason: UNKNOWN_CHALLENGE };
-  if (mismatch(body, view)) return { kind: "refused", reason: REQUIREMENTS_MISMATCH };
+  const challenge = live?.record ?? (intent ? fromJournaledChallenge(intent.challenge) : undefined);
+  if (challenge === undefined) return { kind: "refused", reason: UNKNOWN_CHALLENGE };
+  if (mismatch(body, challenge)) return { kind: "refused", reason: REQUIREMENTS_MISMATCH };
   if (body.payment.kind === "permit" && intent && intent.payloadDigest !== digest) return { kind: "refused", reason: PAYLOAD_CONFLICT };
-  const expired = live?.status === "expired" || context.now() > view.expiresAt;
-  return { kind: "open", view, expired, intent };
+  const expired = live?.status === "expired" || context.now() > challenge.expiresAt;
+  return { kind: "open", challenge, expired, intent };
 }
 
 /** Step 2: the chain evidence. `relayer` asks for the relay's estimate too (settle only). */
@@ -91,15 +91,15 @@ export async function checkEvidence(
   payment: PaymentBody["payment"],
   options: { relayer?: Address } = {},
 ): Promise<PaymentEvidence> {
-  const { view, expired } = match;
+  const { challenge, expired } = match;
   if (payment.kind === "self-transfer") {
     const owner = context.book.burnTxOwner(payment.payload.burnTxHash);
-    if (owner !== undefined && owner !== view.challengeNonce.toLowerCase()) return { kind: "refused", reason: BURN_TX_REUSED };
+    if (owner !== undefined && owner !== challenge.challengeNonce.toLowerCase()) return { kind: "refused", reason: BURN_TX_REUSED };
     const check = await checkSelfTransferBurn(context.client, {
-      token: view.asset,
-      payTo: view.payTo,
-      amount: view.amount,
-      expiresAt: view.expiresAt,
+      token: challenge.asset,
+      payTo: challenge.payTo,
+      amount: challenge.amount,
+      expiresAt: challenge.expiresAt,
       burnTxHash: payment.payload.burnTxHash,
     });
     if (!check.ok) return { kind: "refused", reason: check.reason, ...(check.late ? { late: check.late } : {}) };
@@ -109,7 +109,7 @@ export async function checkEvidence(
   const now = context.now();
   const check = await checkPermitPayment({
     client: context.client,
-    offer: view,
+    offer: challenge,
     payload: payment.payload,
     tokenName: await context.tokenName(),
     now,
@@ -136,7 +136,7 @@ export async function checkPayment(
 }
 
 // Untrusted requirements (and the echoed offer) must agree with what was issued, field by field.
-function mismatch(body: PaymentBody, view: ChallengeRecord): string | undefined {
+function mismatch(body: PaymentBody, challenge: ChallengeRecord): string | undefined {
   if (body.kind === "legacy") return undefined;
-  return requirementsMismatch(view, body.request.paymentRequirements) ?? requirementsMismatch(view, body.request.paymentPayload.accepted);
+  return requirementsMismatch(challenge, body.request.paymentRequirements) ?? requirementsMismatch(challenge, body.request.paymentPayload.accepted);
 }

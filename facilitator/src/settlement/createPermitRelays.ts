@@ -22,7 +22,7 @@ import { findPermitBurn } from "./findPermitBurn.js";
 import { relayMayHaveReachedChain } from "./relayReachedChain.js";
 
 /** One permit payment and the burn authorization its relay executes. */
-export type PermitRelay = { view: ChallengeRecord; digest: Hex; payer: Address; helper: Address; authorizationId: Hex; fromBlock: bigint };
+export type PermitRelay = { challenge: ChallengeRecord; digest: Hex; payer: Address; helper: Address; authorizationId: Hex; fromBlock: bigint };
 
 /** A burn that is on-chain, ready to be accepted. */
 export type ExecutedBurn = { burnTxHash: Hex; burnBlockNumber: bigint };
@@ -72,7 +72,7 @@ export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
     if (receipt.status === "success") return context.accept(relay, { burnTxHash: receipt.transactionHash, burnBlockNumber: receipt.blockNumber });
     const burn = await findPermitBurn(client, { helper: relay.helper, authorizationId: relay.authorizationId, fromBlock: relay.fromBlock });
     if (burn) return context.accept(relay, { burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
-    await release(relay.view.challengeNonce, BURN_REVERTED);
+    await release(relay.challenge.challengeNonce, BURN_REVERTED);
     return context.failure(BURN_REVERTED, receipt.transactionHash);
   };
 
@@ -80,7 +80,7 @@ export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
     // An RPC that fails while the burn is out is no reason to say anything but "pending": the burn may land.
     const receipt = await pollReceipt(client, txHash, { timeoutMs: context.receiptTimeoutMs, intervalMs: context.receiptPollMs }).catch(() => undefined);
     if (!receipt) {
-      logger.info("permit_burn_pending", { challenge_nonce: relay.view.challengeNonce, burn_tx: txHash });
+      logger.info("permit_burn_pending", { challenge_nonce: relay.challenge.challengeNonce, burn_tx: txHash });
       return context.failure(PENDING_BURN, txHash);
     }
     return settleMined(relay, receipt);
@@ -95,7 +95,7 @@ export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
       // Re-read after the nonce: a receipt that appeared in between means it landed after all.
       const late = await receiptOf(journaled.txHash);
       if (late) return settleMined(relay, late);
-      await release(relay.view.challengeNonce, "relay_dropped");
+      await release(relay.challenge.challengeNonce, "relay_dropped");
       return "released";
     }
     // Already known to the node, or back into its pool after a restart: either way the same transaction.
@@ -104,7 +104,7 @@ export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
   };
 
   const relay = async (payment: PermitRelay, call: EstimatedCall): Promise<SettleResponse> => {
-    const challengeNonce = payment.view.challengeNonce;
+    const challengeNonce = payment.challenge.challengeNonce;
     let signed: RelayRecord | undefined;
     let txHash: Hex;
     try {

@@ -126,20 +126,20 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     extra: { phase: "accepted" },
   });
 
-  const historyPayment = (view: ChallengeRecord, path: PaymentPath, payer: Address | undefined): HistoryPayment => ({
-    challengeNonce: view.challengeNonce,
+  const historyPayment = (challenge: ChallengeRecord, path: PaymentPath, payer: Address | undefined): HistoryPayment => ({
+    challengeNonce: challenge.challengeNonce,
     path,
-    network: toNetwork(view.chainId),
-    asset: view.asset,
-    payTo: view.payTo,
-    amount: view.amount,
+    network: toNetwork(challenge.chainId),
+    asset: challenge.asset,
+    payTo: challenge.payTo,
+    amount: challenge.amount,
     payer,
   });
 
-  const accept = async (view: ChallengeRecord, path: PaymentPath, digest: Hex, payer: Address | undefined, burn: ExecutedBurn): Promise<SettleResponse> => {
+  const accept = async (challenge: ChallengeRecord, path: PaymentPath, digest: Hex, payer: Address | undefined, burn: ExecutedBurn): Promise<SettleResponse> => {
     const record: AcceptedRecord = {
       type: "accepted",
-      challenge: toJournaledChallenge(view),
+      challenge: toJournaledChallenge(challenge),
       path,
       payloadDigest: digest,
       ...(payer === undefined ? {} : { payer }),
@@ -151,11 +151,11 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
       at: deps.now(),
     };
     await deps.record(record);
-    deps.challenges.markSettled(view.challengeNonce);
-    logger.info("payment_accepted", { challenge_nonce: view.challengeNonce, path, burn_tx: burn.burnTxHash, amount: view.amount });
+    deps.challenges.markSettled(challenge.challengeNonce);
+    logger.info("payment_accepted", { challenge_nonce: challenge.challengeNonce, path, burn_tx: burn.burnTxHash, amount: challenge.amount });
     deps.history
-      .recordAccepted({ ...historyPayment(view, path, payer), burnTxHash: burn.burnTxHash })
-      .catch((error: unknown) => logger.warn("history_accepted_failed", { challenge_nonce: view.challengeNonce, error: errorName(error) }));
+      .recordAccepted({ ...historyPayment(challenge, path, payer), burnTxHash: burn.burnTxHash })
+      .catch((error: unknown) => logger.warn("history_accepted_failed", { challenge_nonce: challenge.challengeNonce, error: errorName(error) }));
     return acceptedResponse({ ...record, state: "accepted" });
   };
 
@@ -165,30 +165,30 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     record: deps.record,
     logger,
     now: deps.now,
-    accept: (relay, burn) => accept(relay.view, "permit", relay.digest, relay.payer, burn),
+    accept: (relay, burn) => accept(relay.challenge, "permit", relay.digest, relay.payer, burn),
     failure,
     receiptTimeoutMs: deps.permitReceiptTimeoutMs,
     receiptPollMs: deps.receiptPollMs,
   });
 
-  const recordLateBurn = async (view: ChallengeRecord, burnTxHash: Hex, evidence: SelfTransferBurnEvidence) => {
+  const recordLateBurn = async (challenge: ChallengeRecord, burnTxHash: Hex, evidence: SelfTransferBurnEvidence) => {
     if (book.burnTxOwner(burnTxHash) !== undefined) return;
     await deps.record({
       type: "late_burn",
-      challenge: toJournaledChallenge(view),
+      challenge: toJournaledChallenge(challenge),
       path: "self-transfer",
       burnTxHash,
       value: evidence.value.toString(),
       blockTimestamp: evidence.blockTimestamp,
       at: deps.now(),
     });
-    logger.warn("late_burn_refused", { challenge_nonce: view.challengeNonce, burn_tx: burnTxHash, expires_at: view.expiresAt, block_timestamp: evidence.blockTimestamp });
+    logger.warn("late_burn_refused", { challenge_nonce: challenge.challengeNonce, burn_tx: burnTxHash, expires_at: challenge.expiresAt, block_timestamp: evidence.blockTimestamp });
   };
 
   const relayPermit = async (match: OpenMatch, digest: Hex, permit: CheckedPermit): Promise<SettleResponse> => {
-    const { view } = match;
+    const { challenge } = match;
     const relay: PermitRelay = {
-      view,
+      challenge,
       digest,
       payer: permit.payer,
       helper: permit.helper,
@@ -198,21 +198,21 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     if (permit.alreadyExecuted) {
       const burn = await findPermitBurn(client, { helper: permit.helper, authorizationId: permit.authorizationId, fromBlock: relay.fromBlock });
       if (!burn) return failure(PENDING_BURN);
-      return accept(view, "permit", digest, permit.payer, { burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
+      return accept(challenge, "permit", digest, permit.payer, { burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
     }
     // No estimate means the relay would revert: nothing is sent and nothing is held.
     if (!permit.call) return failure(RELAY_FAILED);
-    if (!book.intent(view.challengeNonce)) {
+    if (!book.intent(challenge.challengeNonce)) {
       // The intent policy: no relay without the payment's history intent (see requireIntent).
       const [intent, fromBlock] = await Promise.all([
-        requireIntent(deps.history, historyPayment(view, "permit", permit.payer), logger),
+        requireIntent(deps.history, historyPayment(challenge, "permit", permit.payer), logger),
         client.getBlockNumber(),
       ]);
       if (!intent.recorded) return failure(intent.refusal);
       relay.fromBlock = fromBlock;
       await deps.record({
         type: "intent",
-        challenge: toJournaledChallenge(view),
+        challenge: toJournaledChallenge(challenge),
         path: "permit",
         payloadDigest: digest,
         authorizationId: permit.authorizationId,
@@ -226,10 +226,10 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
   // A relay of this very payment is already out: its fate comes first. The payment's own checks would only see
   // its effects (a moved nonce, a spent balance) and could never release it.
   const followJournaledRelay = async (match: OpenMatch, payload: PermitPayload, digest: Hex): Promise<SettleResponse | undefined> => {
-    const { view, intent } = match;
-    const journaled = book.relay(view.challengeNonce);
-    if (!intent?.authorizationId || !journaled || !view.helper) return undefined;
-    const relay: PermitRelay = { view, digest, payer: payload.payer, helper: view.helper, authorizationId: intent.authorizationId, fromBlock: BigInt(intent.fromBlock) };
+    const { challenge, intent } = match;
+    const journaled = book.relay(challenge.challengeNonce);
+    if (!intent?.authorizationId || !journaled || !challenge.helper) return undefined;
+    const relay: PermitRelay = { challenge, digest, payer: payload.payer, helper: challenge.helper, authorizationId: intent.authorizationId, fromBlock: BigInt(intent.fromBlock) };
     const followed = await relays.follow(relay, journaled);
     return followed === "released" ? undefined : followed;
   };
@@ -245,16 +245,16 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     }
     const evidence = await checkEvidence(checks, match, payment, { relayer: deps.relayer.address });
     if (evidence.kind === "refused") {
-      if (evidence.late && payment.kind === "self-transfer") await recordLateBurn(match.view, payment.payload.burnTxHash, evidence.late);
+      if (evidence.late && payment.kind === "self-transfer") await recordLateBurn(match.challenge, payment.payload.burnTxHash, evidence.late);
       return failure(evidence.reason);
     }
     if (evidence.kind === "permit") return relayPermit(match, digest, evidence.permit);
     if (payment.kind !== "self-transfer") return failure(PAYLOAD_CONFLICT);
     const { payer, blockNumber } = evidence.evidence;
     // The intent policy: no acceptance without the payment's history intent (see requireIntent).
-    const intent = await requireIntent(deps.history, historyPayment(match.view, "self-transfer", payer), logger);
+    const intent = await requireIntent(deps.history, historyPayment(match.challenge, "self-transfer", payer), logger);
     if (!intent.recorded) return failure(intent.refusal);
-    return accept(match.view, "self-transfer", digest, payer, { burnTxHash: payment.payload.burnTxHash, burnBlockNumber: blockNumber });
+    return accept(match.challenge, "self-transfer", digest, payer, { burnTxHash: payment.payload.burnTxHash, burnBlockNumber: blockNumber });
   };
 
   const verify = async (body: ClassifiedFacilitatorBody): Promise<VerifyResponse> => {
@@ -298,18 +298,18 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
   const reconcileIntents = async (): Promise<number> => {
     let accepted = 0;
     for (const intent of book.openIntents()) {
-      const view = fromJournaledChallenge(intent.challenge);
-      if (!intent.authorizationId || !view.helper || coordinator.running(view.challengeNonce)) continue;
-      const burn = await findPermitBurn(client, { helper: view.helper, authorizationId: intent.authorizationId, fromBlock: BigInt(intent.fromBlock) });
+      const challenge = fromJournaledChallenge(intent.challenge);
+      if (!intent.authorizationId || !challenge.helper || coordinator.running(challenge.challengeNonce)) continue;
+      const burn = await findPermitBurn(client, { helper: challenge.helper, authorizationId: intent.authorizationId, fromBlock: BigInt(intent.fromBlock) });
       if (!burn) {
         // A relay signed before the crash goes out again unchanged, ahead of anything new on its nonce.
-        const relay = book.relay(view.challengeNonce);
+        const relay = book.relay(challenge.challengeNonce);
         if (relay) await client.sendRawTransaction({ serializedTransaction: relay.rawTransaction as Hex }).catch(() => undefined);
         continue;
       }
       const receipt = await client.getTransactionReceipt({ hash: burn.txHash });
       const payer = receipt.from === deps.relayer.address ? undefined : receipt.from;
-      await accept(view, "permit", intent.payloadDigest, payer, { burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
+      await accept(challenge, "permit", intent.payloadDigest, payer, { burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
       accepted++;
     }
     return accepted;
