@@ -23,6 +23,7 @@ import {
 } from "@svc/scheme";
 import type { Address, Hex, PublicClient } from "viem";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
+import type { StoredChallenge } from "../challenges/challengeStore.js";
 import { fromJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { IntentRecord } from "../journal/journalRecord.js";
 import { checkPermitPayment, type CheckedPermit } from "./checkPermitPayment.js";
@@ -35,7 +36,7 @@ export type PaymentBody = Exclude<ClassifiedFacilitatorBody, { kind: "rejected" 
 
 /** Where issued challenges are looked up (the challenge store). */
 export type IssuedChallenges = {
-  get: (challengeNonce: Hex) => { record: ChallengeRecord; status: "open" | "expired" } | undefined;
+  get: (challengeNonce: Hex) => Pick<StoredChallenge, "record" | "status"> | undefined;
 };
 
 /** What the checks read. */

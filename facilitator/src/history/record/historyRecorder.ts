@@ -5,17 +5,13 @@
  * `recordAccepted` and `recordFinalized` follow the lifecycle. Without history configuration the daemon wires
  * {@link noHistory}.
  */
-import type { Network } from "@svc/scheme";
+import type { Network, Offer } from "@svc/scheme";
 import type { Address, Hex } from "viem";
 
-/** What every history event carries about the payment. */
-export type HistoryPayment = {
-  challengeNonce: Hex;
+/** What every history event carries about the payment: the offer's matched fields, its network and path. */
+export type HistoryPayment = Pick<Offer, "challengeNonce" | "asset" | "payTo" | "amount"> & {
   path: "permit" | "self-transfer";
   network: Network;
-  asset: Address;
-  payTo: Address;
-  amount: bigint;
   /** The paying EOA when known (always on the permit path; the burn sender on self-transfer). */
   payer: Address | undefined;
 };
