@@ -45,6 +45,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
   const claims = new Map<string, Lease | "complete">();
   const queue = new Map<string, Lease | undefined>();
   const nonces = new Map<string, number>();
+  const nonceTails = new Map<string, Promise<unknown>>();
   const limiters = new Map<string, SlidingWindowRateLimiter>();
 
   return {
@@ -105,11 +106,16 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
       },
     },
     relayNonces: {
-      allocate: async (chainId, account, pendingNonce) => {
+      withNextNonce: (chainId, account, pendingNonce, broadcast) => {
         const slot = `${chainId}:${key(account)}`;
-        const nonce = Math.max(pendingNonce, nonces.get(slot) ?? 0);
-        nonces.set(slot, nonce + 1);
-        return nonce;
+        const run = (nonceTails.get(slot) ?? Promise.resolve()).then(async () => {
+          const nonce = Math.max(await pendingNonce(), nonces.get(slot) ?? 0);
+          const result = await broadcast(nonce);
+          nonces.set(slot, nonce + 1);
+          return result;
+        });
+        nonceTails.set(slot, run.catch(() => undefined));
+        return run;
       },
     },
     rateLimits: {

@@ -5,7 +5,9 @@
  *   two instances never both hold it;
  * - the finalize queue hands out rows with `for update skip locked` and a lease, so a mint has one owner
  *   and a crashed owner's work returns when its lease runs out;
- * - relayer nonces are allocated under the row lock of the account's counter;
+ * - a shared key's broadcasts run one at a time under the row lock of the key's nonce counter, which
+ *   moves only when a broadcast succeeded (a crash mid-broadcast rolls it back; the chain's pending count,
+ *   read under the lock, then covers a transaction that did go out);
  * - journal appends take a transaction-scoped advisory lock, so sequence numbers commit in order and a
  *   reader following `seq` never skips a record that commits late;
  * - rate-limit counts are one row per key, updated under its row lock, on the database's clock.
@@ -186,15 +188,19 @@ export function createPostgresStorage(pool: pg.Pool): FacilitatorStorage {
       },
     },
     relayNonces: {
-      allocate: async (chainId, account, pendingNonce) => {
-        const { rows } = await pool.query<{ nonce: string }>(
-          `insert into relay_nonces as r (chain_id, account, next_nonce) values ($1, $2, $3 + 1)
-           on conflict (chain_id, account) do update set next_nonce = greatest(r.next_nonce, $3) + 1
-           returning next_nonce - 1 as nonce`,
-          [chainId, key(account), pendingNonce],
-        );
-        return Number(rows[0]!.nonce);
-      },
+      withNextNonce: (chainId, account, pendingNonce, broadcast) =>
+        inTransaction(pool, async (client) => {
+          await client.query("insert into relay_nonces (chain_id, account, next_nonce) values ($1, $2, 0) on conflict do nothing", [chainId, key(account)]);
+          const { rows } = await client.query<{ next_nonce: string }>(
+            "select next_nonce from relay_nonces where chain_id = $1 and account = $2 for update",
+            [chainId, key(account)],
+          );
+          // Read under the lock: a broadcast another instance made a moment ago is already in the pending count.
+          const nonce = Math.max(await pendingNonce(), Number(rows[0]!.next_nonce));
+          const result = await broadcast(nonce);
+          await client.query("update relay_nonces set next_nonce = $3 where chain_id = $1 and account = $2", [chainId, key(account), nonce + 1]);
+          return result;
+        }),
     },
     rateLimits: {
       take: async (rateKey, limit, windowMs) =>

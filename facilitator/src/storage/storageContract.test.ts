@@ -183,14 +183,33 @@ describe.each([
     expect(await b.finalizeQueue.complete(crashed, "b")).toBe(true);
   });
 
-  it("relayer nonces allocated concurrently by two instances never collide and follow the chain's pending count", async () => {
+  it("broadcasts of one key from two instances get distinct consecutive nonces; a failed one leaves no gap", async () => {
     const { a, b } = await openPair();
     const account = addressOf("relayer");
-    const nonces = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? a : b).relayNonces.allocate(31337, account, 5)));
-    expect([...nonces].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, index) => 5 + index));
-    expect(await a.relayNonces.allocate(31337, account, 100)).toBe(100);
-    expect(await b.relayNonces.allocate(31337, account, 3)).toBe(101);
-    expect(await b.relayNonces.allocate(1, account, 0)).toBe(0);
+    let pending = 5;
+    let running = 0;
+    let overlapped = false;
+    const broadcast = async (nonce: number) => {
+      running += 1;
+      if (running > 1) overlapped = true;
+      await new Promise((resolve) => setImmediate(resolve));
+      running -= 1;
+      return nonce;
+    };
+    const nonces = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => (index % 2 === 0 ? a : b).relayNonces.withNextNonce(31337, account, async () => pending, broadcast)),
+    );
+    expect([...nonces].sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, index) => 5 + index));
+    expect(overlapped).toBe(false);
+
+    const refused = a.relayNonces.withNextNonce(31337, account, async () => pending, async () => {
+      throw new Error("node refused the transaction");
+    });
+    await expect(refused).rejects.toThrow("node refused");
+    expect(await b.relayNonces.withNextNonce(31337, account, async () => pending, async (nonce) => nonce)).toBe(35);
+    pending = 100;
+    expect(await a.relayNonces.withNextNonce(31337, account, async () => pending, async (nonce) => nonce)).toBe(100);
+    expect(await b.relayNonces.withNextNonce(1, account, async () => 0, async (nonce) => nonce)).toBe(0);
   });
 
   it("rate limits count requests from both instances against one limit", async () => {

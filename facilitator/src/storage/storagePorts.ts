@@ -48,13 +48,17 @@ export type FinalizeQueuePort = {
   complete(challengeNonce: Hex, owner: string): Promise<boolean>;
 };
 
-/** Nonces of a relayer key shared by several instances. */
+/**
+ * Nonces of a key shared by several instances (the relayer, the treasury). Each broadcast runs while it holds
+ * the key's nonce lock, and the counter moves past a nonce only when its broadcast succeeded, so two
+ * instances never sign the same nonce and a refused broadcast leaves no gap that would hold later ones back.
+ */
 export type RelayNoncePort = {
   /**
-   * The nonce the next transaction of `account` on `chainId` uses: the larger of the chain's pending count
-   * and the one after the last nonce handed out, allocated under a lock so no two callers get the same one.
+   * Runs `broadcast` with the next nonce of `account` on `chainId` (the larger of the chain's pending count,
+   * read under the lock, and the one after the last successful broadcast) and resolves to its result.
    */
-  allocate(chainId: number, account: Address, pendingNonce: number): Promise<number>;
+  withNextNonce<T>(chainId: number, account: Address, pendingNonce: () => Promise<number>, broadcast: (nonce: number) => Promise<T>): Promise<T>;
 };
 
 /** Request counters shared by every instance: a sliding window per key. */
