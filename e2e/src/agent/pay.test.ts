@@ -7,15 +7,12 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { Ledger } from "../ledger/ledger.js";
-import { runAgent } from "../testing/runAgent.js";
-import { startPaymentWorld, type PaymentWorld } from "../testing/startPaymentWorld.js";
-import { startTestServer } from "../testing/startTestServer.js";
-import { EXIT_DECLINED, EXIT_OK } from "./exitCodes.js";
+import { EXIT_DECLINED, EXIT_OK, Ledger, runAgent, startTestServer } from "@svc/agent/testing";
+import { startWorld, type World } from "@svc/anvil-fixtures";
 
-let world: PaymentWorld;
+let world: World;
 beforeAll(async () => {
-  world = await startPaymentWorld({ price: "1000" });
+  world = await startWorld({ price: "1000", dirPrefix: "svc-agent-world-" });
 });
 afterAll(() => world?.close());
 

@@ -5,22 +5,14 @@
  */
 import { join } from "node:path";
 
-import { render } from "ink-testing-library";
-import { createElement } from "react";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { Ledger } from "../ledger/ledger.js";
-import { loadPolicy } from "../policy/loadPolicy.js";
-import { runAgent, startAgent } from "../testing/runAgent.js";
-import { startPaymentWorld, type PaymentWorld } from "../testing/startPaymentWorld.js";
-import { waitForText } from "../testing/waitForFrame.js";
-import { App } from "../ui/components/App.js";
-import { createTuiDependencies } from "../ui/tuiDependencies.js";
-import { EXIT_APPROVAL_DENIED, EXIT_INTERRUPTED, EXIT_OK } from "./exitCodes.js";
+import { EXIT_APPROVAL_DENIED, EXIT_INTERRUPTED, EXIT_OK, Ledger, renderTui, runAgent, startAgent, waitForText } from "@svc/agent/testing";
+import { startWorld, type World } from "@svc/anvil-fixtures";
 
-let world: PaymentWorld;
+let world: World;
 beforeAll(async () => {
-  world = await startPaymentWorld({ price: "1000" });
+  world = await startWorld({ price: "1000", dirPrefix: "svc-agent-world-" });
 });
 afterAll(() => world?.close());
 
@@ -76,7 +68,7 @@ describe("approval from another process", () => {
   it("pays once a human approves in the TUI running beside the headless agent", async () => {
     const { env, agent } = payingAgent("approve-tui");
     const [, id = ""] = await agent.waitForStderr(NEEDS_APPROVAL);
-    const tui = render(createElement(App, { dependencies: createTuiDependencies(loadPolicy(env)), binaryName: "svc-agent" }));
+    const tui = renderTui(env);
     try {
       await waitForText(tui.lastFrame, `› ${id}  0.00000000000000101 zFIX to ${new URL(world.weatherUrl).host}`);
       tui.stdin.write("a");

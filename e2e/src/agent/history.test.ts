@@ -9,26 +9,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
-import { FACILITATOR_CLI } from "@svc/anvil-fixtures";
+import { EXIT_DECLINED, EXIT_FAILED, EXIT_OK, EXIT_USAGE, Ledger, runAgent, runCliInProcess } from "@svc/agent/testing";
+import { FACILITATOR_CLI, startWorld, type World } from "@svc/anvil-fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { Ledger } from "../ledger/ledger.js";
-import { runAgent } from "../testing/runAgent.js";
-import { runCliInProcess } from "../testing/runCliInProcess.js";
-import { startPaymentWorld, type PaymentWorld } from "../testing/startPaymentWorld.js";
-import { EXIT_DECLINED, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exitCodes.js";
 
 const LOGIN_DOMAIN = "agent-history.test";
 
 let keysDir: string;
-let world: PaymentWorld;
+let world: World;
 let paymentId: string;
 let localId: string;
 
 beforeAll(async () => {
   keysDir = await mkdtemp(join(tmpdir(), "svc-agent-history-"));
   await promisify(execFile)(process.execPath, [FACILITATOR_CLI, "history-keys", "init", "--dir", join(keysDir, "keys"), "--issuer", "agent-history.test"]);
-  world = await startPaymentWorld({
+  world = await startWorld({
+    dirPrefix: "svc-agent-world-",
     facilitatorEnv: (stack) => ({
       PAYMENT_HISTORY_PATH: join(keysDir, "history.jsonl"),
       HISTORY_IDENTITY_SECRET: "agent-history-test-identity-secret-0123456789",

@@ -8,16 +8,13 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { Ledger } from "../ledger/ledger.js";
-import { runAgent } from "../testing/runAgent.js";
-import { startLossyProxy, type LossyProxy } from "../testing/startLossyProxy.js";
-import { startPaymentWorld, type PaymentWorld } from "../testing/startPaymentWorld.js";
-import { EXIT_FAILED, EXIT_OK, EXIT_UNKNOWN } from "./exitCodes.js";
+import { EXIT_FAILED, EXIT_OK, EXIT_UNKNOWN, Ledger, runAgent, startLossyProxy, type LossyProxy } from "@svc/agent/testing";
+import { startWorld, type World } from "@svc/anvil-fixtures";
 
-let world: PaymentWorld;
+let world: World;
 let proxy: LossyProxy;
 beforeAll(async () => {
-  world = await startPaymentWorld({ price: "1000" });
+  world = await startWorld({ price: "1000", dirPrefix: "svc-agent-world-" });
   proxy = await startLossyProxy(world.provider.url, 0);
 });
 afterAll(async () => {

@@ -7,10 +7,18 @@ import { encodePaymentRequiredHeader } from "@svc/scheme";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { buildPaymentRequired, buildRequirements } from "@svc/scheme/testing";
-import { runAgent, startAgent } from "../testing/runAgent.js";
-import { startTestServer, type TestServer } from "../testing/startTestServer.js";
-import { makeTempDir } from "../testing/tempDir.js";
-import { EXIT_APPROVAL_DENIED, EXIT_FAILED, EXIT_HTTP_ERROR, EXIT_INTERRUPTED, EXIT_USAGE } from "./exitCodes.js";
+import {
+  EXIT_APPROVAL_DENIED,
+  EXIT_FAILED,
+  EXIT_HTTP_ERROR,
+  EXIT_INTERRUPTED,
+  EXIT_USAGE,
+  makeTempDir,
+  runAgent,
+  startAgent,
+  startTestServer,
+  type TestServer,
+} from "@svc/agent/testing";
 
 const KEY = "0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba";
 
