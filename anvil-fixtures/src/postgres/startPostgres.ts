@@ -66,30 +66,44 @@ export async function startPostgres(): Promise<RunningPostgres> {
     const { stdout: gid } = await run("id", ["-g", "postgres"]);
     await chown(databaseDir, Number(uid.trim()), Number(gid.trim()));
   }
-  const port = await freePort();
   const password = randomBytes(12).toString("hex");
   const logs: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: "postgres",
-    password,
-    persistent: false,
-    createPostgresUser: isRoot,
-    // initdb's final fsync of a throwaway cluster buys nothing and costs seconds.
-    initdbFlags: ["--no-sync"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    onLog: (message: unknown) => {
-      logs.push(String(message));
-      if (logs.length > 200) logs.shift();
-    },
-    onError: (message: unknown) => logs.push(String(message)),
-  });
+  const serverOn = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir,
+      port,
+      user: "postgres",
+      password,
+      // The data folder is removed by `stop` below; the package's own removal would also run between retries.
+      persistent: true,
+      createPostgresUser: isRoot,
+      // initdb's final fsync of a throwaway cluster buys nothing and costs seconds.
+      initdbFlags: ["--no-sync"],
+      // Several test files run a server each at once on two cores: keep each one small.
+      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "shared_buffers=16MB", "-c", "max_connections=60"],
+      onLog: (message: unknown) => {
+        logs.push(String(message));
+        if (logs.length > 200) logs.shift();
+      },
+      onError: (message: unknown) => logs.push(String(message)),
+    });
+  let port = await freePort();
+  let server = serverOn(port);
   try {
     await server.initialise();
-    await server.start();
+    // The free port is probed, then bound by the server: another process may take it in between, so retry.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await server.start();
+        break;
+      } catch (error) {
+        // A failed start means the server process already exited: there is nothing to stop.
+        if (attempt === 3 || !logs.some((line) => line.includes("could not bind"))) throw error;
+        port = await freePort();
+        server = serverOn(port);
+      }
+    }
   } catch (cause) {
-    await server.stop().catch(() => undefined);
     await rm(databaseDir, { recursive: true, force: true });
     throw new PostgresStartError("the test PostgreSQL server did not start", { cause, metaMessages: logs.slice(-20) });
   }
