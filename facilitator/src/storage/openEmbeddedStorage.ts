@@ -1,13 +1,16 @@
 /**
  * The embedded storage adapter: today's single-process state behind the storage ports. The journal is the
  * fsynced JSONL file (or nothing with `journal = "none"`), issued challenges are journaled `challenge`
- * records plus an in-memory index, the burn-address stock is its JSONL file, and claims, leases, nonces
- * and rate-limit counts live in memory: with one process, memory is where every caller meets.
+ * records held by a {@link ChallengeStore} (with its retention and bounds), the burn-address stock is its
+ * JSONL file, and claims, leases, nonces and rate-limit counts live in memory: with one process, memory is
+ * where every caller meets.
  */
 import type { Address, Hex } from "viem";
 import { BurnAddressStockFile } from "../challenges/burnAddressStockFile.js";
+import { ChallengeStore, type ChallengeStoreParameters } from "../challenges/challengeStore.js";
 import { SlidingWindowRateLimiter } from "../http/slidingWindowRateLimiter.js";
-import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
+import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
+import type { JournalRecord } from "../journal/journalRecord.js";
 import { openSettlementJournal, type JournalCompactionOptions } from "../journal/openSettlementJournal.js";
 import type { FacilitatorStorage } from "./storagePorts.js";
 
@@ -17,6 +20,8 @@ export type EmbeddedStorageOptions = {
   journalPath: string | null;
   /** The journal's compaction policy (none when omitted). */
   compaction?: JournalCompactionOptions;
+  /** The challenge store's bounds (`daemon.max_open_challenges`, retention). */
+  challenges: ChallengeStoreParameters;
   /** Clock in milliseconds for claims and leases; `Date.now` unless a test moves it. */
   now?: () => number;
 };
@@ -30,13 +35,8 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
   const now = options.now ?? Date.now;
   const journal = await openSettlementJournal(options.journalPath, options.compaction);
   const records: JournalRecord[] = [...journal.restored];
-  const challenges = new Map<string, JournaledChallenge>();
-  const byPayTo = new Map<string, string>();
-  const index = (challenge: JournaledChallenge): void => {
-    challenges.set(key(challenge.challengeNonce), challenge);
-    byPayTo.set(key(challenge.payTo), key(challenge.challengeNonce));
-  };
-  for (const record of records) if (record.type === "challenge") index(record.challenge);
+  const store = new ChallengeStore(options.challenges);
+  for (const record of records) if (record.type === "challenge") store.restore(fromJournaledChallenge(record.challenge), false);
 
   const append = async (record: JournalRecord): Promise<void> => {
     await journal.append(record);
@@ -53,12 +53,16 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
     challenges: {
       put: async (challenge) => {
         await append({ type: "challenge", challenge, at: Math.floor(now() / 1000) });
-        index(challenge);
+        // The issuer reserved the slot under the cap before deriving; storing it here never refuses.
+        store.restore(fromJournaledChallenge(challenge), false);
       },
-      get: async (challengeNonce: Hex) => challenges.get(key(challengeNonce)),
+      get: async (challengeNonce: Hex) => {
+        const stored = store.get(challengeNonce);
+        return stored === undefined ? undefined : toJournaledChallenge(stored.record);
+      },
       findByPayTo: async (payTo: Address) => {
-        const nonce = byPayTo.get(key(payTo));
-        return nonce === undefined ? undefined : challenges.get(nonce);
+        const stored = store.findByPayTo(payTo);
+        return stored === undefined ? undefined : toJournaledChallenge(stored.record);
       },
     },
     journal: {

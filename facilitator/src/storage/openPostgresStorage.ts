@@ -41,6 +41,8 @@ export type PostgresStorageOptions = {
   variable?: string;
   /** Most connections this instance opens. */
   maxConnections?: number;
+  /** Rate-limit takes between two sweeps of idle keys (default {@link RATE_LIMIT_SWEEP_EVERY}). */
+  rateLimitSweepEvery?: number;
 };
 
 const key = (hex: string): string => hex.toLowerCase();
@@ -82,7 +84,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await pool.end();
     throw error;
   }
-  return createPostgresStorage(pool);
+  return createPostgresStorage(pool, { rateLimitSweepEvery: options.rateLimitSweepEvery });
 }
 
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -100,8 +102,13 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
   }
 }
 
+/** Rate-limit takes between two sweeps of idle keys. */
+export const RATE_LIMIT_SWEEP_EVERY = 1_000;
+
 /** The ports over an open pool whose schema is current (the pool is closed by `close`). */
-export function createPostgresStorage(pool: pg.Pool): FacilitatorStorage {
+export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { rateLimitSweepEvery?: number | undefined } = {}): FacilitatorStorage {
+  const sweepEvery = rateLimitSweepEvery ?? RATE_LIMIT_SWEEP_EVERY;
+  let takes = 0;
   const append = async (record: JournalRecord): Promise<void> => {
     await inTransaction(pool, async (client) => {
       await client.query("select pg_advisory_xact_lock($1)", [JOURNAL_APPEND_LOCK]);
@@ -203,10 +210,24 @@ export function createPostgresStorage(pool: pg.Pool): FacilitatorStorage {
         }),
     },
     rateLimits: {
-      take: async (rateKey, limit, windowMs) =>
-        inTransaction(pool, async (client) => {
+      take: async (rateKey, limit, windowMs) => {
+        takes += 1;
+        // Keys idle for two windows count nothing any more: drop them now and then so the table stays small.
+        // Rows a take holds are skipped, so the sweep never waits on (or deadlocks with) a request.
+        if (takes % sweepEvery === 0) {
+          await pool.query(
+            `delete from rate_limits where limit_key in (
+               select limit_key from rate_limits
+                where window_start < floor(extract(epoch from clock_timestamp()) * 1000)::bigint - 2 * window_ms
+                for update skip locked)`,
+          );
+        }
+        return inTransaction(pool, async (client) => {
           const slot = `${limit}/${windowMs}/${rateKey}`;
-          await client.query("insert into rate_limits (limit_key, window_start, previous, current) values ($1, 0, 0, 0) on conflict do nothing", [slot]);
+          await client.query(
+            "insert into rate_limits (limit_key, window_ms, window_start, previous, current) values ($1, $2, 0, 0, 0) on conflict do nothing",
+            [slot, windowMs],
+          );
           const locked = await client.query<{ window_start: string; previous: number; current: number }>(
             "select window_start, previous, current from rate_limits where limit_key = $1 for update",
             [slot],
@@ -228,7 +249,8 @@ export function createPostgresStorage(pool: pg.Pool): FacilitatorStorage {
             counts.current,
           ]);
           return decision;
-        }),
+        });
+      },
     },
     openBurnAddressStock: async (binding, owner) => {
       const tag = bindingTag(binding);

@@ -1,3 +1,4 @@
+import { waitFor } from "@svc/anvil-fixtures";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,5 +73,29 @@ describe("postgres migrations", () => {
     expect(error).toBeInstanceOf(InvalidStorageUrlError);
     expect((error as Error).message).toContain("SVC_STORAGE_URL");
     expect((error as Error).message).not.toContain("secret-77");
+  });
+
+  it("rate-limit keys idle for two windows are swept, the ones in use are kept", async () => {
+    const url = await server.createDatabase();
+    const pool = new pg.Pool({ connectionString: url });
+    await migratePostgres(pool);
+    const storage = await openPostgresStorage({ url, rateLimitSweepEvery: 1 });
+    try {
+      await storage.rateLimits.take("idle", 5, 50);
+      await storage.rateLimits.take("busy", 5, 60_000);
+      const keys = async () => (await pool.query<{ limit_key: string }>("select limit_key from rate_limits order by limit_key")).rows.map((row) => row.limit_key);
+      expect(await keys()).toEqual(["5/50/idle", "5/60000/busy"]);
+      await waitFor(
+        async () => {
+          await storage.rateLimits.take("busy", 1_000, 60_000);
+          return !(await keys()).includes("5/50/idle");
+        },
+        { what: "the idle key to be swept", timeoutMs: 5_000, intervalMs: 20 },
+      );
+      expect(await keys()).toContain("5/60000/busy");
+    } finally {
+      await storage.close();
+      await pool.end();
+    }
   });
 });

@@ -53,10 +53,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
       create table rate_limits (
         limit_key text primary key,
+        window_ms bigint not null,
         window_start bigint not null,
         previous integer not null,
         current integer not null
       );
+      create index rate_limits_window_start on rate_limits (window_start);
       create table burn_address_stock (
         payment_id text primary key,
         owner text not null,

@@ -37,7 +37,8 @@ afterAll(async () => {
 async function embeddedPair(): Promise<Pair> {
   const dir = await mkdtemp(join(tmpdir(), "svc-storage-"));
   const journalPath = join(dir, "journal.jsonl");
-  const storage = await openEmbeddedStorage({ journalPath });
+  const challenges = { maxOpenChallenges: 1_000, retentionSeconds: 3_600 };
+  const storage = await openEmbeddedStorage({ journalPath, challenges });
   let closed = false;
   cleanups.push(async () => {
     if (!closed) await storage.close();
@@ -49,7 +50,7 @@ async function embeddedPair(): Promise<Pair> {
     reopen: async () => {
       closed = true;
       await storage.close();
-      const reopened = await openEmbeddedStorage({ journalPath });
+      const reopened = await openEmbeddedStorage({ journalPath, challenges });
       cleanups.push(() => reopened.close());
       return reopened;
     },
@@ -72,6 +73,9 @@ async function postgresPair(): Promise<Pair> {
 const nonceOf = (label: string): Hex => keccak256(toHex(label));
 const addressOf = (label: string): Address => `0x${keccak256(toHex(label)).slice(26)}` as Address;
 
+// Issued now: the embedded store keeps match data only while open or retained.
+const issuedAt = Math.floor(Date.now() / 1000);
+
 function challenge(label: string): JournaledChallenge {
   return {
     challengeNonce: nonceOf(label),
@@ -82,8 +86,8 @@ function challenge(label: string): JournaledChallenge {
     amount: "1000",
     fee: "10",
     payout: "990",
-    issuedAt: 1_700_000_000,
-    expiresAt: 1_700_000_300,
+    issuedAt,
+    expiresAt: issuedAt + 300,
   };
 }
 
