@@ -37,6 +37,7 @@ import { checkIndexerReadiness, checkJournalReadiness, checkRpcReadiness, checkS
 import { createFinalizeLoop } from "../finalize/createFinalizeLoop.js";
 import { createFixtureProver } from "../finalize/createFixtureProver.js";
 import { finalizeEntry } from "../finalize/finalizeEntry.js";
+import { FINALIZE_WAITING_REASON } from "../finalize/finalizeReasons.js";
 import { createIndexerClient } from "../finalize/indexerClient.js";
 import { settleFee } from "../finalize/settleFee.js";
 import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
@@ -266,7 +267,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     finalize: instrumentFinalize(metrics, (entry) =>
       prover
         ? finalizeEntry({ client, relayer: relayerSender, prover, indexer, deployment, burnSecret }, entry)
-        : Promise.resolve({ kind: "waiting", reason: "no prover under this profile" }),
+        : Promise.resolve({ kind: "waiting", reason: FINALIZE_WAITING_REASON.noProver }),
     ),
     settleFee: (entry) =>
       settleFee(

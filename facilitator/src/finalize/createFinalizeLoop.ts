@@ -8,7 +8,7 @@
 import { isAddressEqual, type Address } from "viem";
 import type { HistoryRecorder } from "../history/record/historyRecorder.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
-import type { Logger } from "../log/createLogger.js";
+import type { LogFields, Logger } from "../log/createLogger.js";
 import type { SettlementBook, SettlementEntry } from "../settlement/settlementBook.js";
 import type { FinalizeOutcome } from "./finalizeEntry.js";
 
@@ -56,14 +56,14 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     const challengeNonce = entry.challenge.challengeNonce;
     const outcome = await deps.finalize(entry);
     if (outcome.kind === "waiting") {
-      logger.debug("finalize_waiting", { challenge_nonce: challengeNonce, reason: outcome.reason });
+      logger.debug("finalize_waiting", outcomeFields(challengeNonce, outcome));
       return;
     }
     if (outcome.kind === "failed") {
       const record: JournalRecord = { type: "failed", challengeNonce, reason: outcome.reason, at: deps.now() };
       await deps.journal(record);
       book.apply(record);
-      logger.warn("payment_failed", { challenge_nonce: challengeNonce, reason: outcome.reason });
+      logger.warn("payment_failed", outcomeFields(challengeNonce, outcome));
       return;
     }
     const record: JournalRecord = { type: "finalized", challengeNonce, mintTxHash: outcome.mintTxHash, at: deps.now() };
@@ -126,4 +126,9 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
       await running;
     },
   };
+}
+
+/** The log fields of a waiting or failed outcome: the reason code, and its detail when there is one. */
+function outcomeFields(challengeNonce: string, outcome: Exclude<FinalizeOutcome, { kind: "finalized" }>): LogFields {
+  return { challenge_nonce: challengeNonce, reason: outcome.reason, ...(outcome.detail === undefined ? {} : { detail: outcome.detail }) };
 }

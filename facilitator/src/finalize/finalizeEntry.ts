@@ -19,6 +19,7 @@ import type { BurnSecret } from "../challenges/challengeRecord.js";
 import type { SerialSender } from "../chain/createSerialSender.js";
 import { pollReceipt } from "../chain/pollReceipt.js";
 import type { SettlementEntry } from "../settlement/settlementBook.js";
+import { FINALIZE_FAILED_REASON, FINALIZE_WAITING_REASON, type FinalizeFailedReason, type FinalizeWaitingReason } from "./finalizeReasons.js";
 import type { IndexerClient } from "./indexerClient.js";
 import type { ProverPort } from "./proverPort.js";
 
@@ -35,11 +36,11 @@ export type FinalizeContext = {
   mintReceiptTimeoutMs?: number;
 };
 
-/** What became of the entry in this pass. */
+/** What became of the entry in this pass; `detail` is a sentence for the log, never journaled. */
 export type FinalizeOutcome =
   | { kind: "finalized"; mintTxHash: Hex; minted: bigint }
-  | { kind: "failed"; reason: string }
-  | { kind: "waiting"; reason: string };
+  | { kind: "failed"; reason: FinalizeFailedReason; detail?: string }
+  | { kind: "waiting"; reason: FinalizeWaitingReason; detail?: string };
 
 /** Runs the finalize steps for `entry`; throws only on infrastructure failures (RPC, indexer, prover). */
 export async function finalizeEntry(context: FinalizeContext, entry: SettlementEntry): Promise<FinalizeOutcome> {
@@ -48,10 +49,12 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
   const amount = BigInt(entry.challenge.amount);
 
   const evidence = await burnEvidence(client, entry, deployment.token);
-  if (evidence) return { kind: "failed", reason: evidence };
+  if (evidence) return { kind: "failed", reason: FINALIZE_FAILED_REASON.evidenceVanished, detail: evidence };
 
   const burn = await context.burnSecret(entry.challenge.challengeNonce);
-  if (!isAddressEqual(burn.burnAddress, payTo)) return { kind: "failed", reason: "the seed does not open this burn address" };
+  if (!isAddressEqual(burn.burnAddress, payTo)) {
+    return { kind: "failed", reason: FINALIZE_FAILED_REASON.burnAddressMismatch, detail: "the seed does not open this burn address" };
+  }
   const recipient: GeneralRecipient = { chainId: BigInt(deployment.chainId), recipient: addressToRecipient(deployment.treasury), tweak: burn.tweak };
   const verifier = { address: deployment.verifier, abi: zerc20VerifierAbi } as const;
 
@@ -61,19 +64,19 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
     client.readContract({ ...verifier, functionName: "latestProvedIndex" }),
   ]);
   const total = transfers.reduce((sum, transfer) => sum + transfer.value, 0n);
-  if (total < amount) return { kind: "waiting", reason: "the indexer has not seen the burn yet" };
+  if (total < amount) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.burnNotIndexed };
   if (alreadyMinted >= total) {
     const mintTxHash = await findMint(client, deployment.verifier, burn.recipientHash, BigInt(entry.burnBlockNumber));
-    return mintTxHash ? { kind: "finalized", mintTxHash, minted: 0n } : { kind: "waiting", reason: "minted, but the mint transaction is not found yet" };
+    return mintTxHash ? { kind: "finalized", mintTxHash, minted: 0n } : { kind: "waiting", reason: FINALIZE_WAITING_REASON.mintNotFound };
   }
   const highest = transfers.reduce((max, transfer) => (transfer.event_index > max ? transfer.event_index : max), 0n);
-  if (highest >= provedIndex) return { kind: "waiting", reason: "no proved root covers the burn yet" };
+  if (highest >= provedIndex) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootNotProved };
 
   const [paths, provedRoot] = await Promise.all([
     context.indexer.proofs(provedIndex, transfers.map((transfer) => transfer.event_index)),
     client.readContract({ ...verifier, functionName: "provedTransferRoots", args: [provedIndex] }),
   ]);
-  if (paths.some((path) => path.root !== provedRoot)) return { kind: "waiting", reason: "the indexer's root differs from the proved root" };
+  if (paths.some((path) => path.root !== provedRoot)) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootMismatch };
   const inputs = {
     root: provedRoot,
     rootIndex: provedIndex,
@@ -103,23 +106,23 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
   });
   const receipt = await pollReceipt(client, mintTxHash, { timeoutMs: context.mintReceiptTimeoutMs ?? 60_000 });
-  if (!receipt) return { kind: "waiting", reason: "the mint is not mined yet" };
-  if (receipt.status !== "success") return { kind: "waiting", reason: "the mint reverted; retrying" };
+  if (!receipt) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.mintPending, detail: `mint ${mintTxHash}` };
+  if (receipt.status !== "success") return { kind: "waiting", reason: FINALIZE_WAITING_REASON.mintReverted, detail: `mint ${mintTxHash}` };
   return { kind: "finalized", mintTxHash, minted: total - alreadyMinted };
 }
 
-/** `undefined` when the burn is still on-chain as accepted; otherwise why it is gone. */
+/** `undefined` when the burn is still on-chain as accepted; otherwise how it is gone (the `evidence_vanished` detail). */
 async function burnEvidence(client: PublicClient, entry: SettlementEntry, token: Address): Promise<string | undefined> {
   const receipt = await client.getTransactionReceipt({ hash: entry.burnTxHash }).catch((error: unknown) => {
     if (error instanceof TransactionReceiptNotFoundError) return undefined;
     throw error;
   });
-  if (!receipt) return "chain evidence vanished: the burn transaction is no longer on-chain";
-  if (receipt.status !== "success") return "chain evidence vanished: the burn transaction no longer succeeds";
+  if (!receipt) return "the burn transaction is no longer on-chain";
+  if (receipt.status !== "success") return "the burn transaction no longer succeeds";
   const covered = parseEventLogs({ abi: zerc20TokenAbi, eventName: "IndexedTransfer", logs: receipt.logs, strict: true }).some(
     (log) => isAddressEqual(log.address, token) && isAddressEqual(log.args.to, entry.challenge.payTo) && log.args.value >= BigInt(entry.challenge.amount),
   );
-  return covered ? undefined : "chain evidence vanished: the burn no longer transfers the amount";
+  return covered ? undefined : "the burn no longer transfers the amount";
 }
 
 async function findMint(client: PublicClient, verifier: Address, recipientHash: Hex, fromBlock: bigint): Promise<Hex | undefined> {

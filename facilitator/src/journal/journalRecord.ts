@@ -100,6 +100,7 @@ export const FinalizedRecordSchema = z.object({
 export const FailedRecordSchema = z.object({
   type: z.literal("failed"),
   challengeNonce: Bytes32Schema,
+  /** A finalize reason code (`finalize/finalizeReasons.ts`); older journals hold a sentence, kept as-is. */
   reason: z.string(),
   at: unixSeconds,
 });

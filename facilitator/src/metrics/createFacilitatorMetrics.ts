@@ -8,6 +8,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
+import type { FinalizeFailedReason } from "../finalize/finalizeReasons.js";
 import { BACKLOG_STATES, type SettlementBacklog } from "../operator/settlementBacklog.js";
 import { withTimeout } from "../operator/withTimeout.js";
 
@@ -51,7 +52,8 @@ export type FacilitatorMetrics = {
   verified: (outcome: string) => void;
   /** `outcome` is the success phase (`accepted`) or the `errorReason`; `seconds` is the wall time of the call. */
   settled: (outcome: string, success: boolean, seconds: number) => void;
-  finalizeFailed: (reason: string) => void;
+  /** `reason` is the finalize failure code. */
+  finalizeFailed: (reason: FinalizeFailedReason) => void;
   finalizePassFailed: (error: string) => void;
   /** `outcome` is `ok` or the HTTP status of the refusal. */
   history: (operation: HistoryOperation, outcome: string) => void;

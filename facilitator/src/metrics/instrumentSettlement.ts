@@ -42,7 +42,7 @@ export function instrumentFinalize(
   return async (entry) => {
     try {
       const outcome = await finalize(entry);
-      if (outcome.kind === "failed") metrics.finalizeFailed(finalizeFailureReason(outcome.reason));
+      if (outcome.kind === "failed") metrics.finalizeFailed(outcome.reason);
       return outcome;
     } catch (error) {
       metrics.finalizePassFailed(error instanceof Error ? error.name : "unknown");
@@ -68,14 +68,4 @@ export function trackRelayerQueue(queue: SerialSender): { queue: SerialSender; d
     },
     depth: () => depth,
   };
-}
-
-/**
- * A closed label for a finalize failure: the failure texts of `finalizeEntry` are sentences written for the
- * journal, and a metric label must not grow with their details.
- */
-export function finalizeFailureReason(reason: string): string {
-  if (reason.startsWith("chain evidence vanished")) return "evidence_vanished";
-  if (reason.includes("does not open this burn address")) return "burn_address_mismatch";
-  return "other";
 }

@@ -1,0 +1,37 @@
+/**
+ * Reason codes of the finalize step, as data like settlement's: a `failed` code is journaled as the entry's
+ * `failed.reason` and labels `facilitator_finalize_failures_total`; a `waiting` code is logged and the entry is
+ * tried again on the next pass. Codes are never renamed or reused: journals and dashboards keep them.
+ */
+
+/** Why an accepted entry failed for good (nothing was minted). */
+export const FINALIZE_FAILED_REASON = {
+  /** The burn transaction is gone, no longer succeeds, or no longer transfers the amount to the burn address. */
+  evidenceVanished: "evidence_vanished",
+  /** The burn seed does not open the entry's burn address. */
+  burnAddressMismatch: "burn_address_mismatch",
+} as const;
+
+/** One of the values of {@link FINALIZE_FAILED_REASON}. */
+export type FinalizeFailedReason = (typeof FINALIZE_FAILED_REASON)[keyof typeof FINALIZE_FAILED_REASON];
+
+/** Why an accepted entry is not finalized yet in this pass. */
+export const FINALIZE_WAITING_REASON = {
+  /** The indexer has not seen transfers covering the amount yet. */
+  burnNotIndexed: "burn_not_indexed",
+  /** No proved root covers the burn's transfers yet. */
+  rootNotProved: "root_not_proved",
+  /** The indexer's Merkle root differs from the verifier's proved root. */
+  rootMismatch: "root_mismatch",
+  /** The mint was submitted but its receipt did not arrive in time. */
+  mintPending: "mint_pending",
+  /** The mint transaction reverted; the next pass retries it. */
+  mintReverted: "mint_reverted",
+  /** The verifier counts the burn as minted, but the mint transaction is not found yet. */
+  mintNotFound: "mint_not_found",
+  /** This daemon has no prover (a profile other than `local`), so it never mints. */
+  noProver: "no_prover",
+} as const;
+
+/** One of the values of {@link FINALIZE_WAITING_REASON}. */
+export type FinalizeWaitingReason = (typeof FINALIZE_WAITING_REASON)[keyof typeof FINALIZE_WAITING_REASON];
