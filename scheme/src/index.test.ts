@@ -183,6 +183,7 @@ describe("public surface", () => {
       "fixtureProofVerifierAbi",
       "formatArtifactTime",
       "fromChallengeOffer",
+      "fromOfferRequirements",
       "generalRecipientComponents",
       "generalRecipientField",
       "generalRecipientHash",

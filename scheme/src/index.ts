@@ -66,6 +66,7 @@ export {
   decodeOfferFee,
   encodeOfferFee,
   fromChallengeOffer,
+  fromOfferRequirements,
   type Offer,
   offerExtra,
   type OfferFee,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ChallengeOfferSchema } from "./challengeOffer.js";
-import { fromChallengeOffer, offerExtra, offerRequirements, toChallengeOffer, type Offer } from "./offer.js";
+import { fromChallengeOffer, fromOfferRequirements, offerExtra, offerRequirements, toChallengeOffer, type Offer } from "./offer.js";
 import { PaymentRequirementsSchema } from "./paymentRequirements.js";
 
 const base: Offer = {
@@ -40,6 +40,19 @@ describe("offerRequirements", () => {
     const requirements = offerRequirements(permitOffer, 42);
     expect(PaymentRequirementsSchema.parse(requirements)).toEqual(requirements);
     expect(requirements).toMatchObject({ network: "eip155:31337", amount: "1010", maxTimeoutSeconds: 42, asset: base.asset, payTo: base.payTo });
+  });
+});
+
+describe("fromOfferRequirements", () => {
+  it("reads back exactly the offer its requirements were encoded from", () => {
+    for (const offer of [base, permitOffer]) {
+      expect(fromOfferRequirements(PaymentRequirementsSchema.parse(offerRequirements(offer, 42)))).toEqual(offer);
+    }
+  });
+
+  it("drops keys the offer does not define", () => {
+    const requirements = PaymentRequirementsSchema.parse({ ...offerRequirements(base, 42), resource: "http://x/", extra: { ...offerExtra(base), future: 1 } });
+    expect(fromOfferRequirements(requirements)).toEqual(base);
   });
 });
 

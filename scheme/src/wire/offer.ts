@@ -9,7 +9,7 @@ import type { Address, Hex } from "viem";
 
 import type { ChallengeOffer } from "./challengeOffer.js";
 import type { Fee } from "./fee.js";
-import { toNetwork } from "./network.js";
+import { parseNetwork, toNetwork } from "./network.js";
 import type { PaymentRequirements } from "./paymentRequirements.js";
 import { SCHEME } from "./scheme.js";
 import type { SubethaExtra } from "./subethaExtra.js";
@@ -81,6 +81,25 @@ export function offerRequirements(offer: Offer, maxTimeoutSeconds: number): Paym
     payTo: offer.payTo,
     maxTimeoutSeconds,
     extra: offerExtra(offer),
+  };
+}
+
+/**
+ * The offer from parsed requirements (the inverse of {@link offerRequirements}): how a payer reads the offer
+ * it was shown, once, at its edge. Keys neither the requirements nor `extra` define are dropped.
+ */
+export function fromOfferRequirements(requirements: PaymentRequirements): Offer {
+  const { extra } = requirements;
+  return {
+    challengeNonce: extra.challengeNonce,
+    chainId: parseNetwork(requirements.network),
+    asset: requirements.asset,
+    payTo: requirements.payTo,
+    amount: BigInt(requirements.amount),
+    expiresAt: extra.expiresAt,
+    helper: extra.helper,
+    deadline: extra.deadline,
+    fee: extra.fee === undefined ? undefined : decodeOfferFee(extra.fee),
   };
 }
 
