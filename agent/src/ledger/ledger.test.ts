@@ -24,27 +24,27 @@ async function reserved(overrides: Parameters<typeof buildReserveInput>[0] = {},
 
 describe("Ledger reservations", () => {
   it("reserves under the cap and declines what would exceed it, inclusive of the cap", async () => {
-    await reserved({ amount: "60" }, "100");
-    expect(await ledger.reserve(buildReserveInput({ amount: "41" }), "100")).toEqual({ kind: "over-cap", spentBefore: 60n, cap: 100n });
-    const last = await ledger.reserve(buildReserveInput({ amount: "40" }), "100");
+    await reserved({ amount: 60n }, "100");
+    expect(await ledger.reserve(buildReserveInput({ amount: 41n }), "100")).toEqual({ kind: "over-cap", spentBefore: 60n, cap: 100n });
+    const last = await ledger.reserve(buildReserveInput({ amount: 40n }), "100");
     expect(last).toMatchObject({ kind: "reserved", spentBefore: 60n });
   });
 
   it("keeps the total per network and token, ignoring address case", async () => {
-    await reserved({ amount: "90" }, "100");
-    await reserved({ amount: "90", asset: "0x0000000000000000000000000000000000000001" }, "100");
-    await reserved({ amount: "90", network: "eip155:1" }, "100");
-    const sameTokenOtherCase = await ledger.reserve(buildReserveInput({ amount: "20", asset: "0x5fbdb2315678afecb367f032d93f642f64180aa3" }), "100");
+    await reserved({ amount: 90n }, "100");
+    await reserved({ amount: 90n, asset: "0x0000000000000000000000000000000000000001" }, "100");
+    await reserved({ amount: 90n, network: "eip155:1" }, "100");
+    const sameTokenOtherCase = await ledger.reserve(buildReserveInput({ amount: 20n, asset: "0x5fbdb2315678afecb367f032d93f642f64180aa3" }), "100");
     expect(sameTokenOtherCase.kind).toBe("over-cap");
   });
 
   it("gives back a released reservation, and only that", async () => {
-    const a = await reserved({ amount: "100" }, "100");
+    const a = await reserved({ amount: 100n }, "100");
     await ledger.recordOutcome(a.id, { status: "released", message: "definite failure" });
-    const b = await reserved({ amount: "100" }, "100");
+    const b = await reserved({ amount: 100n }, "100");
     await ledger.recordSigned(b.id, "header");
     await ledger.recordOutcome(b.id, { status: "unknown", message: "timeout" });
-    expect((await ledger.reserve(buildReserveInput({ amount: "1" }), "100")).kind).toBe("over-cap");
+    expect((await ledger.reserve(buildReserveInput({ amount: 1n }), "100")).kind).toBe("over-cap");
   });
 
   it("never takes the same offer twice", async () => {
@@ -89,14 +89,14 @@ describe("Ledger payment records", () => {
   });
 
   it("summarizes spend by status per network and token", async () => {
-    const settled = await reserved({ amount: "10" });
+    const settled = await reserved({ amount: 10n });
     await ledger.recordSigned(settled.id, "h");
     await ledger.recordOutcome(settled.id, { status: "settled" });
-    await reserved({ amount: "20" });
-    const failed = await reserved({ amount: "40", mode: "self-transfer" });
+    await reserved({ amount: 20n });
+    const failed = await reserved({ amount: 40n, mode: "self-transfer" });
     await ledger.recordSigned(failed.id, "h");
     await ledger.recordOutcome(failed.id, { status: "failed", errorReason: "burn_after_expiry" });
-    const released = await reserved({ amount: "80" });
+    const released = await reserved({ amount: 80n });
     await ledger.recordOutcome(released.id, { status: "released" });
     expect(summarizeSpend(await ledger.entries())).toEqual([
       { network: "eip155:31337", asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3", settled: "10", pending: "20", failed: "40", total: "70" },

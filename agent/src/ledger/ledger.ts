@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { describeIssues, type DecimalString } from "@svc/scheme";
+import { describeIssues, type DecimalString, type Offer } from "@svc/scheme";
 
 import { atomicWriteFile } from "./atomicWriteFile.js";
 import {
@@ -21,11 +21,12 @@ export const LEDGER_FILE = "ledger.json";
 /** File name of the ledger's lock in the state folder. */
 export const LEDGER_LOCK_FILE = "ledger.lock";
 
-/** What `reserve` needs: the offer's identity and amount, and where the payment will be sent. */
-export type ReserveInput = Pick<
-  LedgerEntry,
-  "url" | "mode" | "network" | "asset" | "amount" | "payTo" | "challengeNonce" | "expiresAt" | "request"
->;
+/**
+ * What `reserve` needs: the offer's identity and amount (a projection of the scheme's `Offer`, amount as a
+ * bigint), and where and how the payment will be sent.
+ */
+export type ReserveInput = Pick<Offer, "asset" | "amount" | "payTo" | "challengeNonce" | "expiresAt"> &
+  Pick<LedgerEntry, "url" | "mode" | "network" | "request">;
 
 /** The answer of `reserve`: the new entry, or the spend that left no room under the cap. */
 export type ReserveResult =
@@ -98,11 +99,25 @@ export class Ledger {
       );
       if (existing !== undefined) throw new OfferAlreadyUsedError({ existingId: existing.id });
       const spentBefore = spentOn(file.entries, input.network, input.asset);
-      if (maxTotal !== undefined && spentBefore + BigInt(input.amount) > BigInt(maxTotal)) {
+      if (maxTotal !== undefined && spentBefore + input.amount > BigInt(maxTotal)) {
         return { file, result: { kind: "over-cap", spentBefore, cap: BigInt(maxTotal) } };
       }
       const now = new Date().toISOString();
-      const entry: LedgerEntry = { ...input, id: newId(file), createdAt: now, updatedAt: now, status: "reserved" };
+      const entry: LedgerEntry = {
+        url: input.url,
+        mode: input.mode,
+        network: input.network,
+        asset: input.asset,
+        amount: input.amount.toString(),
+        payTo: input.payTo,
+        challengeNonce: input.challengeNonce,
+        expiresAt: input.expiresAt,
+        ...(input.request === undefined ? {} : { request: input.request }),
+        id: newId(file),
+        createdAt: now,
+        updatedAt: now,
+        status: "reserved",
+      };
       return { file: { ...file, entries: [...file.entries, entry] }, result: { kind: "reserved", entry, spentBefore } };
     });
   }

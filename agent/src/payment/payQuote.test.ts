@@ -42,7 +42,7 @@ describe("payQuote before signing", () => {
   it("declines above the total cap, counting what is already reserved", async () => {
     const p = policy({ maxTotal: "1500" });
     const ledger = new Ledger(dir.path);
-    await ledger.reserve({ url: "http://x/", mode: "permit", network: "eip155:31337", asset: buildRequirements().asset, amount: "600", payTo: buildRequirements().payTo, challengeNonce: `0x${"22".repeat(32)}`, expiresAt: 1_900_000_300 }, undefined);
+    await ledger.reserve({ url: "http://x/", mode: "permit", network: "eip155:31337", asset: buildRequirements().asset, amount: 600n, payTo: buildRequirements().payTo, challengeNonce: `0x${"22".repeat(32)}`, expiresAt: 1_900_000_300 }, undefined);
     const outcome = await payQuote({ quote: quoteFor(p), policy: p, ledger, approve: async () => "approved" });
     expect(outcome).toMatchObject({ kind: "declined", reason: "above_max_total" });
     expect(outcome.kind === "declined" ? outcome.message : "").toContain("above SVC_MAX_TOTAL (1500 base units); already spent or reserved: 600 base units");

@@ -2,6 +2,7 @@ import {
   BurnBroadcastError,
   BurnRevertedError,
   BurnUnconfirmedError,
+  fromOfferRequirements,
   OfferExpiringError,
   type PayerClients,
   PermitUnavailableError,
@@ -63,20 +64,12 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
   if (verdict.kind === "declined") return { kind: "declined", reason: verdict.reason, message: verdict.message, offer: summary };
   const clients = parameters.clients ?? createPayerClients(policy);
 
+  // The requirements the policy judged, decoded once into the scheme's offer for the ledger.
+  const { asset, amount, payTo, challengeNonce, expiresAt } = fromOfferRequirements(offer);
   let reservation;
   try {
     reservation = await ledger.reserve(
-      {
-        url: quote.url.href,
-        mode: policy.mode,
-        network: offer.network,
-        asset: offer.asset,
-        amount: offer.amount,
-        payTo: offer.payTo,
-        challengeNonce: offer.extra.challengeNonce,
-        expiresAt: offer.extra.expiresAt,
-        request: quote.request,
-      },
+      { url: quote.url.href, mode: policy.mode, network: offer.network, asset, amount, payTo, challengeNonce, expiresAt, request: quote.request },
       policy.maxTotal,
     );
   } catch (error) {
@@ -88,7 +81,7 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
       kind: "declined",
       reason: "above_max_total",
       offer: summary,
-      message: `paying ${format(offer.amount)} would bring the spend on ${offer.network} ${offer.asset} to ${format(reservation.spentBefore + BigInt(offer.amount))}, above SVC_MAX_TOTAL (${format(reservation.cap)}); already spent or reserved: ${format(reservation.spentBefore)}`,
+      message: `paying ${format(offer.amount)} would bring the spend on ${offer.network} ${offer.asset} to ${format(reservation.spentBefore + amount)}, above SVC_MAX_TOTAL (${format(reservation.cap)}); already spent or reserved: ${format(reservation.spentBefore)}`,
     };
   }
   const { entry } = reservation;

@@ -12,7 +12,7 @@ export function buildReserveInput(overrides: Partial<ReserveInput> = {}): Reserv
     mode: "permit",
     network: "eip155:31337",
     asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-    amount: "100",
+    amount: 100n,
     payTo: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
     challengeNonce: keccak256(toHex(`challenge ${process.pid} ${counter} ${Math.random()}`)),
     expiresAt: 1_900_000_300,
