@@ -48,7 +48,7 @@ export class ResendCommand extends Command {
       writeJsonLine(stdout, outcomeJson(outcome));
     } else {
       if (outcome.kind !== "not-required" && outcome.kind !== "http-error" && outcome.offer !== undefined) {
-        format = amountFormat(await readTokenInfo(policy, outcome.offer.asset as `0x${string}`), { baseUnits: this.baseUnits });
+        format = amountFormat(await readTokenInfo(policy, outcome.offer.asset), { baseUnits: this.baseUnits });
       }
       writeLine(stderr, describeOutcome(outcome, format));
       if (outcome.kind === "paid") stdout.write(outcome.resource.body.endsWith("\n") ? outcome.resource.body : `${outcome.resource.body}\n`);

@@ -27,7 +27,7 @@ export function outcomeToolResult(outcome: PayOutcome, format: AmountFormat): Ca
           result: "paid",
           id: outcome.id,
           amount: format(outcome.offer.amount),
-          amountBaseUnits: outcome.offer.amount,
+          amountBaseUnits: outcome.offer.amount.toString(),
           network: outcome.offer.network,
           asset: outcome.offer.asset,
           transaction: outcome.transaction ?? null,

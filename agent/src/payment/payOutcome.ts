@@ -1,8 +1,10 @@
+import type { Network, Offer } from "@svc/scheme";
+
 import type { DeclineReason } from "../policy/declineReasons.js";
 import type { ResourceResponse } from "./resourceResponse.js";
 
-/** The offer a payment concerned, for output: what was (or would have been) paid, where. */
-export type OutcomeOffer = { network: string; asset: string; amount: string };
+/** The offer a payment concerned, as an outcome reports it: what was (or would have been) paid, on which network. */
+export type OutcomeOffer = Pick<Offer, "asset" | "amount"> & { network: Network };
 
 /**
  * How `pay` or `resend` ended, as data; the CLI maps each kind to its exit code. `unknown` means the

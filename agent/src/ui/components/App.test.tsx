@@ -9,7 +9,8 @@ import { ApprovalInterruptedError } from "../../approvals/errors.js";
 import { listPendingApprovals } from "../../approvals/listPendingApprovals.js";
 import { requestApproval, type ApprovalResult } from "../../approvals/requestApproval.js";
 import type { OnPayEvent } from "../../payment/payEvent.js";
-import type { PayOutcome } from "../../payment/payOutcome.js";
+import { outcomeOffer } from "../../payment/outcomeOffer.js";
+import type { OutcomeOffer, PayOutcome } from "../../payment/payOutcome.js";
 import type { ApprovalGate } from "../../payment/payQuote.js";
 import type { Quote, QuoteResult } from "../../payment/quote.js";
 import { evaluateOffer } from "../../policy/evaluateOffer.js";
@@ -183,7 +184,7 @@ describe("TUI offer screen", () => {
 /** Outcomes and the texts their error state must show. */
 const ERROR_STATES: [PayOutcome, string[]][] = [
   [{ kind: "failed", id: "0123456789ab", errorReason: "stale_permit_nonce", message: "the payment was refused: stale_permit_nonce; nothing was paid" }, ["PAYMENT FAILED: stale_permit_nonce", "the payment was refused", "r fresh quote"]],
-  [{ kind: "approval-denied", id: "0123456789ab", result: "timed-out", offer: { network: "n", asset: "a", amount: "1" }, message: "no decision" }, ["NOT PAID (approval timed out)", "r fresh quote"]],
+  [{ kind: "approval-denied", id: "0123456789ab", result: "timed-out", offer: { network: "eip155:1", asset: "0x0000000000000000000000000000000000000001", amount: 1n }, message: "no decision" }, ["NOT PAID (approval timed out)", "r fresh quote"]],
 ];
 
 describe("TUI payment", () => {
@@ -201,7 +202,7 @@ describe("TUI payment", () => {
     payment.onEvent({ type: "phase", id: "0123456789ab", phase: "verifying" });
     expect(await waitForText(app.lastFrame, "✓ signing", "… provider verifying and settling")).toContain("· settled");
     payment.onEvent({ type: "phase", id: "0123456789ab", phase: "settled" });
-    payment.finish({ kind: "paid", id: "0123456789ab", offer: { network: "eip155:31337", asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3", amount: "1010000000000000000" }, transaction: BURN, resource: { status: 200, contentType: "application/json", body: '{"weather":"sunny"}' } });
+    payment.finish({ kind: "paid", id: "0123456789ab", offer: { network: "eip155:31337", asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3", amount: 1010000000000000000n }, transaction: BURN, resource: { status: 200, contentType: "application/json", body: '{"weather":"sunny"}' } });
     const frame = await waitForText(app.lastFrame, "PAID 1.01 ZRC · payment 0123456789ab", `burn ${BURN}`);
     expect(frame).toContain('{"weather":"sunny"}');
     expect(frame).toContain("✓ settled");
@@ -242,7 +243,7 @@ describe("TUI payment", () => {
     app.stdin.write(key);
     await expect(answered).resolves.toBe(expected);
     await waitForFrame(app.lastFrame, (frame) => !frame.includes("Approve payment"));
-    payment.finish(expected === "approved" ? { kind: "paid", id: request.id, offer: { network: request.network, asset: request.asset, amount: request.amount }, transaction: BURN, resource: { status: 200, contentType: undefined, body: "ok" } } : { kind: "approval-denied", id: request.id, result: "denied", offer: { network: request.network, asset: request.asset, amount: request.amount }, message: "a human denied the payment" });
+    payment.finish(expected === "approved" ? { kind: "paid", id: request.id, offer: outcomeOffer(request), transaction: BURN, resource: { status: 200, contentType: undefined, body: "ok" } } : { kind: "approval-denied", id: request.id, result: "denied", offer: outcomeOffer(request), message: "a human denied the payment" });
     await waitForText(app.lastFrame, expected === "approved" ? "PAID" : "NOT PAID (approval denied)");
     app.stdin.write("q");
     expect(await exitCode(() => code)).toBe(exit);
@@ -311,7 +312,7 @@ describe("TUI payment", () => {
     app.unmount();
   });
 
-  it.each(ERROR_STATES)("shows the error state of %j", async (outcome, texts) => {
+  it.each(ERROR_STATES)("shows the error state of %o", async (outcome, texts) => {
     const { app, nextPayment } = setup();
     await waitForText(app.lastFrame, "p/enter pay");
     app.stdin.write("p");
@@ -332,7 +333,7 @@ describe("TUI payment", () => {
     });
     await waitForText(app.lastFrame, "p/enter pay");
     app.stdin.write("p");
-    const offer = { network: "eip155:31337", asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3", amount: "1010000000000000000" };
+    const offer: OutcomeOffer = { network: "eip155:31337", asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3", amount: 1010000000000000000n };
     (await nextPayment()).finish({ kind: "unknown", id: "0123456789ab", offer, message: "No answer within 30000 ms; run `svc-agent resend 0123456789ab` to re-send the same payment" });
     const frame = await waitForText(app.lastFrame, "OUTCOME UNKNOWN · payment 0123456789ab", "s re-send");
     expect(frame).toContain("press s to re-send the same signed payment now");
