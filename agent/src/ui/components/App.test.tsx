@@ -83,7 +83,7 @@ function setup(options: SetupOptions = {}) {
         mode: "permit",
         network: offer.network,
         asset: offer.asset,
-        amount: spent.toString(),
+        amount: spent,
         payTo: offer.payTo,
         challengeNonce: `0x${"33".repeat(32)}`,
         expiresAt: TEST_EXPIRES_AT,
@@ -258,7 +258,7 @@ describe("TUI payment", () => {
     setSpent(1200n + 1010000000000000000n);
     // The offer expires in 4:50; a self-transfer must be paid 30 s before that, so the question closes at 4:19.
     const request = buildApprovalRequest({ id: "0123456789ab", amount: "1010000000000000000", threshold: "1000", mode: "self-transfer", decideBy: (TEST_EXPIRES_AT - 31) * 1000, decideByReason: "offer_expiry" });
-    void payment.approve(request);
+    const answered = payment.approve(request);
     const frame = await waitForText(app.lastFrame, "Approve payment 0123456789ab?", "3.9899999999999988 ZRC remaining");
     const lines = frame.split("\n");
     expect(lines.length).toBeLessThanOrEqual(24);
@@ -269,6 +269,8 @@ describe("TUI payment", () => {
     expect(frame).toContain("token    0x5FbDB2315678afecb367f032d93F642f64180aa3 · eip155:31337");
     expect(frame).toContain("deadline declined automatically in 4:19 (the offer's last payable moment)");
     app.unmount();
+    // Leaving the TUI withdraws the question: nothing is decided, nothing paid.
+    await expect(answered).rejects.toThrow(/Interrupted while waiting for approval/);
   });
 
   it("declines the inline prompt on its own at the deadline", async () => {
