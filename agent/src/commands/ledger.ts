@@ -43,7 +43,7 @@ export class LedgerCommand extends Command {
       if (this.showEntries) {
         // Neither the signed payment nor the request's headers (they may carry the caller's credentials) are printed.
         for (const { paymentHeader: _sent, request, ...entry } of entries) {
-          writeJsonLine(stdout, { type: "payment", ...entry, ...(request === undefined ? {} : { request: { method: request.method, body: request.body !== undefined } }) });
+          writeJsonLine(stdout, { type: "payment", ...entry, amount: entry.amount.toString(), ...(request === undefined ? {} : { request: { method: request.method, body: request.body !== undefined } }) });
         }
       }
       return EXIT_OK;

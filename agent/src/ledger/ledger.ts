@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { describeIssues, type DecimalString, type Offer } from "@svc/scheme";
+import { describeIssues, type DecimalString } from "@svc/scheme";
+import { z } from "zod";
 
 import { atomicWriteFile } from "./atomicWriteFile.js";
 import {
@@ -11,7 +12,7 @@ import {
   LedgerTransitionError,
   OfferAlreadyUsedError,
 } from "./errors.js";
-import { type LedgerEntry, type LedgerFile, LedgerFileSchema, type PaymentStatus } from "./ledgerEntry.js";
+import { type LedgerEntry, type LedgerFile, LedgerFileSchema, type LedgerOffer, type PaymentStatus } from "./ledgerEntry.js";
 import { spentOn } from "./summarizeSpend.js";
 import { type FileLockOptions, withFileLock } from "./withFileLock.js";
 
@@ -25,8 +26,7 @@ export const LEDGER_LOCK_FILE = "ledger.lock";
  * What `reserve` needs: the offer's identity and amount (a projection of the scheme's `Offer`, amount as a
  * bigint), and where and how the payment will be sent.
  */
-export type ReserveInput = Pick<Offer, "asset" | "amount" | "payTo" | "challengeNonce" | "expiresAt"> &
-  Pick<LedgerEntry, "url" | "mode" | "network" | "request">;
+export type ReserveInput = LedgerOffer & Pick<LedgerEntry, "url" | "mode" | "network" | "request">;
 
 /** The answer of `reserve`: the new entry, or the spend that left no room under the cap. */
 export type ReserveResult =
@@ -108,7 +108,7 @@ export class Ledger {
         mode: input.mode,
         network: input.network,
         asset: input.asset,
-        amount: input.amount.toString(),
+        amount: input.amount,
         payTo: input.payTo,
         challengeNonce: input.challengeNonce,
         expiresAt: input.expiresAt,
@@ -178,7 +178,7 @@ export class Ledger {
       async () => {
         const before = await this.readFile();
         const { file, result } = change(before);
-        if (file !== before) await atomicWriteFile(this.path, `${JSON.stringify(file, null, 2)}\n`);
+        if (file !== before) await atomicWriteFile(this.path, `${JSON.stringify(z.encode(LedgerFileSchema, file), null, 2)}\n`);
         return result;
       },
       this.lockOptions,

@@ -1,4 +1,4 @@
-import { AddressSchema, Bytes32Schema, DecimalStringSchema, NetworkSchema } from "@svc/scheme";
+import { AddressSchema, Bytes32Schema, DecimalStringSchema, NetworkSchema, type Offer } from "@svc/scheme";
 import { z } from "zod";
 
 /**
@@ -25,7 +25,19 @@ export const ResourceRequestSchema = z.object({
 /** A resource request: method, extra headers and a text body. */
 export type ResourceRequest = z.infer<typeof ResourceRequestSchema>;
 
-/** One payment in the ledger: the offer it pays, its status, and the exact header bytes once signed. */
+/** A base-unit amount: a decimal string in `ledger.json`, a bigint in memory. */
+const BaseUnitsSchema = z.codec(DecimalStringSchema, z.bigint().nonnegative(), {
+  decode: (text) => BigInt(text),
+  encode: (value) => value.toString(),
+});
+
+/** The part of the scheme's `Offer` a ledger entry keeps: which offer it pays, how much, and until when. */
+export type LedgerOffer = Pick<Offer, "asset" | "amount" | "payTo" | "challengeNonce" | "expiresAt">;
+
+/**
+ * One payment in the ledger: the offer it pays, its status, and the exact header bytes once signed. Decoding
+ * gives the in-memory entry (the offer part a {@link LedgerOffer}); `z.encode` gives back the file's strings.
+ */
 export const LedgerEntrySchema = z.object({
   /** Short random id, used by `resend` and approvals. */
   id: z.string().regex(/^[0-9a-f]{12}$/),
@@ -37,7 +49,7 @@ export const LedgerEntrySchema = z.object({
   mode: z.enum(["permit", "self-transfer"]),
   network: NetworkSchema,
   asset: AddressSchema,
-  amount: DecimalStringSchema,
+  amount: BaseUnitsSchema,
   payTo: AddressSchema,
   challengeNonce: Bytes32Schema,
   /** The offer's `extra.expiresAt`: a resend after it is refused. */
@@ -56,8 +68,8 @@ export const LedgerEntrySchema = z.object({
   message: z.string().optional(),
 });
 
-/** One payment in the ledger. */
-export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
+/** One payment in the ledger, in memory. */
+export type LedgerEntry = z.output<typeof LedgerEntrySchema>;
 
 /** The whole `ledger.json`. */
 export const LedgerFileSchema = z.object({
@@ -65,8 +77,8 @@ export const LedgerFileSchema = z.object({
   entries: z.array(LedgerEntrySchema),
 });
 
-/** The contents of `ledger.json`. */
-export type LedgerFile = z.infer<typeof LedgerFileSchema>;
+/** The contents of `ledger.json`, in memory. */
+export type LedgerFile = z.output<typeof LedgerFileSchema>;
 
 /** True when an entry's amount counts against the total cap. */
 export function countsAgainstCap(status: PaymentStatus): boolean {

@@ -24,7 +24,7 @@ export function summarizeSpend(entries: readonly LedgerEntry[]): SpendSummary[] 
     if (!countsAgainstCap(entry.status)) continue;
     const key = spendKey(entry.network, entry.asset);
     const group = groups.get(key) ?? { network: entry.network, asset: entry.asset, settled: 0n, pending: 0n, failed: 0n };
-    const amount = BigInt(entry.amount);
+    const amount = entry.amount;
     if (entry.status === "settled") group.settled += amount;
     else if (entry.status === "failed") group.failed += amount;
     else group.pending += amount;
@@ -50,5 +50,5 @@ export function spentOn(entries: readonly LedgerEntry[], network: string, asset:
   const key = spendKey(network, asset);
   return entries
     .filter((entry) => countsAgainstCap(entry.status) && spendKey(entry.network, entry.asset) === key)
-    .reduce((sum, entry) => sum + BigInt(entry.amount), 0n);
+    .reduce((sum, entry) => sum + entry.amount, 0n);
 }

@@ -2,8 +2,8 @@ import type { Address, Network } from "@svc/scheme";
 
 import type { OutcomeOffer } from "./payOutcome.js";
 
-/** The network, token and amount of quoted requirements or a ledger entry (decimal-string amounts), for an outcome. */
-export function outcomeOffer(source: { network: Network; asset: Address; amount: string }): OutcomeOffer {
+/** The network, token and amount of quoted requirements (a decimal-string amount) or a ledger entry, for an outcome. */
+export function outcomeOffer(source: { network: Network; asset: Address; amount: string | bigint }): OutcomeOffer {
   return { network: source.network, asset: source.asset, amount: BigInt(source.amount) };
 }
 

@@ -46,7 +46,7 @@ describe("pay", () => {
     expect(JSON.parse(String((paid.resource as { body: string }).body))).toHaveProperty("conditions");
 
     const entry = await new Ledger(join(world.dir, state)).get(String(paid.id));
-    expect(entry).toMatchObject({ status: "settled", mode, amount: "1010", transaction: paid.transaction });
+    expect(entry).toMatchObject({ status: "settled", mode, amount: 1010n, transaction: paid.transaction });
     const burns = await world.transfersTo(entry.payTo);
     expect(burns).toEqual([{ transactionHash: paid.transaction, value: 1010n }]);
     if (mode === "self-transfer") expect(entry.burnTxHash).toBe(paid.transaction);

@@ -40,7 +40,7 @@ function renderApp(history: TuiDependencies["history"]) {
         mode: "permit",
         network: "eip155:31337",
         asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-        amount: "1010",
+        amount: 1010n,
         payTo: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
         challengeNonce: `0x${"3c".repeat(32)}`,
         expiresAt: 1_893_456_300,
