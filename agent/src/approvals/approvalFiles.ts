@@ -4,20 +4,25 @@ import { join } from "node:path";
 import { AddressSchema, DecimalStringSchema, NetworkSchema } from "@svc/scheme";
 import { z } from "zod";
 
+import { BaseUnitsSchema } from "../ledger/baseUnitsSchema.js";
+
 /** Folder of the approval files inside the state folder. */
 export const APPROVALS_DIR = "approvals";
 
 /** Approval ids are ledger payment ids; the pattern also keeps a typed id from naming a path. */
 export const APPROVAL_ID_PATTERN = /^[0-9a-f]{12}$/;
 
-/** What a waiting agent writes to `approvals/<id>.request.json`: enough for a human to decide. */
+/**
+ * What a waiting agent writes to `approvals/<id>.request.json`: enough for a human to decide. Parsing gives
+ * the in-memory request (its `amount` a bigint, as in the scheme's `Offer`); `z.encode` gives back the file's strings.
+ */
 export const ApprovalRequestSchema = z.object({
   id: z.string().regex(APPROVAL_ID_PATTERN),
   url: z.string(),
   mode: z.enum(["permit", "self-transfer"]),
   network: NetworkSchema,
   asset: AddressSchema,
-  amount: DecimalStringSchema,
+  amount: BaseUnitsSchema,
   /** The `SVC_APPROVE_ABOVE` threshold the amount exceeded. */
   threshold: DecimalStringSchema,
   /** The offer's `extra.expiresAt`, unix seconds. */
@@ -31,8 +36,8 @@ export const ApprovalRequestSchema = z.object({
   createdAt: z.iso.datetime(),
 });
 
-/** A pending approval as its request file holds it. */
-export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>;
+/** A pending approval, in memory. */
+export type ApprovalRequest = z.output<typeof ApprovalRequestSchema>;
 
 /** The outcomes a decision file can record; `expired` is written by the agent itself at its timeout. */
 export const ApprovalDecisionSchema = z.object({

@@ -2,10 +2,11 @@ import { spawnSync } from "node:child_process";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 
 import { buildApprovalRequest } from "../testing/buildApprovalRequest.js";
 import { makeTempDir } from "../testing/tempDir.js";
-import { approvalPaths } from "./approvalFiles.js";
+import { approvalPaths, ApprovalRequestSchema } from "./approvalFiles.js";
 import { decideApproval } from "./decideApproval.js";
 import { ApprovalAgentGoneError, ApprovalAlreadyDecidedError, ApprovalExpiredError, ApprovalNotFoundError } from "./errors.js";
 import { listPendingApprovals } from "./listPendingApprovals.js";
@@ -46,7 +47,7 @@ describe("approval files", () => {
     const request = buildApprovalRequest();
     const paths = approvalPaths(dir.path, request.id);
     await mkdir(paths.dir, { recursive: true });
-    await writeFile(paths.request, JSON.stringify(request));
+    await writeFile(paths.request, JSON.stringify(z.encode(ApprovalRequestSchema, request)));
     await decideApproval({ stateDir: dir.path, id: request.id, decision: "denied", by: "first" });
     const second = await decideApproval({ stateDir: dir.path, id: request.id, decision: "approved", by: "second" }).catch((caught: unknown) => caught);
     expect(second).toBeInstanceOf(ApprovalAlreadyDecidedError);
@@ -68,7 +69,7 @@ describe("approval files", () => {
     for (const request of [orphan, overdue, live]) {
       const paths = approvalPaths(dir.path, request.id);
       await mkdir(paths.dir, { recursive: true });
-      await writeFile(paths.request, JSON.stringify(request));
+      await writeFile(paths.request, JSON.stringify(z.encode(ApprovalRequestSchema, request)));
     }
     expect((await listPendingApprovals(dir.path)).map((request) => request.id)).toEqual([live.id]);
     await expect(decideApproval({ stateDir: dir.path, id: orphan.id, decision: "approved", by: "test" })).rejects.toThrow(ApprovalAgentGoneError);

@@ -1,8 +1,10 @@
 import { mkdir, unlink } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 
+import { z } from "zod";
+
 import { atomicWriteFile } from "../ledger/atomicWriteFile.js";
-import { ApprovalDecisionSchema, approvalPaths, type ApprovalRequest, readJsonFile } from "./approvalFiles.js";
+import { ApprovalDecisionSchema, approvalPaths, type ApprovalRequest, ApprovalRequestSchema, readJsonFile } from "./approvalFiles.js";
 import { ApprovalInterruptedError } from "./errors.js";
 import { writeDecisionOnce } from "./writeDecisionOnce.js";
 
@@ -38,7 +40,7 @@ export async function requestApproval(parameters: RequestApprovalParameters): Pr
   const { stateDir, request } = parameters;
   const paths = approvalPaths(stateDir, request.id);
   await mkdir(paths.dir, { recursive: true, mode: 0o700 });
-  await atomicWriteFile(paths.request, `${JSON.stringify(request, null, 2)}\n`);
+  await atomicWriteFile(paths.request, `${JSON.stringify(z.encode(ApprovalRequestSchema, request), null, 2)}\n`);
   parameters.onPending?.(request);
   try {
     for (;;) {

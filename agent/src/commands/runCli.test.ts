@@ -2,8 +2,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 
 import { encodePaymentRequiredHeader } from "@svc/scheme";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 
-import { approvalPaths } from "../approvals/approvalFiles.js";
+import { approvalPaths, ApprovalRequestSchema } from "../approvals/approvalFiles.js";
 import { Ledger } from "../ledger/ledger.js";
 import { buildApprovalRequest } from "../testing/buildApprovalRequest.js";
 import { buildPaymentRequired, buildRequirements } from "@svc/scheme/testing";
@@ -159,7 +160,7 @@ describe("approvals --json", () => {
     const request = buildApprovalRequest({ decideBy: Date.UTC(2030, 0, 1, 0, 2), offerExpiresAt: Date.UTC(2030, 0, 1, 0, 5) / 1000, createdAt: "2030-01-01T00:00:00.000Z" });
     const paths = approvalPaths(dir.path, request.id);
     await mkdir(paths.dir, { recursive: true });
-    await writeFile(paths.request, JSON.stringify(request));
+    await writeFile(paths.request, JSON.stringify(z.encode(ApprovalRequestSchema, request)));
     const run = await runCliInProcess(["approvals", "--json"], env());
     expect(JSON.parse(run.stdout)).toMatchObject({ id: request.id, amount: "1010", createdAt: "2030-01-01T00:00:00.000Z", decideBy: "2030-01-01T00:02:00.000Z", offerExpiresAt: "2030-01-01T00:05:00.000Z" });
     const text = await runCliInProcess(["approvals"], env());

@@ -1,5 +1,7 @@
-import { AddressSchema, Bytes32Schema, DecimalStringSchema, NetworkSchema, type Offer } from "@svc/scheme";
+import { AddressSchema, Bytes32Schema, NetworkSchema, type Offer } from "@svc/scheme";
 import { z } from "zod";
+
+import { BaseUnitsSchema } from "./baseUnitsSchema.js";
 
 /**
  * Where a payment stands. Every status but `released` counts against `SVC_MAX_TOTAL`: `reserved` and
@@ -24,12 +26,6 @@ export const ResourceRequestSchema = z.object({
 
 /** A resource request: method, extra headers and a text body. */
 export type ResourceRequest = z.infer<typeof ResourceRequestSchema>;
-
-/** A base-unit amount: a decimal string in `ledger.json`, a bigint in memory. */
-const BaseUnitsSchema = z.codec(DecimalStringSchema, z.bigint().nonnegative(), {
-  decode: (text) => BigInt(text),
-  encode: (value) => value.toString(),
-});
 
 /** The part of the scheme's `Offer` a ledger entry keeps: which offer it pays, how much, and until when. */
 export type LedgerOffer = Pick<Offer, "asset" | "amount" | "payTo" | "challengeNonce" | "expiresAt">;

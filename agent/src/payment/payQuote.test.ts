@@ -74,7 +74,7 @@ describe("payQuote approval", () => {
     });
     expect(outcome).toMatchObject({ kind: "approval-denied", result });
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ amount: "1000", threshold: "999", pid: process.pid });
+    expect(asked[0]).toMatchObject({ amount: 1000n, threshold: "999", pid: process.pid });
     expect(await ledger.get(asked[0]?.id ?? "")).toMatchObject({ status: "released" });
   });
 

@@ -131,7 +131,7 @@ async function askForApproval(parameters: PayQuoteParameters, entry: LedgerEntry
     mode: entry.mode,
     network: entry.network,
     asset: entry.asset,
-    amount: entry.amount.toString(),
+    amount: entry.amount,
     threshold: policy.approveAbove ?? "0",
     offerExpiresAt: entry.expiresAt,
     decideBy: Math.min(timeoutAt, usableUntil),

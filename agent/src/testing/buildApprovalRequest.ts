@@ -10,7 +10,7 @@ export function buildApprovalRequest(overrides: Partial<ApprovalRequest> = {}, t
     mode: "permit",
     network: "eip155:31337",
     asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-    amount: "1010",
+    amount: 1010n,
     threshold: "1000",
     offerExpiresAt: 1_900_000_300,
     decideBy: Date.now() + timeoutMs,

@@ -28,7 +28,7 @@ export class ApprovalsListCommand extends Command {
     if (this.json) {
       for (const request of pending) {
         // Every time as ISO 8601, like `createdAt`: no mix of seconds, milliseconds and strings.
-        writeJsonLine(stdout, { ...request, offerExpiresAt: new Date(request.offerExpiresAt * 1000).toISOString(), decideBy: new Date(request.decideBy).toISOString() });
+        writeJsonLine(stdout, { ...request, amount: request.amount.toString(), offerExpiresAt: new Date(request.offerExpiresAt * 1000).toISOString(), decideBy: new Date(request.decideBy).toISOString() });
       }
       return EXIT_OK;
     }

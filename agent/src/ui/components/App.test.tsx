@@ -233,7 +233,7 @@ describe("TUI payment", () => {
     await waitForText(app.lastFrame, "policy: allowed, needs your approval (above SVC_APPROVE_ABOVE 0.000000000000001 ZRC)");
     app.stdin.write("p");
     const payment = await nextPayment();
-    const request: ApprovalRequest = buildApprovalRequest({ id: "0123456789ab", amount: "1010000000000000000", threshold: "1000", decideBy: NOW + 90_000 });
+    const request: ApprovalRequest = buildApprovalRequest({ id: "0123456789ab", amount: 1010000000000000000n, threshold: "1000", decideBy: NOW + 90_000 });
     const answered: Promise<ApprovalResult> = payment.approve(request);
     const prompt = await waitForText(app.lastFrame, "Approve payment 0123456789ab?");
     expect(prompt).toContain("pay      1.01 ZRC to 127.0.0.1:4021 (/weather) by permit");
@@ -257,7 +257,7 @@ describe("TUI payment", () => {
     const payment = await nextPayment();
     setSpent(1200n + 1010000000000000000n);
     // The offer expires in 4:50; a self-transfer must be paid 30 s before that, so the question closes at 4:19.
-    const request = buildApprovalRequest({ id: "0123456789ab", amount: "1010000000000000000", threshold: "1000", mode: "self-transfer", decideBy: (TEST_EXPIRES_AT - 31) * 1000, decideByReason: "offer_expiry" });
+    const request = buildApprovalRequest({ id: "0123456789ab", amount: 1010000000000000000n, threshold: "1000", mode: "self-transfer", decideBy: (TEST_EXPIRES_AT - 31) * 1000, decideByReason: "offer_expiry" });
     const answered = payment.approve(request);
     const frame = await waitForText(app.lastFrame, "Approve payment 0123456789ab?", "3.9899999999999988 ZRC remaining");
     const lines = frame.split("\n");
@@ -373,7 +373,7 @@ describe("TUI supervising headless agents", () => {
   it("pins another agent's request above everything, announces it, and approves only after a confirmation", async () => {
     const { app, decisions } = setup({ url: null });
     await waitForText(app.lastFrame, "Pending approvals from other agents: none");
-    const request = buildApprovalRequest({ amount: "1010000000000000", threshold: "1000000000000000" }, 10_000);
+    const request = buildApprovalRequest({ amount: 1010000000000000n, threshold: "1000000000000000" }, 10_000);
     const waiting = requestApproval({ stateDir: dir.path, request, pollMs: 10 });
     const frame = await waitForText(app.lastFrame, `NEW: payment ${request.id} from process ${process.pid} is waiting for your approval`);
     expect(frame).toContain(`› ${request.id}  0.00101 ZRC to 127.0.0.1:4021`);

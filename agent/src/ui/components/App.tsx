@@ -63,7 +63,7 @@ function Screen({ tui, dependencies, height }: { tui: TuiState; dependencies: Tu
   const promptSpent =
     prompt === undefined
       ? "0"
-      : (spend.summaries.find((summary) => summary.network === prompt.network && summary.asset.toLowerCase() === prompt.asset.toLowerCase())?.total ?? prompt.amount);
+      : (spend.summaries.find((summary) => summary.network === prompt.network && summary.asset.toLowerCase() === prompt.asset.toLowerCase())?.total ?? prompt.amount.toString());
   const compact = height < ROOMY_ROWS && (approvals.pending.length > 0 || state.stage === "paying" || state.stage === "done");
   const localIds = new Map(spend.entries.map((entry) => [entry.challengeNonce.toLowerCase(), entry.id]));
   return (
