@@ -5,15 +5,15 @@
  */
 
 export { BaseError, type BaseErrorParameters } from "./errors/base.js";
-export { InvalidSignatureError, PermitUnavailableError } from "./errors/eip712.js";
-export { InvalidHeaderError } from "./errors/headers.js";
-export { CanonicalJsonError, InvalidNetworkError, MalformedPayloadError } from "./errors/wire.js";
+export { InvalidSignatureError, PermitUnavailableError } from "./eip712/errors.js";
+export { InvalidHeaderError } from "./headers/errors.js";
+export { CanonicalJsonError, InvalidNetworkError, MalformedPayloadError } from "./wire/errors.js";
 export {
   InvalidPoseidonSelectionError,
   NativePoseidonUnavailableError,
   PoseidonMismatchError,
   PoseidonParametersError,
-} from "./errors/poseidon.js";
+} from "./zerc20/poseidon/errors.js";
 
 export {
   BURN_AFTER_EXPIRY,
@@ -196,7 +196,7 @@ export {
   InvalidOfferError,
   OfferExpiringError,
   SpendCapExceededError,
-} from "./errors/client.js";
+} from "./client/errors.js";
 export { assertOfferLife } from "./client/assertOfferLife.js";
 export { type CreatePermitPaymentParameters, createPermitPayment } from "./client/createPermitPayment.js";
 export {

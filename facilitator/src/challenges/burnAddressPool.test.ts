@@ -21,7 +21,7 @@ import {
   BurnAddressPoolClosedError,
   BurnAddressUnavailableError,
   InvalidChallengeOptionError,
-} from "../errors/challenges.js";
+} from "./errors.js";
 import { BurnAddressPool } from "./burnAddressPool.js";
 import { BurnAddressStockFile } from "./burnAddressStockFile.js";
 import { burnSecretInputs } from "./burnSecretInputs.js";

@@ -30,7 +30,7 @@ import {
   BurnAddressUnavailableError,
   BurnAddressVerificationError,
   InvalidChallengeOptionError,
-} from "../errors/challenges.js";
+} from "./errors.js";
 import type { BurnAddressStockStore } from "./burnAddressStockFile.js";
 import { BurnAddressWorker } from "./burnAddressWorker.js";
 import { burnSecretInputs, type BurnSecretInputs } from "./burnSecretInputs.js";

@@ -15,7 +15,7 @@ import { rm } from "node:fs/promises";
 import { concat, keccak256, toHex, type Address, type Hex } from "viem";
 import { z } from "zod";
 
-import { CorruptJournalError } from "../errors/journal.js";
+import { CorruptJournalError } from "../journal/errors.js";
 import { type JsonlFile, openJsonlFile } from "../journal/jsonlFile.js";
 
 /** Domain tag of the seed tag in the header (fixed length, like the payment-secret tags). */

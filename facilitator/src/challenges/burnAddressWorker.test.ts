@@ -1,7 +1,7 @@
 import { burnAddressFromHash, burnAddressHash } from "@svc/scheme";
 import { describe, expect, it } from "vitest";
 
-import { BurnAddressWorkerError } from "../errors/challenges.js";
+import { BurnAddressWorkerError } from "./errors.js";
 import { BurnAddressWorker } from "./burnAddressWorker.js";
 
 describe("BurnAddressWorker", () => {

@@ -15,7 +15,7 @@ import { Worker } from "node:worker_threads";
 import { BURN_ADDRESS_POW_BITS, poseidonChoice, type PoseidonImplementationName } from "@svc/scheme";
 import { z } from "zod";
 
-import { BurnAddressWorkerError } from "../errors/challenges.js";
+import { BurnAddressWorkerError } from "./errors.js";
 
 /**
  * The nice value of a worker thread on Linux, where it applies to the calling thread alone: derivation uses

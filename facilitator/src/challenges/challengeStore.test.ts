@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { toHex } from "viem";
 import { describe, expect, it } from "vitest";
 
-import { ChallengeCapacityError, DuplicateChallengeError, InvalidChallengeOptionError } from "../errors/challenges.js";
+import { ChallengeCapacityError, DuplicateChallengeError, InvalidChallengeOptionError } from "./errors.js";
 import { ChallengeStore, type ChallengeStoreParameters } from "./challengeStore.js";
 import { buildChallengeRecord } from "./testing/buildChallengeRecord.js";
 

@@ -14,7 +14,7 @@
  */
 import type { Address, Hex } from "viem";
 
-import { ChallengeCapacityError, DuplicateChallengeError, InvalidChallengeOptionError } from "../errors/challenges.js";
+import { ChallengeCapacityError, DuplicateChallengeError, InvalidChallengeOptionError } from "./errors.js";
 import type { ChallengeRecord } from "./challengeRecord.js";
 
 /** Default hard bound on expired records kept, on top of the retention period. */

@@ -11,8 +11,8 @@ import {
   ChallengeCapacityError,
   ChallengeNotRecordedError,
   ProfileDisabledError,
-} from "../errors/challenges.js";
-import { QuoteOutOfRangeError } from "../errors/fee.js";
+} from "./errors.js";
+import { QuoteOutOfRangeError } from "./errors.js";
 import { BurnAddressPool, type BurnAddressSource } from "./burnAddressPool.js";
 import type { BurnSecret, ChallengeRecord } from "./challengeRecord.js";
 import { ChallengeStore } from "./challengeStore.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { QuoteOutOfRangeError } from "../errors/fee.js";
+import { QuoteOutOfRangeError } from "./errors.js";
 import { MAX_TRANSFER_VALUE } from "../config/facilitatorConfigSchema.js";
 import { computeFee, quote, type FeeRate } from "./quote.js";
 

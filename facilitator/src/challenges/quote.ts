@@ -9,7 +9,7 @@
  */
 import type { OfferFee } from "@svc/scheme";
 
-import { QuoteOutOfRangeError } from "../errors/fee.js";
+import { QuoteOutOfRangeError } from "./errors.js";
 import { MAX_TRANSFER_VALUE, type FeeConfig } from "../config/facilitatorConfigSchema.js";
 
 /** The parts of the fee table the formula reads. */

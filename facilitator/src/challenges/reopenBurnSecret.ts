@@ -5,7 +5,7 @@
  */
 import { BN254_FIELD_MODULUS, burnAddressFromHash, burnAddressHash, deriveBurnAddress, meetsBurnAddressPow } from "@svc/scheme";
 import type { Address, Hex } from "viem";
-import { BurnAddressVerificationError } from "../errors/challenges.js";
+import { BurnAddressVerificationError } from "./errors.js";
 import type { BurnAddressWorker } from "./burnAddressWorker.js";
 
 import { burnSecretInputs } from "./burnSecretInputs.js";

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { BaseError } from "../errors/base.js";
 import { IncompleteProofConfigurationError, InvalidHistoryVariableError, PaymentHistoryFileError, ProofConfigurationError } from "../history/errors.js";
-import { ProviderCredentialsRequiredError } from "../errors/startup.js";
+import { ProviderCredentialsRequiredError } from "../config/errors.js";
 import { startDaemon } from "../daemon/startDaemon.js";
 import { startTestStack, writeConfigVariant, type ConfigPatch, type TestStack } from "../testing/localFacilitator.js";
 import { countProblems, runCheck, type CheckFinding } from "./check.js";

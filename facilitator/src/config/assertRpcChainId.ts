@@ -1,5 +1,5 @@
 /** The chain-id guard: signing for one chain while talking to another would burn on the wrong network. */
-import { ChainIdMismatchError } from "../errors/startup.js";
+import { ChainIdMismatchError } from "./errors.js";
 import type { FacilitatorConfig } from "./facilitatorConfigSchema.js";
 
 /** Throws {@link ChainIdMismatchError} unless the chain id the RPC reports equals `network.chain_id`. */

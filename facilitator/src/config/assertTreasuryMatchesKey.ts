@@ -6,7 +6,7 @@
 import { isAddressEqual } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 
-import { TreasuryKeyMismatchError } from "../errors/startup.js";
+import { TreasuryKeyMismatchError } from "./errors.js";
 import type { FacilitatorConfig } from "./facilitatorConfigSchema.js";
 import type { FacilitatorSecrets } from "./parseSecrets.js";
 

@@ -1,14 +1,14 @@
 import { privateKeyToAddress } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 
-import { AdminTokenRequiredError, MissingSecretError } from "../errors/secrets.js";
+import { AdminTokenRequiredError, MissingSecretError } from "./errors.js";
 import {
   ChainIdMismatchError,
   DevelopmentKeyRefusedError,
   LocalProfileChainError,
   ProviderCredentialsRequiredError,
   TreasuryKeyMismatchError,
-} from "../errors/startup.js";
+} from "./errors.js";
 import { assertRpcChainId } from "./assertRpcChainId.js";
 import { adminTokenRequiredReason, checkStartupRules } from "./checkStartupRules.js";
 import { developmentKeys } from "./developmentKeys.js";

@@ -12,8 +12,8 @@
  * 5. with `rpcChainId`, it equals `network.chain_id`.
  * The profile is read only from the file: an unset profile is non-local even on loopback with chain 31337.
  */
-import { AdminTokenRequiredError } from "../errors/secrets.js";
-import { DevelopmentKeyRefusedError, LocalProfileChainError, type LocalPredicate, ProviderCredentialsRequiredError } from "../errors/startup.js";
+import { AdminTokenRequiredError } from "./errors.js";
+import { DevelopmentKeyRefusedError, LocalProfileChainError, type LocalPredicate, ProviderCredentialsRequiredError } from "./errors.js";
 import { assertRpcChainId } from "./assertRpcChainId.js";
 import { assertTreasuryMatchesKey } from "./assertTreasuryMatchesKey.js";
 import { developmentKeyIndex } from "./developmentKeys.js";

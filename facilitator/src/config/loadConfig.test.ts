@@ -3,8 +3,8 @@ import { inspect } from "node:util";
 import { privateKeyToAddress } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 
-import { ConfigFileReadError, ConfigSyntaxError, UnknownConfigKeyError } from "../errors/config.js";
-import { InvalidSecretError, MissingSecretError } from "../errors/secrets.js";
+import { ConfigFileReadError, ConfigSyntaxError, UnknownConfigKeyError } from "./errors.js";
+import { InvalidSecretError, MissingSecretError } from "./errors.js";
 import { developmentKeys } from "./developmentKeys.js";
 import { loadConfig } from "./loadConfig.js";
 import { buildConfigTable, buildEnv, TEST_ADMIN_TOKEN, TEST_TREASURY_PK, writeConfigFile } from "./testing/buildConfig.js";

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 
-import { ConfigFileReadError, ConfigSyntaxError } from "../errors/config.js";
+import { ConfigFileReadError, ConfigSyntaxError } from "./errors.js";
 import { checkStartupRules, type StartupWarning } from "./checkStartupRules.js";
 import type { FacilitatorConfig } from "./facilitatorConfigSchema.js";
 import { parseConfig } from "./parseConfig.js";

@@ -7,7 +7,7 @@ import {
   MissingConfigKeyError,
   SplitterMismatchError,
   UnknownConfigKeyError,
-} from "../errors/config.js";
+} from "./errors.js";
 import { parseConfig, safeParseConfig } from "./parseConfig.js";
 import { buildConfigTable, type ConfigTable } from "./testing/buildConfig.js";
 

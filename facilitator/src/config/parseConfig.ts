@@ -13,7 +13,7 @@ import {
   SplitterMismatchError,
   UnknownConfigKeyError,
   type ConfigError,
-} from "../errors/config.js";
+} from "./errors.js";
 import { CONFIG_RULE, facilitatorConfigSchema, type FacilitatorConfig } from "./facilitatorConfigSchema.js";
 
 /** Options of {@link parseConfig} and {@link safeParseConfig}. */

@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 
-import { InvalidSecretError, MissingSecretError } from "../errors/secrets.js";
+import { InvalidSecretError, MissingSecretError } from "./errors.js";
 import { parseSecrets } from "./parseSecrets.js";
 import { buildEnv, TEST_ADMIN_TOKEN, TEST_RELAYER_PK, TEST_TREASURY_PK } from "./testing/buildConfig.js";
 

@@ -12,7 +12,7 @@
 import { inspect } from "node:util";
 import type { Hex } from "viem";
 
-import { InvalidSecretError, MissingSecretError, type SecretVariable } from "../errors/secrets.js";
+import { InvalidSecretError, MissingSecretError, type SecretVariable } from "./errors.js";
 
 /** Shortest accepted `SVC_ADMIN_TOKEN`: 16 characters, a floor against hand-typed short passwords. */
 export const MIN_ADMIN_TOKEN_LENGTH = 16;

@@ -5,8 +5,8 @@
 import { createHash } from "node:crypto";
 import { permitBurnerAbi } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdminTokenRequiredError } from "../errors/secrets.js";
-import { DevelopmentKeyRefusedError } from "../errors/startup.js";
+import { AdminTokenRequiredError } from "../config/errors.js";
+import { DevelopmentKeyRefusedError } from "../config/errors.js";
 import {
   balanceOf,
   broadcastBurn,

@@ -21,7 +21,7 @@ import { checkStartupRules } from "../config/checkStartupRules.js";
 import { loadConfig } from "../config/loadConfig.js";
 import type { Environment } from "../config/parseSecrets.js";
 import { redactUrl } from "../config/redactUrl.js";
-import { ProfileDisabledError } from "../errors/challenges.js";
+import { ProfileDisabledError } from "../challenges/errors.js";
 import { historySecretValues, type HistoryOptions, noHistory, openHistory } from "../history/openHistory.js";
 import type { AdminSettlement, AppDependencies, SettlementState } from "../http/appDependencies.js";
 import { createApp } from "../http/createApp.js";

@@ -1,7 +1,7 @@
 import { addressToRecipient, burnAddressFromHash, burnAddressHash, deriveBurnAddress, generalRecipientHash, merkleRootFromPath, recoverFixtureProofSigner, transferLeaf, zeroHashes, FIXTURE_PROVER_PRIVATE_KEY } from "@svc/scheme";
 import { privateKeyToAddress } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { FalseWithdrawStatementError, FixtureProverRefusedError } from "../errors/finalize.js";
+import { FalseWithdrawStatementError, FixtureProverRefusedError } from "./errors.js";
 import { createFixtureProver } from "./createFixtureProver.js";
 import type { WithdrawProofInputs } from "./proverPort.js";
 

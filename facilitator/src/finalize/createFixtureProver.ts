@@ -18,7 +18,7 @@ import {
 import { bytesToHex, hexToBytes, isAddressEqual, keccak256, toHex, type Hex } from "viem";
 import { z } from "zod";
 import type { Profile } from "../config/facilitatorConfigSchema.js";
-import { DeciderJobError, FalseWithdrawStatementError, FixtureProverRefusedError } from "../errors/finalize.js";
+import { DeciderJobError, FalseWithdrawStatementError, FixtureProverRefusedError } from "./errors.js";
 import type { ProverPort, WithdrawProofInputs } from "./proverPort.js";
 
 const LOCAL_CHAIN_ID = 31337;

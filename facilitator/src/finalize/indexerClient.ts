@@ -2,7 +2,7 @@
 import { AddressSchema } from "@svc/scheme";
 import { hexToBigInt, type Address, type Hex } from "viem";
 import { z } from "zod";
-import { IndexerRequestError } from "../errors/finalize.js";
+import { IndexerRequestError } from "./errors.js";
 
 const hexNumber = z.string().regex(/^0x[0-9a-fA-F]+$/).transform((value) => hexToBigInt(value as Hex));
 

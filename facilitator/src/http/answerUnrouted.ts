@@ -1,4 +1,4 @@
-import { MethodNotAllowedError, RouteNotFoundError } from "../errors/http.js";
+import { MethodNotAllowedError, RouteNotFoundError } from "./errors.js";
 import type { HttpMiddleware } from "./httpState.js";
 
 /**

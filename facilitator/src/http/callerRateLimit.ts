@@ -1,4 +1,4 @@
-import { RateLimitExceededError, type RateLimitScope } from "../errors/http.js";
+import { RateLimitExceededError, type RateLimitScope } from "./errors.js";
 import type { AuthenticatedProvider, HttpMiddleware, HttpState } from "./httpState.js";
 import { rateLimitKey } from "./rateLimitKey.js";
 import { SlidingWindowRateLimiter } from "./slidingWindowRateLimiter.js";

@@ -3,9 +3,9 @@ import { request } from "node:http";
 import { MALFORMED_PAYLOAD, PROFILE_UNSUPPORTED } from "@svc/scheme";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { BurnAddressUnavailableError, ChallengeCapacityError } from "../errors/challenges.js";
-import { QuoteOutOfRangeError } from "../errors/fee.js";
-import { TrustedProxiesError } from "../errors/http.js";
+import { BurnAddressUnavailableError, ChallengeCapacityError } from "../challenges/errors.js";
+import { QuoteOutOfRangeError } from "../challenges/errors.js";
+import { TrustedProxiesError } from "./errors.js";
 import { createApp } from "./createApp.js";
 import { MAX_REQUEST_BODY_BYTES } from "./readJsonBody.js";
 import {

@@ -1,7 +1,7 @@
 import { BaseError } from "../errors/base.js";
-import { BurnAddressUnavailableError, ChallengeCapacityError, ChallengeNotRecordedError, ProfileDisabledError } from "../errors/challenges.js";
-import { QuoteOutOfRangeError } from "../errors/fee.js";
-import { HttpAnswerError } from "../errors/http.js";
+import { BurnAddressUnavailableError, ChallengeCapacityError, ChallengeNotRecordedError, ProfileDisabledError } from "../challenges/errors.js";
+import { QuoteOutOfRangeError } from "../challenges/errors.js";
+import { HttpAnswerError } from "./errors.js";
 import type { Logger } from "../log/createLogger.js";
 import { errorLogFields } from "./errorLogFields.js";
 import type { HttpMiddleware } from "./httpState.js";

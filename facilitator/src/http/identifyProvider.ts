@@ -3,7 +3,7 @@ import { isIP, isIPv4 } from "node:net";
 import { PAYER_ADDRESS_HEADER } from "@svc/scheme";
 
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
-import { InvalidRequestError, ProviderUnauthenticatedError } from "../errors/http.js";
+import { InvalidRequestError, ProviderUnauthenticatedError } from "./errors.js";
 import type { AuthenticatedProvider, HttpMiddleware } from "./httpState.js";
 
 const BEARER = /^Bearer +([^\s]+) *$/i;

@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import type { VerifyResponse } from "@svc/scheme";
 import { describe, expect, it } from "vitest";
 
-import { ListenError } from "../errors/http.js";
+import { ListenError } from "./errors.js";
 import { createApp } from "./createApp.js";
 import { listenApp } from "./listenApp.js";
 import { buildAppDependencies } from "./testing/buildAppDependencies.js";

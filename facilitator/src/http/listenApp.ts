@@ -1,6 +1,6 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 
-import { ListenError } from "../errors/http.js";
+import { ListenError } from "./errors.js";
 import { inFlightRequestsOf } from "./inFlightRequests.js";
 
 /** Where {@link listenApp} binds. */

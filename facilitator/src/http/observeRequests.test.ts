@@ -2,7 +2,7 @@ import { Router } from "@koa/router";
 import Koa from "koa";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { HttpAnswerError } from "../errors/http.js";
+import { HttpAnswerError } from "./errors.js";
 import { createFacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
 import { parsePrometheusText, sampleValue } from "../testing/parsePrometheusText.js";
 import { listenApp, type ListeningApp } from "./listenApp.js";

@@ -1,7 +1,7 @@
-import { BurnAddressUnavailableError, ChallengeCapacityError, ProfileDisabledError } from "../errors/challenges.js";
-import { QuoteOutOfRangeError } from "../errors/fee.js";
-import { HttpAnswerError, RateLimitExceededError } from "../errors/http.js";
-import { NotReadyError } from "../errors/readiness.js";
+import { BurnAddressUnavailableError, ChallengeCapacityError, ProfileDisabledError } from "../challenges/errors.js";
+import { QuoteOutOfRangeError } from "../challenges/errors.js";
+import { HttpAnswerError, RateLimitExceededError } from "./errors.js";
+import { NotReadyError } from "../readiness/errors.js";
 import { type FacilitatorMetrics, type HistoryOperation, OFFER_REFUSAL, type OfferRefusal } from "../metrics/createFacilitatorMetrics.js";
 import type { HttpMiddleware } from "./httpState.js";
 

@@ -4,7 +4,7 @@ import {
   MalformedRequestBodyError,
   RequestBodyTooLargeError,
   UnsupportedContentEncodingError,
-} from "../errors/http.js";
+} from "./errors.js";
 import type { HttpMiddleware } from "./httpState.js";
 
 /** Largest request body accepted, after any `Content-Encoding` is inflated; facilitator bodies are a few KiB. */

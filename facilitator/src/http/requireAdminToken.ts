@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
-import { AdminUnauthorizedError } from "../errors/http.js";
+import { AdminUnauthorizedError } from "./errors.js";
 import type { HttpMiddleware } from "./httpState.js";
 
 /** Paths of the operations surface, matched without regard to case because the router ignores case too. */

@@ -1,4 +1,4 @@
-import { NotReadyError } from "../errors/readiness.js";
+import { NotReadyError } from "../readiness/errors.js";
 import { failingComponents } from "../readiness/failingComponents.js";
 import { READINESS_REASON, type ReadinessReport } from "../readiness/readinessReport.js";
 import type { AppDependencies } from "./appDependencies.js";

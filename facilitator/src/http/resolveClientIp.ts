@@ -1,7 +1,7 @@
 import { isIPv4 } from "node:net";
 import proxyaddr from "proxy-addr";
 
-import { TrustedProxiesError } from "../errors/http.js";
+import { TrustedProxiesError } from "./errors.js";
 import type { HttpMiddleware } from "./httpState.js";
 
 /**

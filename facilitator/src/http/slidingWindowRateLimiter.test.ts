@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { InvalidRateLimitError } from "../errors/http.js";
+import { InvalidRateLimitError } from "./errors.js";
 import { SlidingWindowRateLimiter } from "./slidingWindowRateLimiter.js";
 
 const MINUTE = 60_000;

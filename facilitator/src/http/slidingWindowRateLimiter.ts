@@ -1,4 +1,4 @@
-import { InvalidRateLimitError } from "../errors/http.js";
+import { InvalidRateLimitError } from "./errors.js";
 
 /** Options of {@link SlidingWindowRateLimiter}. */
 export type SlidingWindowRateLimiterParameters = {

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CorruptJournalError } from "../errors/journal.js";
+import { CorruptJournalError } from "./errors.js";
 import { openJsonlFile } from "./jsonlFile.js";
 
 let dir: string;

@@ -9,7 +9,7 @@
  */
 import { mkdir, open, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { CorruptJournalError } from "../errors/journal.js";
+import { CorruptJournalError } from "./errors.js";
 
 /** An open JSONL file. */
 export type JsonlFile = {

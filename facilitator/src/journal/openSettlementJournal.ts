@@ -8,7 +8,7 @@
  * runs at start and after every {@link COMPACT_EVERY_APPENDS} appends. The archive is never read back; rotate
  * or delete it as the operator's records policy says.
  */
-import { InvalidJournalRecordError } from "../errors/journal.js";
+import { InvalidJournalRecordError } from "./errors.js";
 import { JournalRecordSchema, type JournalRecord } from "./journalRecord.js";
 import { openJsonlFile, type JsonlFile } from "./jsonlFile.js";
 import { planCompaction } from "./planCompaction.js";

@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 import { redactUrl } from "../config/redactUrl.js";
-import { AdminTokenRejectedError, DaemonUnreachableError } from "../errors/operator.js";
+import { AdminTokenRejectedError, DaemonUnreachableError } from "./errors.js";
 import { READINESS_COMPONENTS } from "../readiness/readinessReport.js";
 import { type AdminStatus, AdminStatusSchema } from "./adminStatus.js";
 

@@ -22,7 +22,7 @@ import {
   type BurnAddressStockStore,
   type StockedNonce,
 } from "../challenges/burnAddressStockFile.js";
-import { InvalidStorageUrlError, StorageUnreachableError } from "../errors/storage.js";
+import { InvalidStorageUrlError, StorageUnreachableError } from "./errors.js";
 import { JournaledChallengeSchema, JournalRecordSchema, type JournalRecord } from "../journal/journalRecord.js";
 import { assertSchemaCurrent } from "./postgresMigrations.js";
 import { decideSlidingWindow } from "./decideSlidingWindow.js";

@@ -2,7 +2,7 @@ import { waitFor } from "@svc/anvil-fixtures";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidStorageUrlError, StorageSchemaMismatchError, StorageUnreachableError } from "../errors/storage.js";
+import { InvalidStorageUrlError, StorageSchemaMismatchError, StorageUnreachableError } from "./errors.js";
 import { openPostgresStorage } from "./openPostgresStorage.js";
 import { LATEST_SCHEMA_VERSION, migratePostgres, readSchemaVersion } from "./postgresMigrations.js";
 

@@ -4,7 +4,7 @@
  * `svc_schema_migrations`. A migration is never edited once released: later changes are new migrations.
  */
 import type pg from "pg";
-import { StorageSchemaMismatchError } from "../errors/storage.js";
+import { StorageSchemaMismatchError } from "./errors.js";
 
 /** One schema step. */
 export type PostgresMigration = { version: number; name: string; sql: string };

@@ -1,4 +1,4 @@
-import { OfferExpiringError } from "../errors/client.js";
+import { OfferExpiringError } from "./errors.js";
 import type { PaymentRequirements } from "../wire/paymentRequirements.js";
 
 /**

@@ -1,4 +1,4 @@
-import { InsufficientTokenBalanceError } from "../errors/client.js";
+import { InsufficientTokenBalanceError } from "./errors.js";
 import type { PaymentRequirements } from "../wire/paymentRequirements.js";
 import type { PayerChainState } from "./readPayerChain.js";
 

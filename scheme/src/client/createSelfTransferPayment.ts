@@ -1,6 +1,6 @@
 import { BaseError as ViemBaseError, encodeFunctionData, HttpRequestError, keccak256, RpcError, TimeoutError } from "viem";
 
-import { BurnBroadcastError, BurnRevertedError, BurnUnconfirmedError } from "../errors/client.js";
+import { BurnBroadcastError, BurnRevertedError, BurnUnconfirmedError } from "./errors.js";
 import { buildSelfTransferPayload } from "../wire/buildSelfTransferPayload.js";
 import type { PaymentRequirements } from "../wire/paymentRequirements.js";
 import type { SelfTransferPayload } from "../wire/selfTransferPayload.js";

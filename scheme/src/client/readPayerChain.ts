@@ -1,4 +1,4 @@
-import { ChainMismatchError } from "../errors/client.js";
+import { ChainMismatchError } from "./errors.js";
 import type { Address } from "../wire/address.js";
 import { parseNetwork } from "../wire/network.js";
 import type { PaymentRequirements } from "../wire/paymentRequirements.js";

@@ -2,7 +2,7 @@ import { x402Client } from "@x402/core/client";
 import { decodeFunctionData, keccak256, parseTransaction, recoverTypedDataAddress } from "viem";
 import { describe, expect, it } from "vitest";
 
-import { PermitUnavailableError } from "../errors/eip712.js";
+import { PermitUnavailableError } from "../eip712/errors.js";
 import {
   BurnBroadcastError,
   BurnRevertedError,
@@ -12,7 +12,7 @@ import {
   InvalidOfferError,
   OfferExpiringError,
   SpendCapExceededError,
-} from "../errors/client.js";
+} from "./errors.js";
 import { buildBurnAuthorizationTypedData } from "../eip712/burnAuthorizationTypedData.js";
 import { joinSignature } from "../eip712/joinSignature.js";
 import { buildPermitTypedData } from "../eip712/permitTypedData.js";

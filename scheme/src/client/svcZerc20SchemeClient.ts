@@ -1,6 +1,6 @@
 import type { PaymentPayloadContext, PaymentPayloadResult, SchemeNetworkClient } from "@x402/core/types";
 
-import { InvalidOfferError, SpendCapExceededError } from "../errors/client.js";
+import { InvalidOfferError, SpendCapExceededError } from "./errors.js";
 import { describeIssues } from "../wire/describeIssues.js";
 import { type PaymentRequirements, PaymentRequirementsSchema } from "../wire/paymentRequirements.js";
 import { SCHEME, X402_VERSION } from "../wire/scheme.js";

@@ -2,7 +2,7 @@ import { recoverTypedDataAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 
-import { InvalidSignatureError, PermitUnavailableError } from "../errors/eip712.js";
+import { InvalidSignatureError, PermitUnavailableError } from "./errors.js";
 import { buildExtra, buildRequirements, TEST_PAYER, TEST_PAYER_KEY } from "../testing/builders.js";
 import { classifyPayload } from "../wire/classifyPayload.js";
 import { buildBurnAuthorizationTypedData } from "./burnAuthorizationTypedData.js";

@@ -1,6 +1,6 @@
 import type { Hex } from "viem";
 
-import { InvalidSignatureError } from "../errors/eip712.js";
+import { InvalidSignatureError } from "./errors.js";
 import type { Address } from "../wire/address.js";
 import type { PaymentRequirements } from "../wire/paymentRequirements.js";
 import type { PermitPayload } from "../wire/permitPayload.js";

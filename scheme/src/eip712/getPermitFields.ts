@@ -1,4 +1,4 @@
-import { PermitUnavailableError } from "../errors/eip712.js";
+import { PermitUnavailableError } from "./errors.js";
 import type { Address } from "../wire/address.js";
 import type { PaymentRequirements } from "../wire/paymentRequirements.js";
 

@@ -1,6 +1,6 @@
 import { type Hex, serializeSignature } from "viem";
 
-import { InvalidSignatureError } from "../errors/eip712.js";
+import { InvalidSignatureError } from "./errors.js";
 import type { SignatureParts } from "./splitSignature.js";
 
 /**

@@ -9,7 +9,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 
-import { PermitUnavailableError } from "../errors/eip712.js";
+import { PermitUnavailableError } from "./errors.js";
 import {
   buildExtra,
   buildRequirements,

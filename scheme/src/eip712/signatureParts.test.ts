@@ -2,7 +2,7 @@ import { type Hex, keccak256, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 
-import { InvalidSignatureError } from "../errors/eip712.js";
+import { InvalidSignatureError } from "./errors.js";
 import { TEST_PAYER_KEY } from "../testing/builders.js";
 import { joinSignature } from "./joinSignature.js";
 import { splitSignature } from "./splitSignature.js";

@@ -1,6 +1,6 @@
 import { type Hex, parseSignature } from "viem";
 
-import { InvalidSignatureError } from "../errors/eip712.js";
+import { InvalidSignatureError } from "./errors.js";
 import type { Bytes32 } from "../wire/bytes32.js";
 
 /** A signature as the permit payload carries it: `v` in the 27/28 form the token's `permit` accepts. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import { BaseError } from "./base.js";
-import { InvalidSignatureError, PermitUnavailableError } from "./eip712.js";
-import { InvalidHeaderError } from "./headers.js";
-import { InvalidNetworkError, MalformedPayloadError } from "./wire.js";
+import { InvalidSignatureError, PermitUnavailableError } from "../eip712/errors.js";
+import { InvalidHeaderError } from "../headers/errors.js";
+import { InvalidNetworkError, MalformedPayloadError } from "../wire/errors.js";
 
 describe("BaseError", () => {
   it("formats the short message, meta messages and details", () => {

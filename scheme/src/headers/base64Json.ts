@@ -1,6 +1,6 @@
 import type { z } from "zod";
 
-import { InvalidHeaderError } from "../errors/headers.js";
+import { InvalidHeaderError } from "./errors.js";
 import { describeIssues } from "../wire/describeIssues.js";
 
 /** The alphabet check @x402/core applies before decoding; anything it refuses, we refuse too. */

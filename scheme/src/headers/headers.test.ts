@@ -8,7 +8,7 @@ import {
 } from "@x402/core/http";
 import { describe, expect, it } from "vitest";
 
-import { InvalidHeaderError } from "../errors/headers.js";
+import { InvalidHeaderError } from "./errors.js";
 import {
   buildExtra,
   buildPaymentPayload,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { canonicalJson } from "./canonicalJson.js";
-import { CanonicalJsonError } from "../errors/wire.js";
+import { CanonicalJsonError } from "./errors.js";
 
 describe("canonicalJson (RFC 8785)", () => {
   it("sorts keys by UTF-16 code units and drops whitespace", () => {

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 
-import { CanonicalJsonError } from "../errors/wire.js";
+import { CanonicalJsonError } from "./errors.js";
 import { findJsonBoundsViolation } from "./jsonBounds.js";
 
 // `canonicalize` is CommonJS whose typings declare an ES default export; under NodeNext TypeScript reads that

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { MalformedPayloadError } from "../errors/wire.js";
+import { MalformedPayloadError } from "./errors.js";
 import { MALFORMED_PAYLOAD } from "../reasons/reasonCodes.js";
 import { buildPermitPayload, buildSelfTransferPayload, TEST_BURN_TX_HASH } from "../testing/builders.js";
 import { classifyPayload } from "./classifyPayload.js";

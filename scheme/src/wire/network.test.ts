@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { InvalidNetworkError } from "../errors/wire.js";
+import { InvalidNetworkError } from "./errors.js";
 import { NetworkSchema, parseNetwork, toNetwork } from "./network.js";
 
 describe("NetworkSchema", () => {

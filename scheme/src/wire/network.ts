@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { InvalidNetworkError } from "../errors/wire.js";
+import { InvalidNetworkError } from "./errors.js";
 
 /** A CAIP-2 EVM network, `eip155:<chainId>`, with a positive decimal chain id and no leading zero. */
 export const NetworkSchema = z

@@ -1,4 +1,4 @@
-import { MalformedPayloadError } from "../errors/wire.js";
+import { MalformedPayloadError } from "./errors.js";
 import { classifyPayload } from "./classifyPayload.js";
 import type { PermitPayload } from "./permitPayload.js";
 import type { SelfTransferPayload } from "./selfTransferPayload.js";

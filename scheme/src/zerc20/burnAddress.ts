@@ -6,7 +6,7 @@
 import { poseidon2 } from "poseidon-lite";
 import { getAddress, type Address } from "viem";
 
-import { PoseidonMismatchError } from "../errors/poseidon.js";
+import { PoseidonMismatchError } from "./poseidon/errors.js";
 import { BN254_FIELD_MODULUS } from "./bn254.js";
 import { poseidonChoice } from "./poseidon/poseidonImplementation.js";
 

@@ -19,8 +19,8 @@ import {
   type FacilitatorSecrets,
 } from "../../config/index.js";
 import { BaseError } from "../../errors/base.js";
-import { AdminTokenRequiredError, InvalidSecretError, MissingSecretError } from "../../errors/secrets.js";
-import { DevelopmentKeyRefusedError, LocalProfileChainError, ProviderCredentialsRequiredError } from "../../errors/startup.js";
+import { AdminTokenRequiredError, InvalidSecretError, MissingSecretError } from "../../config/errors.js";
+import { DevelopmentKeyRefusedError, LocalProfileChainError, ProviderCredentialsRequiredError } from "../../config/errors.js";
 import { FindingList, type CheckFinding } from "./checkFinding.js";
 
 /** What {@link probeKeys} found: the findings, and the secrets when every variable is valid. */

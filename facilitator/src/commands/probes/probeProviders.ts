@@ -4,7 +4,7 @@
  * a short prefix of each key's SHA-256 is shown: enough to tell keys apart, nothing to call with.
  */
 import type { FacilitatorConfig } from "../../config/index.js";
-import { ProviderCredentialsRequiredError } from "../../errors/startup.js";
+import { ProviderCredentialsRequiredError } from "../../config/errors.js";
 import { FindingList, type CheckFinding } from "./checkFinding.js";
 
 /** Lists `[providers.*]` with their effective limits. */

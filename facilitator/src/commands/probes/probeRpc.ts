@@ -12,7 +12,7 @@ import {
   redactUrl,
   type FacilitatorConfig,
 } from "../../config/index.js";
-import { ChainIdMismatchError } from "../../errors/startup.js";
+import { ChainIdMismatchError } from "../../config/errors.js";
 import { FindingList, type CheckFinding } from "./checkFinding.js";
 import { describeFailure } from "./describeFailure.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { InvalidRequestError } from "../../errors/http.js";
+import { InvalidRequestError } from "../errors.js";
 import { type AppDependencies, SETTLEMENT_STATES, type SettlementState } from "../appDependencies.js";
 import type { HttpMiddleware } from "../httpState.js";
 

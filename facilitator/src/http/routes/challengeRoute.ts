@@ -1,6 +1,6 @@
 import { ChallengeRequestSchema, describeIssues } from "@svc/scheme";
 
-import { InvalidRequestError } from "../../errors/http.js";
+import { InvalidRequestError } from "../errors.js";
 import type { AppDependencies } from "../appDependencies.js";
 import type { HttpMiddleware } from "../httpState.js";
 

@@ -12,7 +12,7 @@ import {
 } from "@svc/scheme";
 
 import { capabilitiesOf } from "../../config/capabilities.js";
-import { ProfileDisabledError } from "../../errors/challenges.js";
+import { ProfileDisabledError } from "../../challenges/errors.js";
 import { createLogger, type Logger } from "../../log/createLogger.js";
 import type { AppDependencies } from "../appDependencies.js";
 import { createApp, type CreateAppOptions } from "../createApp.js";

@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
-import { NativePoseidonUnavailableError } from "../../errors/poseidon.js";
+import { NativePoseidonUnavailableError } from "./errors.js";
 import { nativePoseidonParameters } from "./nativePoseidonParameters.js";
 import { loadPoseidonLiteConstants } from "./poseidonLiteConstants.js";
 

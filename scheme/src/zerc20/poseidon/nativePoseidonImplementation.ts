@@ -6,7 +6,7 @@
  */
 import { poseidon2 as poseidonLite2 } from "poseidon-lite";
 
-import { NativePoseidonUnavailableError, PoseidonMismatchError } from "../../errors/poseidon.js";
+import { NativePoseidonUnavailableError, PoseidonMismatchError } from "./errors.js";
 import { loadNativePoseidon, type LoadNativePoseidonOptions } from "./nativePoseidon.js";
 import type { PoseidonImplementation } from "./poseidonImplementation.js";
 import { poseidonLiteImplementation } from "./poseidonLiteImplementation.js";

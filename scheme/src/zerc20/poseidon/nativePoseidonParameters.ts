@@ -13,7 +13,7 @@
  * Both rewrite the same permutation, so results stay those of `poseidon-lite`; the equality tests prove it.
  * Elements are stored in Montgomery form (`x · 2^256 mod p`) as four little-endian 64-bit limbs.
  */
-import { PoseidonParametersError } from "../../errors/poseidon.js";
+import { PoseidonParametersError } from "./errors.js";
 import { POSEIDON2_WIDTH, type PoseidonConstants } from "./poseidonLiteConstants.js";
 
 const LIMB_BITS = 64n;

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { poseidon2 } from "poseidon-lite";
 import { describe, expect, it } from "vitest";
 
-import { InvalidPoseidonSelectionError, NativePoseidonUnavailableError } from "../../errors/poseidon.js";
+import { InvalidPoseidonSelectionError, NativePoseidonUnavailableError } from "./errors.js";
 import { BN254_FIELD_MODULUS as p } from "../bn254.js";
 import { parsePoseidonSelection, selectPoseidon } from "./poseidonImplementation.js";
 import { poseidonLiteImplementation } from "./poseidonLiteImplementation.js";

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 
-import { InvalidPoseidonSelectionError, NativePoseidonUnavailableError } from "../../errors/poseidon.js";
+import { InvalidPoseidonSelectionError, NativePoseidonUnavailableError } from "./errors.js";
 import { BN254_FIELD_MODULUS } from "../bn254.js";
 import type { NativePoseidonArithmetic } from "./nativePoseidon.js";
 import { createNativePoseidonImplementation } from "./nativePoseidonImplementation.js";

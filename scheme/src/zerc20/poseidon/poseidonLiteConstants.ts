@@ -7,7 +7,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
-import { PoseidonParametersError } from "../../errors/poseidon.js";
+import { PoseidonParametersError } from "./errors.js";
 
 /** State width of two-input Poseidon (the capacity element plus two inputs). */
 export const POSEIDON2_WIDTH = 3;

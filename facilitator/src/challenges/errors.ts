@@ -1,5 +1,5 @@
 /** Errors of challenge issuance; the HTTP layer maps each to its status. */
-import { BaseError } from "./base.js";
+import { BaseError } from "../errors/base.js";
 
 /** Payment acceptance is off under this profile (HTTP 403). */
 export class ProfileDisabledError extends BaseError {
@@ -73,5 +73,19 @@ export class ChallengeNotRecordedError extends BaseError {
   override name = "ChallengeNotRecordedError";
   constructor(parameters: { cause?: unknown } = {}) {
     super("the offer could not be recorded; retry shortly", parameters);
+  }
+}
+
+/** Errors for prices that cannot be quoted. */
+
+/**
+ * Thrown when a list price is negative or the quoted amount would exceed the largest zERC20 transfer value
+ * (2^248 - 1): such an offer could never be paid, since the token reverts above that bound.
+ */
+export class QuoteOutOfRangeError extends BaseError {
+  override name = "QuoteOutOfRangeError";
+
+  constructor({ reason }: { reason: string }) {
+    super(`Cannot quote this price: ${reason}.`);
   }
 }

@@ -1,4 +1,4 @@
-import { BaseError } from "./base.js";
+import { BaseError } from "../errors/base.js";
 
 /** Quotes untrusted input briefly, so an oversized or hostile value cannot flood a log line. */
 function quoteShort(value: string): string {

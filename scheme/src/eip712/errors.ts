@@ -1,4 +1,4 @@
-import { BaseError } from "./base.js";
+import { BaseError } from "../errors/base.js";
 
 /**
  * Thrown when an offer cannot be paid through the gasless permit path: it lacks `extra.helper` or

@@ -1,5 +1,5 @@
 /** Errors of `facilitator status`, the operator's view of a running daemon. */
-import { BaseError } from "./base.js";
+import { BaseError } from "../errors/base.js";
 
 /** The daemon did not answer at `url` (already credential-redacted), or answered something unexpected. */
 export class DaemonUnreachableError extends BaseError {

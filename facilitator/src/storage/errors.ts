@@ -1,6 +1,6 @@
 /** Errors of the storage adapters. */
 import { redactUrl } from "../config/redactUrl.js";
-import { BaseError } from "./base.js";
+import { BaseError } from "../errors/base.js";
 
 /** The storage URL is not a PostgreSQL URL this adapter accepts. */
 export class InvalidStorageUrlError extends BaseError {

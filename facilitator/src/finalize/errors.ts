@@ -1,5 +1,5 @@
 /** Errors of the finalize loop and its prover port. */
-import { BaseError } from "./base.js";
+import { BaseError } from "../errors/base.js";
 
 /** The indexer could not be reached or answered something unusable; the pass backs off and retries. */
 export class IndexerRequestError extends BaseError {

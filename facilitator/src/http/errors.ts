@@ -3,7 +3,7 @@
  * headers it needs, and a short message written by us: the error middleware sends that message verbatim, so
  * none of these may quote a request body, a header value or a secret.
  */
-import { BaseError, type BaseErrorParameters } from "./base.js";
+import { BaseError, type BaseErrorParameters } from "../errors/base.js";
 
 /** An error that is answered with its own status, `{ error: shortMessage }` and `headers`. */
 export class HttpAnswerError extends BaseError {

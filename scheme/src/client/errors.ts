@@ -1,4 +1,4 @@
-import { BaseError } from "./base.js";
+import { BaseError } from "../errors/base.js";
 
 /**
  * Thrown by the payer plugin when core hands it something that is not a usable svc-zerc20 offer (wrong

@@ -1,4 +1,4 @@
-import { BaseError, type BaseErrorParameters } from "./base.js";
+import { BaseError, type BaseErrorParameters } from "../../errors/base.js";
 
 /** Thrown when the installed `poseidon-lite` constants do not have the expected shape, or a parameter set is refused. */
 export class PoseidonParametersError extends BaseError {

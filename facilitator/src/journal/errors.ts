@@ -1,5 +1,5 @@
 /** Errors of the crash-recovery journal. */
-import { BaseError } from "./base.js";
+import { BaseError } from "../errors/base.js";
 
 /** A complete line in the middle of the journal does not parse: the file was damaged, not torn. */
 export class CorruptJournalError extends BaseError {

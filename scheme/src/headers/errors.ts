@@ -1,4 +1,4 @@
-import { BaseError } from "./base.js";
+import { BaseError } from "../errors/base.js";
 
 /** Thrown when a `PAYMENT-*` header is not padded base64 of UTF-8 JSON, or the JSON fails the wire schema. */
 export class InvalidHeaderError extends BaseError {
