@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 
-.PHONY: install build typecheck test e2e demo demo-tui stack bench clean install-commands
+.PHONY: install build typecheck lint format test e2e demo demo-tui stack bench clean install-commands
 
 # npm ci only when the lockfile changed since the last install.
 node_modules/.svc-installed: package-lock.json
@@ -17,7 +17,14 @@ build: install
 typecheck: build
 	npm run typecheck --silent
 
-test: typecheck
+# Biome: the formatter's check and the linter (biome.json); `make format` rewrites the tree in the house format.
+lint: install
+	$(NODE_BIN)/biome ci .
+
+format: install
+	$(NODE_BIN)/biome format --write .
+
+test: typecheck lint
 	$(NODE_BIN)/vitest run
 
 e2e: build

@@ -24,12 +24,9 @@ export class BaseError extends Error {
   readonly details: string | undefined;
 
   constructor(shortMessage: string, parameters: BaseErrorParameters = {}) {
-    const details =
-      parameters.details ?? (parameters.cause instanceof Error ? parameters.cause.message : undefined);
+    const details = parameters.details ?? (parameters.cause instanceof Error ? parameters.cause.message : undefined);
     const metaMessages = parameters.metaMessages ?? [];
-    const message = [shortMessage, ...metaMessages, ...(details === undefined ? [] : [`Details: ${details}`])].join(
-      "\n",
-    );
+    const message = [shortMessage, ...metaMessages, ...(details === undefined ? [] : [`Details: ${details}`])].join("\n");
     super(message, parameters.cause === undefined ? undefined : { cause: parameters.cause });
     this.shortMessage = shortMessage;
     this.metaMessages = metaMessages;

@@ -50,7 +50,10 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "svc-bench-"));
   const stoppers: (() => Promise<unknown>)[] = [async () => rm(dir, { recursive: true, force: true })];
   const stopAll = async () => {
-    while (stoppers.length > 0) await stoppers.pop()?.().catch(() => undefined);
+    while (stoppers.length > 0)
+      await stoppers
+        .pop()?.()
+        .catch(() => undefined);
   };
   process.once("SIGINT", () => void stopAll().then(() => process.exit(130)));
   try {

@@ -62,7 +62,10 @@ describe("facilitator restarts", () => {
     const fast = await writeFacilitatorConfig(stack, "sigterm", { daemon: { finalize_interval_ms: 1000 } });
     const second = await startFacilitatorProcess({ configPath: fast, env: stack.facilitatorEnv });
     cleanups.push(() => second.stop());
-    await waitFor(async () => (await adminSettlements(second.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === paid.transaction), { timeoutMs: 150_000, what: "finalized" });
+    await waitFor(async () => (await adminSettlements(second.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === paid.transaction), {
+      timeoutMs: 150_000,
+      what: "finalized",
+    });
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(await mintCount(stack, treasury())).toBe(mints + 1);
   });
@@ -152,7 +155,10 @@ describe("configurations", () => {
   });
 
   it("an expired offer is refused and burns nothing", async () => {
-    const facilitator = await startFacilitatorProcess({ configPath: await writeFacilitatorConfig(stack, "short-ttl", { settlement: { challenge_ttl_seconds: 2 } }), env: stack.facilitatorEnv });
+    const facilitator = await startFacilitatorProcess({
+      configPath: await writeFacilitatorConfig(stack, "short-ttl", { settlement: { challenge_ttl_seconds: 2 } }),
+      env: stack.facilitatorEnv,
+    });
     cleanups.push(() => facilitator.stop());
     const provider = await startProviderProcess({ facilitatorUrl: facilitator.url, price: "1000" });
     cleanups.push(() => provider.stop());
@@ -168,7 +174,10 @@ describe("configurations", () => {
   });
 
   it("permit mode against an offer without the gasless helper: the agent refuses, never pays gas itself", async () => {
-    const facilitator = await startFacilitatorProcess({ configPath: await writeFacilitatorConfig(stack, "no-helper", { settlement: { permit_burner: null } }), env: stack.facilitatorEnv });
+    const facilitator = await startFacilitatorProcess({
+      configPath: await writeFacilitatorConfig(stack, "no-helper", { settlement: { permit_burner: null } }),
+      env: stack.facilitatorEnv,
+    });
     cleanups.push(() => facilitator.stop());
     const provider = await startProviderProcess({ facilitatorUrl: facilitator.url, price: "1000" });
     cleanups.push(() => provider.stop());

@@ -49,7 +49,10 @@ describe("paying from the headless agent", () => {
     const result = lastJson(run.stdout);
     expect(result).toMatchObject({ result: "paid", amount: "1010" });
     expect(JSON.stringify(result.resource)).toContain("temperature");
-    await waitFor(async () => (await adminSettlements(facilitator.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === result.transaction), { timeoutMs: 150_000, what: "finalized" });
+    await waitFor(async () => (await adminSettlements(facilitator.url, adminToken(), "finalized")).some((entry) => entry.burnTxHash === result.transaction), {
+      timeoutMs: 150_000,
+      what: "finalized",
+    });
     await waitFor(async () => (await tokenBalance(stack, treasury)) === before + 1000n, { timeoutMs: 30_000, what: "treasury paid the list price" });
   });
 
@@ -94,7 +97,12 @@ describe("human approval", () => {
     await waitFor(
       async () => {
         const listed = await runAgent(["approvals", "--json"], env);
-        id = listed.stdout.trim().split("\n").filter((line) => line.startsWith("{")).map((line) => (JSON.parse(line) as { id?: string }).id).find(Boolean);
+        id = listed.stdout
+          .trim()
+          .split("\n")
+          .filter((line) => line.startsWith("{"))
+          .map((line) => (JSON.parse(line) as { id?: string }).id)
+          .find(Boolean);
         return id !== undefined;
       },
       { timeoutMs: 30_000, what: "a pending approval" },

@@ -25,9 +25,7 @@ export async function checkFacilitatorSupport(parameters: CheckFacilitatorSuppor
   } catch (cause) {
     throw new FacilitatorUnavailableError({ facilitatorUrl, cause });
   }
-  const matches = supported.kinds.some(
-    (kind) => kind.x402Version === X402_VERSION && kind.scheme === SCHEME && kind.network === network,
-  );
+  const matches = supported.kinds.some((kind) => kind.x402Version === X402_VERSION && kind.scheme === SCHEME && kind.network === network);
   if (!matches) {
     const advertised = supported.kinds.map((kind) => `${kind.scheme} on ${kind.network} (x402 v${kind.x402Version})`);
     throw new SchemeNotSupportedError({ facilitatorUrl, network, advertised });

@@ -92,8 +92,7 @@ async function startProvider() {
 }
 
 /** Every stdout line that is a JSON object with `event`. */
-const jsonEvents = (lines: readonly string[]) =>
-  lines.filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+const jsonEvents = (lines: readonly string[]) => lines.filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe("provider-demo as a process", () => {
   it("prints the listening line, logs one JSON line per request and exits 0 on SIGTERM", async () => {
@@ -146,9 +145,7 @@ describe("provider-demo as a process", () => {
     const { code, stdout, stderr } = await runToExit({ FACILITATOR_URL: testnetFacilitator.url });
     expect(code).toBe(1);
     expect(JSON.parse(stdout)).toMatchObject({ level: "error", event: "start_failed", error: "SchemeNotSupportedError" });
-    expect(stderr).toContain(
-      `SchemeNotSupportedError: The facilitator at ${testnetFacilitator.url} does not support svc-zerc20 on eip155:31337.`,
-    );
+    expect(stderr).toContain(`SchemeNotSupportedError: The facilitator at ${testnetFacilitator.url} does not support svc-zerc20 on eip155:31337.`);
     expect(stderr).toContain('it advertises no payment kinds; payments are accepted only under the facilitator profile "local"');
   });
 

@@ -40,7 +40,11 @@ export class HistoryCommand extends Command {
       return EXIT_OK;
     }
     if (payments.length === 0) writeLine(stdout, "no payments recorded for this payer");
-    const formatFor = await readAmountFormats(policy, payments.map((payment) => payment.asset), { baseUnits: this.baseUnits });
+    const formatFor = await readAmountFormats(
+      policy,
+      payments.map((payment) => payment.asset),
+      { baseUnits: this.baseUnits },
+    );
     for (const payment of payments) {
       writeLine(stdout, describeHistoryPayment(payment, localIds.get(payment.paymentId.toLowerCase()), formatFor(payment.asset)));
     }

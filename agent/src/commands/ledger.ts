@@ -43,7 +43,12 @@ export class LedgerCommand extends Command {
       if (this.showEntries) {
         // Neither the signed payment nor the request's headers (they may carry the caller's credentials) are printed.
         for (const { paymentHeader: _sent, request, ...entry } of entries) {
-          writeJsonLine(stdout, { type: "payment", ...entry, amount: entry.amount.toString(), ...(request === undefined ? {} : { request: { method: request.method, body: request.body !== undefined } }) });
+          writeJsonLine(stdout, {
+            type: "payment",
+            ...entry,
+            amount: entry.amount.toString(),
+            ...(request === undefined ? {} : { request: { method: request.method, body: request.body !== undefined } }),
+          });
         }
       }
       return EXIT_OK;
@@ -51,7 +56,7 @@ export class LedgerCommand extends Command {
     const assets = [...summaries.map((summary) => summary.asset), ...(this.showEntries ? entries.map((entry) => entry.asset) : [])];
     const formatFor = await readAmountFormats(policy, assets, { baseUnits: this.baseUnits });
     // Caps are per network and token, so they read in the units of the one token spent when there is one.
-    const capFormat = formatFor(summaries.length === 1 ? (summaries[0]?.asset ?? "") : policy.allowedToken ?? "");
+    const capFormat = formatFor(summaries.length === 1 ? (summaries[0]?.asset ?? "") : (policy.allowedToken ?? ""));
     writeLine(stdout, `state folder ${policy.stateDir}`);
     writeLine(
       stdout,
@@ -67,7 +72,10 @@ export class LedgerCommand extends Command {
     }
     if (this.showEntries) {
       for (const entry of entries) {
-        writeLine(stdout, `${entry.id}  ${entry.status.padEnd(8)}  ${formatFor(entry.asset)(entry.amount).padStart(24)}  ${entry.mode.padEnd(13)}  ${entry.createdAt}  ${entry.url}${entry.message === undefined ? "" : `  ${entry.message}`}`);
+        writeLine(
+          stdout,
+          `${entry.id}  ${entry.status.padEnd(8)}  ${formatFor(entry.asset)(entry.amount).padStart(24)}  ${entry.mode.padEnd(13)}  ${entry.createdAt}  ${entry.url}${entry.message === undefined ? "" : `  ${entry.message}`}`,
+        );
       }
     }
     return EXIT_OK;

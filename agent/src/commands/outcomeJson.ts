@@ -16,9 +16,22 @@ export function outcomeJson(outcome: PayOutcome): Record<string, unknown> {
     case "declined":
       return { result: "declined", reason: outcome.reason, id: outcome.id, ...outcomeOfferJson(outcome.offer), message: outcome.message };
     case "approval-denied":
-      return { result: "approval_denied", id: outcome.id, decision: outcome.result === "denied" ? "denied" : "timed_out", ...outcomeOfferJson(outcome.offer), message: outcome.message };
+      return {
+        result: "approval_denied",
+        id: outcome.id,
+        decision: outcome.result === "denied" ? "denied" : "timed_out",
+        ...outcomeOfferJson(outcome.offer),
+        message: outcome.message,
+      };
     case "failed":
-      return { result: "failed", id: outcome.id, ...outcomeOfferJson(outcome.offer), errorReason: outcome.errorReason, message: outcome.message, resource: outcome.resource };
+      return {
+        result: "failed",
+        id: outcome.id,
+        ...outcomeOfferJson(outcome.offer),
+        errorReason: outcome.errorReason,
+        message: outcome.message,
+        resource: outcome.resource,
+      };
     case "unknown":
       return { result: "unknown", id: outcome.id, ...outcomeOfferJson(outcome.offer), errorReason: outcome.errorReason, message: outcome.message };
   }

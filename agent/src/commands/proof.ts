@@ -38,11 +38,15 @@ export class ProofCommand extends Command {
     const policy = loadPolicy(env);
     const config = loadHistoryConfig(env);
     const typed = parsePaymentId(this.paymentId);
-    const paymentId = typed.kind === "nonce" ? typed.challengeNonce : getPayment(await new Ledger(policy.stateDir).entries(), typed.id).challengeNonce.toLowerCase();
+    const paymentId =
+      typed.kind === "nonce" ? typed.challengeNonce : getPayment(await new Ledger(policy.stateDir).entries(), typed.id).challengeNonce.toLowerCase();
     const trustAnchor = resolve(this.trustAnchor);
     // Checked first: without it the proof cannot be verified, so it is not worth issuing.
     await access(trustAnchor, constants.R_OK).catch((error: unknown) => {
-      throw new TrustAnchorUnreadableError({ path: this.trustAnchor, code: error instanceof Error ? String(Reflect.get(error, "code") ?? error.name) : "unreadable" });
+      throw new TrustAnchorUnreadableError({
+        path: this.trustAnchor,
+        code: error instanceof Error ? String(Reflect.get(error, "code") ?? error.name) : "unreadable",
+      });
     });
     const { proofId, files, verification } = await fetchPaymentProof({ policy, config, paymentId, outDir: resolve(this.out), trustAnchor });
     if (this.json) {

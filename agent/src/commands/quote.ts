@@ -71,7 +71,9 @@ export class QuoteCommand extends Command {
       const lines = [
         `offer for ${quote.url.href}`,
         `  amount   ${formatAmount(offer.amount, token)}`,
-        ...(offer.extra.fee === undefined ? [] : [`  fee      ${formatAmount(offer.extra.fee.amount, token)} (${offer.extra.fee.bps} bps), included in the amount`]),
+        ...(offer.extra.fee === undefined
+          ? []
+          : [`  fee      ${formatAmount(offer.extra.fee.amount, token)} (${offer.extra.fee.bps} bps), included in the amount`]),
         `  token    ${offer.asset}`,
         `  network  ${offer.network}`,
         `  pay to   ${offer.payTo} (one-time burn address)`,

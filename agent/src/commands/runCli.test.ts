@@ -44,12 +44,17 @@ const env = (extra: Record<string, string> = {}) => ({ SVC_STATE_DIR: dir.path, 
 
 describe("exit codes", () => {
   it("keeps the documented values", () => {
-    expect([EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DECLINED, EXIT_APPROVAL_DENIED, EXIT_UNKNOWN, EXIT_HTTP_ERROR, EXIT_INTERRUPTED]).toEqual([0, 1, 2, 3, 4, 5, 6, 130]);
+    expect([EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DECLINED, EXIT_APPROVAL_DENIED, EXIT_UNKNOWN, EXIT_HTTP_ERROR, EXIT_INTERRUPTED]).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 130,
+    ]);
   });
 
-  it.each([[[]], [["frobnicate"]], [["pay"]], [["pay", "not a url"]], [["pay", "ftp://127.0.0.1/x"]], [["resend"]]])("%j is a usage mistake (2)", async (argv) => {
-    expect((await runCliInProcess(argv, env())).code).toBe(EXIT_USAGE);
-  });
+  it.each([[[]], [["frobnicate"]], [["pay"]], [["pay", "not a url"]], [["pay", "ftp://127.0.0.1/x"]], [["resend"]]])(
+    "%j is a usage mistake (2)",
+    async (argv) => {
+      expect((await runCliInProcess(argv, env())).code).toBe(EXIT_USAGE);
+    },
+  );
 
   it("rejects a malformed variable at load with 2, naming it and never its value", async () => {
     const run = await runCliInProcess(["pay", `${provider.origin}/weather`], env({ SVC_PAYER_PK: "0xdeadbeefdeadbeefdeadbeef" }));
@@ -74,7 +79,10 @@ describe("exit codes", () => {
 
 describe("pay and quote against a local 402 server", () => {
   it("refuses a host off the allowlist before any request leaves (3)", async () => {
-    const run = await runCliInProcess(["pay", "--json", `http://localhost:${provider.port}/weather`], env({ SVC_PAYER_PK: KEY, SVC_ALLOWED_HOSTS: "127.0.0.1" }));
+    const run = await runCliInProcess(
+      ["pay", "--json", `http://localhost:${provider.port}/weather`],
+      env({ SVC_PAYER_PK: KEY, SVC_ALLOWED_HOSTS: "127.0.0.1" }),
+    );
     expect(run.code).toBe(EXIT_DECLINED);
     expect(run.stdout.trim().split("\n")).toHaveLength(1);
     expect(JSON.parse(run.stdout)).toMatchObject({ result: "declined", reason: "host_not_allowed" });
@@ -157,12 +165,22 @@ describe("payment ids", () => {
 
 describe("approvals --json", () => {
   it("gives every time as ISO 8601, never a mix of seconds, milliseconds and strings", async () => {
-    const request = buildApprovalRequest({ decideBy: Date.UTC(2030, 0, 1, 0, 2), offerExpiresAt: Date.UTC(2030, 0, 1, 0, 5) / 1000, createdAt: "2030-01-01T00:00:00.000Z" });
+    const request = buildApprovalRequest({
+      decideBy: Date.UTC(2030, 0, 1, 0, 2),
+      offerExpiresAt: Date.UTC(2030, 0, 1, 0, 5) / 1000,
+      createdAt: "2030-01-01T00:00:00.000Z",
+    });
     const paths = approvalPaths(dir.path, request.id);
     await mkdir(paths.dir, { recursive: true });
     await writeFile(paths.request, JSON.stringify(z.encode(ApprovalRequestSchema, request)));
     const run = await runCliInProcess(["approvals", "--json"], env());
-    expect(JSON.parse(run.stdout)).toMatchObject({ id: request.id, amount: "1010", createdAt: "2030-01-01T00:00:00.000Z", decideBy: "2030-01-01T00:02:00.000Z", offerExpiresAt: "2030-01-01T00:05:00.000Z" });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      id: request.id,
+      amount: "1010",
+      createdAt: "2030-01-01T00:00:00.000Z",
+      decideBy: "2030-01-01T00:02:00.000Z",
+      offerExpiresAt: "2030-01-01T00:05:00.000Z",
+    });
     const text = await runCliInProcess(["approvals"], env());
     expect(text.stdout).toContain(`${request.id}  1010 base units to 127.0.0.1:4021 (above 1000 base units)`);
   });
@@ -188,7 +206,10 @@ describe("help", () => {
   });
 
   it.each([["pay", "--help"], ["approvals", "approve", "--help"], ["--help"]])("`%s %s` prints usage and exits 0", async (...args) => {
-    const run = await runCliInProcess(args.filter((arg): arg is string => typeof arg === "string"), env());
+    const run = await runCliInProcess(
+      args.filter((arg): arg is string => typeof arg === "string"),
+      env(),
+    );
     expect(run.code).toBe(EXIT_OK);
     expect(run.stdout).toMatch(/Usage|svc-agent/);
   });

@@ -101,7 +101,17 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
 }
 
 /** Errors that mean the command line or its environment was wrong: a missing or malformed setting, or an id that names nothing. */
-const USAGE_ERRORS = [PolicyConfigError, PayerKeyMissingError, FacilitatorUrlMissingError, HistoryKeyMissingError, ApprovalNotFoundError, LedgerEntryNotFoundError, PaymentIdFormatError, PaymentNotRecordedError, TrustAnchorUnreadableError];
+const USAGE_ERRORS = [
+  PolicyConfigError,
+  PayerKeyMissingError,
+  FacilitatorUrlMissingError,
+  HistoryKeyMissingError,
+  ApprovalNotFoundError,
+  LedgerEntryNotFoundError,
+  PaymentIdFormatError,
+  PaymentNotRecordedError,
+  TrustAnchorUnreadableError,
+];
 
 /** The exit code of a command that threw instead of returning its own result. */
 function exitCodeForError(error: unknown): number {

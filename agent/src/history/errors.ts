@@ -20,7 +20,9 @@ export class HistoryKeyMissingError extends BaseError {
 export class HistoryDisabledError extends BaseError {
   override name = "HistoryDisabledError";
   constructor() {
-    super("This facilitator has payment history turned off (its history routes answer 404); ask its operator, or see facilitator/README.md, \"Payment history and proofs\".");
+    super(
+      'This facilitator has payment history turned off (its history routes answer 404); ask its operator, or see facilitator/README.md, "Payment history and proofs".',
+    );
   }
 }
 

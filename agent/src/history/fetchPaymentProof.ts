@@ -38,7 +38,8 @@ export async function fetchPaymentProof(parameters: FetchPaymentProofParameters)
   try {
     issued = await client.issueProof(token, parameters.paymentId);
   } catch (error) {
-    if (error instanceof HistoryRequestError && error.failure.kind === "refused" && error.failure.status === 404) throw new PaymentNotRecordedError({ paymentId: parameters.paymentId });
+    if (error instanceof HistoryRequestError && error.failure.kind === "refused" && error.failure.status === 404)
+      throw new PaymentNotRecordedError({ paymentId: parameters.paymentId });
     throw error;
   }
   await mkdir(parameters.outDir, { recursive: true });

@@ -8,7 +8,9 @@ export class HostNotAllowedError extends BaseError {
   /** The refused host name. */
   readonly host: string;
   constructor({ url }: { url: URL }) {
-    super(`${url.protocol === "http:" || url.protocol === "https:" ? `Host ${url.hostname} is` : `Scheme ${url.protocol} is`} not allowed (SVC_ALLOWED_HOSTS); nothing was sent to ${describeUrl(url)}.`);
+    super(
+      `${url.protocol === "http:" || url.protocol === "https:" ? `Host ${url.hostname} is` : `Scheme ${url.protocol} is`} not allowed (SVC_ALLOWED_HOSTS); nothing was sent to ${describeUrl(url)}.`,
+    );
     this.host = url.hostname;
   }
 }

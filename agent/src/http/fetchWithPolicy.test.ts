@@ -70,7 +70,13 @@ describe("fetchWithPolicy", () => {
 
   it("returns a redirect as it is when told not to follow (a paid request never moves)", async () => {
     const target = await server((_request, response) => response.writeHead(302, { location: "/elsewhere" }).end());
-    const response = await fetchWithPolicy({ url: new URL(`${target.origin}/paid`), allowedHosts: loopback, timeoutMs: 1000, maxRedirects: 0, headers: { "PAYMENT-SIGNATURE": "abc" } });
+    const response = await fetchWithPolicy({
+      url: new URL(`${target.origin}/paid`),
+      allowedHosts: loopback,
+      timeoutMs: 1000,
+      maxRedirects: 0,
+      headers: { "PAYMENT-SIGNATURE": "abc" },
+    });
     expect(response.status).toBe(302);
     expect(target.requests).toHaveLength(1);
     expect(target.requests[0]?.headers["payment-signature"]).toBe("abc");
@@ -78,7 +84,9 @@ describe("fetchWithPolicy", () => {
 
   it("stops a redirect loop", async () => {
     const target = await server((_request, response) => response.writeHead(302, { location: "/again" }).end());
-    await expect(fetchWithPolicy({ url: new URL(`${target.origin}/`), allowedHosts: loopback, timeoutMs: 1000, maxRedirects: 3 })).rejects.toThrow(TooManyRedirectsError);
+    await expect(fetchWithPolicy({ url: new URL(`${target.origin}/`), allowedHosts: loopback, timeoutMs: 1000, maxRedirects: 3 })).rejects.toThrow(
+      TooManyRedirectsError,
+    );
     expect(target.requests).toHaveLength(4);
   });
 

@@ -63,7 +63,13 @@ export async function fetchWithPolicy(parameters: FetchWithPolicyParameters): Pr
 async function fetchOnce(url: URL, parameters: FetchWithPolicyParameters): Promise<PolicyResponse> {
   const signal = AbortSignal.timeout(parameters.timeoutMs);
   try {
-    const response = await fetch(url, { method: parameters.method ?? "GET", headers: parameters.headers ?? {}, body: parameters.body, redirect: "manual", signal });
+    const response = await fetch(url, {
+      method: parameters.method ?? "GET",
+      headers: parameters.headers ?? {},
+      body: parameters.body,
+      redirect: "manual",
+      signal,
+    });
     const body = Buffer.from(await response.arrayBuffer());
     return { url, status: response.status, headers: response.headers, body };
   } catch (cause) {

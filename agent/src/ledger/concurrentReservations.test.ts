@@ -19,7 +19,12 @@ beforeEach(async () => {
 afterEach(() => dir.remove());
 
 /** A child that reserves `attempts` times (amount 1, fresh offer each) after the parent says go, then reports. */
-function startRacer(stateDir: string, cap: string, attempts: number, amount: string): { child: ChildProcess; ready: Promise<void>; result: Promise<{ won: number; lost: number }> } {
+function startRacer(
+  stateDir: string,
+  cap: string,
+  attempts: number,
+  amount: string,
+): { child: ChildProcess; ready: Promise<void>; result: Promise<{ won: number; lost: number }> } {
   const script = `
     import { Ledger } from ${JSON.stringify(builtModule("ledger/ledger.js"))};
     import { randomBytes } from "node:crypto";

@@ -50,7 +50,9 @@ describe("Ledger reservations", () => {
   it("never takes the same offer twice", async () => {
     const input = buildReserveInput();
     const first = await ledger.reserve(input, undefined);
-    const error = await ledger.reserve({ ...input, challengeNonce: `0x${input.challengeNonce.slice(2).toUpperCase()}` }, undefined).catch((caught: unknown) => caught);
+    const error = await ledger
+      .reserve({ ...input, challengeNonce: `0x${input.challengeNonce.slice(2).toUpperCase()}` }, undefined)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OfferAlreadyUsedError);
     expect(error).toMatchObject({ existingId: first.kind === "reserved" ? first.entry.id : "" });
   });

@@ -6,12 +6,7 @@ import { describeIssues, type DecimalString } from "@svc/scheme";
 import { z } from "zod";
 
 import { atomicWriteFile } from "./atomicWriteFile.js";
-import {
-  LedgerCorruptError,
-  LedgerEntryNotFoundError,
-  LedgerTransitionError,
-  OfferAlreadyUsedError,
-} from "./errors.js";
+import { LedgerCorruptError, LedgerEntryNotFoundError, LedgerTransitionError, OfferAlreadyUsedError } from "./errors.js";
 import { type LedgerEntry, type LedgerFile, LedgerFileSchema, type LedgerOffer, type PaymentStatus } from "./ledgerEntry.js";
 import { spentOn } from "./summarizeSpend.js";
 import { type FileLockOptions, withFileLock } from "./withFileLock.js";
@@ -29,9 +24,7 @@ export const LEDGER_LOCK_FILE = "ledger.lock";
 export type ReserveInput = LedgerOffer & Pick<LedgerEntry, "url" | "mode" | "network" | "request">;
 
 /** The answer of `reserve`: the new entry, or the spend that left no room under the cap. */
-export type ReserveResult =
-  | { kind: "reserved"; entry: LedgerEntry; spentBefore: bigint }
-  | { kind: "over-cap"; spentBefore: bigint; cap: bigint };
+export type ReserveResult = { kind: "reserved"; entry: LedgerEntry; spentBefore: bigint } | { kind: "over-cap"; spentBefore: bigint; cap: bigint };
 
 /** How a payment ended, as recorded by `recordOutcome`. */
 export type OutcomeUpdate = {

@@ -16,7 +16,9 @@ export type PaymentIdArgument = { kind: "ledger"; id: string } | { kind: "nonce"
 export class PaymentIdFormatError extends BaseError {
   override name = "PaymentIdFormatError";
   constructor({ value }: { value: string }) {
-    super(`${JSON.stringify(value.slice(0, 40))} is not a payment id: expected the 12-hex-digit id \`pay\` and \`ledger\` print (e.g. 3f9a0c1b2d4e) or the facilitator's 0x-prefixed 64-hex-digit payment id.`);
+    super(
+      `${JSON.stringify(value.slice(0, 40))} is not a payment id: expected the 12-hex-digit id \`pay\` and \`ledger\` print (e.g. 3f9a0c1b2d4e) or the facilitator's 0x-prefixed 64-hex-digit payment id.`,
+    );
   }
 }
 

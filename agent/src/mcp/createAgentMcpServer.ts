@@ -60,7 +60,11 @@ export function createAgentMcpServer(policy: Policy): McpServer {
       if (target === undefined) return toolError("invalid_url", "The url must be an http:// or https:// URL.");
       try {
         const result = await fetchQuote({ url: target, policy });
-        if (result.kind === "not-required") return toolResult(`No payment is needed: ${target.href} answered HTTP ${result.response.status}.`, { result: "not_required", status: result.response.status });
+        if (result.kind === "not-required")
+          return toolResult(`No payment is needed: ${target.href} answered HTTP ${result.response.status}.`, {
+            result: "not_required",
+            status: result.response.status,
+          });
         if (result.kind === "http-error") return toolError("http_error", httpErrorOutcome(result.response).message, { status: result.response.status });
         if (result.kind === "no-offer") return toolError("no_scheme_offer", `The resource asks for a payment this agent cannot make: ${result.message}.`);
         const { offer } = result.quote;
@@ -170,26 +174,34 @@ export function createAgentMcpServer(policy: Policy): McpServer {
       const summaries = summarizeSpend(entries);
       const formatFor = await readAmountFormats(policy, [...summaries.map((summary) => summary.asset), ...pending.map((request) => request.asset)]);
       const capFormat = formatFor(summaries[0]?.asset ?? policy.allowedToken ?? "");
-      return toolResult(`${summaries.length === 0 ? "Nothing spent yet" : `Spent on ${summaries.length} token(s)`}; ${pending.length} payment(s) waiting for approval.`, {
-        caps: {
-          perPayment: policy.maxPerPayment === undefined ? null : capFormat(policy.maxPerPayment),
-          total: policy.maxTotal === undefined ? null : capFormat(policy.maxTotal),
-          approvalAbove: policy.approveAbove === undefined ? null : capFormat(policy.approveAbove),
+      return toolResult(
+        `${summaries.length === 0 ? "Nothing spent yet" : `Spent on ${summaries.length} token(s)`}; ${pending.length} payment(s) waiting for approval.`,
+        {
+          caps: {
+            perPayment: policy.maxPerPayment === undefined ? null : capFormat(policy.maxPerPayment),
+            total: policy.maxTotal === undefined ? null : capFormat(policy.maxTotal),
+            approvalAbove: policy.approveAbove === undefined ? null : capFormat(policy.approveAbove),
+          },
+          spend: summaries.map((summary) => {
+            const format = formatFor(summary.asset);
+            return {
+              network: summary.network,
+              asset: summary.asset,
+              spent: format(summary.total),
+              spentBaseUnits: summary.total,
+              settled: format(summary.settled),
+              pending: format(summary.pending),
+              remaining: policy.maxTotal === undefined ? null : format(remainingUnder(policy.maxTotal, summary.total)),
+            };
+          }),
+          pendingApprovals: pending.map((request) => ({
+            id: request.id,
+            amount: formatFor(request.asset)(request.amount),
+            url: request.url,
+            decideBy: new Date(request.decideBy).toISOString(),
+          })),
         },
-        spend: summaries.map((summary) => {
-          const format = formatFor(summary.asset);
-          return {
-            network: summary.network,
-            asset: summary.asset,
-            spent: format(summary.total),
-            spentBaseUnits: summary.total,
-            settled: format(summary.settled),
-            pending: format(summary.pending),
-            remaining: policy.maxTotal === undefined ? null : format(remainingUnder(policy.maxTotal, summary.total)),
-          };
-        }),
-        pendingApprovals: pending.map((request) => ({ id: request.id, amount: formatFor(request.asset)(request.amount), url: request.url, decideBy: new Date(request.decideBy).toISOString() })),
-      });
+      );
     },
   );
   return server;

@@ -89,10 +89,16 @@ describe("svc-agent mcp", () => {
     expect(status).toMatchObject({ spend: [{ spentBaseUnits: "1010", settled: "0.00000000000000101 zFIX" }], pendingApprovals: [] });
 
     // The method reaches the provider, which serves the weather only to GET: an HTTP error, nothing paid.
-    const posted = (await client.callTool({ name: MCP_TOOLS.fetch, arguments: { url: world.weatherUrl, method: "POST", headers: { "content-type": "text/plain" }, body: "city=Zurich" } })) as CallToolResult;
+    const posted = (await client.callTool({
+      name: MCP_TOOLS.fetch,
+      arguments: { url: world.weatherUrl, method: "POST", headers: { "content-type": "text/plain" }, body: "city=Zurich" },
+    })) as CallToolResult;
     expect(posted.isError).toBe(true);
     expect(data(posted)).toMatchObject({ reason: "http_error", status: 404 });
-    const forged = (await client.callTool({ name: MCP_TOOLS.fetch, arguments: { url: world.weatherUrl, headers: { "Payment-Signature": "eyJmb3JnZWQiOnRydWV9" } } })) as CallToolResult;
+    const forged = (await client.callTool({
+      name: MCP_TOOLS.fetch,
+      arguments: { url: world.weatherUrl, headers: { "Payment-Signature": "eyJmb3JnZWQiOnRydWV9" } },
+    })) as CallToolResult;
     expect(data(forged)).toMatchObject({ reason: "payment_header_given" });
     const refused = (await client.callTool({ name: MCP_TOOLS.fetch, arguments: { url: "http://example.com/weather" } })) as CallToolResult;
     expect(refused.isError).toBe(true);

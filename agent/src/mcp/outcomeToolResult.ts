@@ -11,7 +11,12 @@ export const MCP_BODY_LIMIT = 65_536;
 /** The resource as a tool returns it: status, content type, body cut at `MCP_BODY_LIMIT` characters. */
 export function resourceForModel(resource: ResourceResponse): Record<string, unknown> {
   const truncated = resource.body.length > MCP_BODY_LIMIT;
-  return { status: resource.status, contentType: resource.contentType ?? null, body: truncated ? resource.body.slice(0, MCP_BODY_LIMIT) : resource.body, truncated };
+  return {
+    status: resource.status,
+    contentType: resource.contentType ?? null,
+    body: truncated ? resource.body.slice(0, MCP_BODY_LIMIT) : resource.body,
+    truncated,
+  };
 }
 
 /**
@@ -41,7 +46,10 @@ export function outcomeToolResult(outcome: PayOutcome, format: AmountFormat): Ca
         resource: resourceForModel(outcome.resource),
       });
     case "http-error":
-      return toolError("http_error", `The resource answered HTTP ${outcome.status} without offering a payment; nothing was paid.`, { status: outcome.status, resource: resourceForModel(outcome.resource) });
+      return toolError("http_error", `The resource answered HTTP ${outcome.status} without offering a payment; nothing was paid.`, {
+        status: outcome.status,
+        resource: resourceForModel(outcome.resource),
+      });
     case "declined":
       return toolError(outcome.reason, `The payer's policy refused to pay: ${outcome.message}. Nothing was signed.`, { id: outcome.id ?? null });
     case "approval-denied":

@@ -8,7 +8,13 @@ const BURN = `0x${"ab".repeat(32)}` as const;
 
 function settleHeader(success: boolean, errorReason?: string): Headers {
   return new Headers({
-    "PAYMENT-RESPONSE": encodePaymentResponseHeader({ success, transaction: success ? BURN : "", network: "eip155:31337", ...(errorReason === undefined ? {} : { errorReason }), ...(success ? { extra: { phase: "accepted" } } : {}) }),
+    "PAYMENT-RESPONSE": encodePaymentResponseHeader({
+      success,
+      transaction: success ? BURN : "",
+      network: "eip155:31337",
+      ...(errorReason === undefined ? {} : { errorReason }),
+      ...(success ? { extra: { phase: "accepted" } } : {}),
+    }),
   });
 }
 
@@ -17,12 +23,13 @@ describe("classifyPaidResponse", () => {
     expect(classifyPaidResponse({ status: 200, headers: settleHeader(true) })).toMatchObject({ kind: "paid", settle: { transaction: BURN } });
   });
 
-  it.each(["requirements_mismatch", "stale_permit_nonce", "burn_after_expiry", "relay_failed"])(
-    "calls the reason code %s a refusal and shows it",
-    (reason) => {
-      expect(classifyPaidResponse({ status: 402, headers: settleHeader(false, reason) })).toEqual({ kind: "refused", errorReason: reason, message: `the payment was refused: ${reason}` });
-    },
-  );
+  it.each(["requirements_mismatch", "stale_permit_nonce", "burn_after_expiry", "relay_failed"])("calls the reason code %s a refusal and shows it", (reason) => {
+    expect(classifyPaidResponse({ status: 402, headers: settleHeader(false, reason) })).toEqual({
+      kind: "refused",
+      errorReason: reason,
+      message: `the payment was refused: ${reason}`,
+    });
+  });
 
   it.each(["pending_burn", "chain_unavailable", "Facilitator settle timed out"])("leaves %s unknown: the burn may still land", (reason) => {
     expect(classifyPaidResponse({ status: 402, headers: settleHeader(false, reason) })).toMatchObject({ kind: "unknown", errorReason: reason });

@@ -27,7 +27,12 @@ function policy(overrides: Partial<Policy> = {}): Policy {
 
 function quoteFor(p: Policy, amount = "1000"): Quote {
   const offer = buildRequirements({ amount });
-  return { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired({ accepts: [offer] }), offer, evaluation: evaluateOffer(p, offer, Date.now()) };
+  return {
+    url: new URL("http://127.0.0.1:4021/weather"),
+    paymentRequired: buildPaymentRequired({ accepts: [offer] }),
+    offer,
+    evaluation: evaluateOffer(p, offer, Date.now()),
+  };
 }
 
 describe("payQuote before signing", () => {
@@ -42,7 +47,19 @@ describe("payQuote before signing", () => {
   it("declines above the total cap, counting what is already reserved", async () => {
     const p = policy({ maxTotal: "1500" });
     const ledger = new Ledger(dir.path);
-    await ledger.reserve({ url: "http://x/", mode: "permit", network: "eip155:31337", asset: buildRequirements().asset, amount: 600n, payTo: buildRequirements().payTo, challengeNonce: `0x${"22".repeat(32)}`, expiresAt: 1_900_000_300 }, undefined);
+    await ledger.reserve(
+      {
+        url: "http://x/",
+        mode: "permit",
+        network: "eip155:31337",
+        asset: buildRequirements().asset,
+        amount: 600n,
+        payTo: buildRequirements().payTo,
+        challengeNonce: `0x${"22".repeat(32)}`,
+        expiresAt: 1_900_000_300,
+      },
+      undefined,
+    );
     const outcome = await payQuote({ quote: quoteFor(p), policy: p, ledger, approve: async () => "approved" });
     expect(outcome).toMatchObject({ kind: "declined", reason: "above_max_total" });
     expect(outcome.kind === "declined" ? outcome.message : "").toContain("above SVC_MAX_TOTAL (1500 base units); already spent or reserved: 600 base units");
@@ -85,21 +102,36 @@ describe("payQuote approval", () => {
     const p = policy({ approveAbove: "999", mode, approvalTimeoutMs: 120_000 });
     const expiresAt = Math.floor(Date.now() / 1000) + 90;
     const offer = buildRequirements({ amount: "1000", extra: buildExtra({ expiresAt, deadline: expiresAt }) });
-    const quote: Quote = { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired({ accepts: [offer] }), offer, evaluation: evaluateOffer(p, offer, Date.now()) };
+    const quote: Quote = {
+      url: new URL("http://127.0.0.1:4021/weather"),
+      paymentRequired: buildPaymentRequired({ accepts: [offer] }),
+      offer,
+      evaluation: evaluateOffer(p, offer, Date.now()),
+    };
     const asked: ApprovalRequest[] = [];
-    const outcome = await payQuote({ quote, policy: p, ledger: new Ledger(dir.path), approve: async (request) => {
-      asked.push(request);
-      return "timed-out";
-    } });
+    const outcome = await payQuote({
+      quote,
+      policy: p,
+      ledger: new Ledger(dir.path),
+      approve: async (request) => {
+        asked.push(request);
+        return "timed-out";
+      },
+    });
     expect(asked[0]).toMatchObject({ decideBy: (expiresAt - margin - 1) * 1000, decideByReason: "offer_expiry" });
     expect(outcome.kind === "approval-denied" ? outcome.message : "").toContain("no decision before the offer's last usable moment");
     const roomy = policy({ approveAbove: "999", mode, approvalTimeoutMs: 10_000 });
     const later: ApprovalRequest[] = [];
     const fresh = { ...offer, extra: { ...offer.extra, challengeNonce: `0x${"44".repeat(32)}` as const } };
-    await payQuote({ quote: { ...quote, offer: fresh, evaluation: evaluateOffer(roomy, fresh, Date.now()) }, policy: roomy, ledger: new Ledger(dir.path), approve: async (request) => {
-      later.push(request);
-      return "denied";
-    } });
+    await payQuote({
+      quote: { ...quote, offer: fresh, evaluation: evaluateOffer(roomy, fresh, Date.now()) },
+      policy: roomy,
+      ledger: new Ledger(dir.path),
+      approve: async (request) => {
+        later.push(request);
+        return "denied";
+      },
+    });
     expect(later[0]?.decideByReason).toBe("approval_timeout");
     expect(later[0]?.decideBy ?? 0).toBeLessThan((expiresAt - margin - 1) * 1000);
   });
@@ -107,10 +139,15 @@ describe("payQuote approval", () => {
   it("does not ask at or below the threshold", async () => {
     const p = policy({ approveAbove: "1000" });
     let asked = false;
-    await payQuote({ quote: quoteFor(p), policy: p, ledger: new Ledger(dir.path), approve: async () => {
-      asked = true;
-      return "approved";
-    } });
+    await payQuote({
+      quote: quoteFor(p),
+      policy: p,
+      ledger: new Ledger(dir.path),
+      approve: async () => {
+        asked = true;
+        return "approved";
+      },
+    });
     expect(asked).toBe(false);
   });
 

@@ -43,7 +43,12 @@ export type QuoteResult =
  * @example
  * const result = await fetchQuote({ url: new URL("http://127.0.0.1:4021/weather"), policy });
  */
-export async function fetchQuote(parameters: { url: URL; policy: Policy; now?: (() => number) | undefined; request?: ResourceRequest | undefined }): Promise<QuoteResult> {
+export async function fetchQuote(parameters: {
+  url: URL;
+  policy: Policy;
+  now?: (() => number) | undefined;
+  request?: ResourceRequest | undefined;
+}): Promise<QuoteResult> {
   const { policy, request } = parameters;
   const now = parameters.now ?? Date.now;
   const response = await fetchWithPolicy({ url: parameters.url, allowedHosts: policy.allowedHosts, timeoutMs: policy.timeoutMs, ...request });

@@ -17,10 +17,17 @@ export async function quoteVerdict(quote: Quote, policy: Policy, ledger: Ledger,
   const cap = policy.maxTotal;
   const base = { spent: spent.toString(), cap };
   if (quote.evaluation.kind === "allowed" && cap !== undefined && spent + BigInt(quote.offer.amount) > BigInt(cap)) {
-    return { ...base, kind: "declined", reason: "above_max_total", message: `paying would bring the spend to ${format(spent + BigInt(quote.offer.amount))}, above SVC_MAX_TOTAL (${format(cap)})` };
+    return {
+      ...base,
+      kind: "declined",
+      reason: "above_max_total",
+      message: `paying would bring the spend to ${format(spent + BigInt(quote.offer.amount))}, above SVC_MAX_TOTAL (${format(cap)})`,
+    };
   }
   // Re-worded with the token's units; a per-offer refusal stays the one the quote found.
-  const evaluation = quote.evaluation.kind === "declined" && quote.evaluation.reason === "above_max_per_payment" ? evaluateOffer(policy, quote.offer, Date.now(), format) : quote.evaluation;
+  const evaluation =
+    quote.evaluation.kind === "declined" && quote.evaluation.reason === "above_max_per_payment"
+      ? evaluateOffer(policy, quote.offer, Date.now(), format)
+      : quote.evaluation;
   return { ...base, ...evaluation };
 }
-

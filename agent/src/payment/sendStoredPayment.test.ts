@@ -29,12 +29,19 @@ afterEach(async () => {
 });
 
 function settled(response: ServerResponse, success: boolean, errorReason?: string) {
-  response.setHeader("PAYMENT-RESPONSE", encodePaymentResponseHeader({ success, transaction: success ? BURN : "", network: "eip155:31337", ...(errorReason === undefined ? {} : { errorReason }) }));
+  response.setHeader(
+    "PAYMENT-RESPONSE",
+    encodePaymentResponseHeader({ success, transaction: success ? BURN : "", network: "eip155:31337", ...(errorReason === undefined ? {} : { errorReason }) }),
+  );
   response.statusCode = success ? 200 : 402;
   response.end(success ? '{"weather":"sunny"}' : "{}");
 }
 
-async function signedEntry(ledger: Ledger, mode: "permit" | "self-transfer" = "permit", expiresAt = 1_900_000_300): Promise<LedgerEntry & { paymentHeader: string }> {
+async function signedEntry(
+  ledger: Ledger,
+  mode: "permit" | "self-transfer" = "permit",
+  expiresAt = 1_900_000_300,
+): Promise<LedgerEntry & { paymentHeader: string }> {
   const reserved = await ledger.reserve(buildReserveInput({ mode, url: `${server?.origin}/weather`, expiresAt }), undefined);
   if (reserved.kind !== "reserved") throw new Error("expected a reservation");
   const entry = await ledger.recordSigned(reserved.entry.id, HEADER);
@@ -54,12 +61,20 @@ describe("sendStoredPayment", () => {
 
   it("repeats the request's method, headers and body, and only the stored payment header goes out", async () => {
     const ledger = new Ledger(dir.path);
-    const reserved = await ledger.reserve(buildReserveInput({ url: `${server?.origin}/weather`, request: { method: "POST", headers: { "x-trace": "t1", "Payment-Signature": "forged" }, body: "city=Zurich" } }), undefined);
+    const reserved = await ledger.reserve(
+      buildReserveInput({
+        url: `${server?.origin}/weather`,
+        request: { method: "POST", headers: { "x-trace": "t1", "Payment-Signature": "forged" }, body: "city=Zurich" },
+      }),
+      undefined,
+    );
     if (reserved.kind !== "reserved") throw new Error("expected a reservation");
     const entry = { ...(await ledger.recordSigned(reserved.entry.id, HEADER)), paymentHeader: HEADER };
     answer = (response) => settled(response, true);
     await expect(sendStoredPayment({ entry, policy: buildPolicy(), ledger })).resolves.toMatchObject({ kind: "paid" });
-    expect(server?.requests).toEqual([expect.objectContaining({ method: "POST", headers: expect.objectContaining({ "x-trace": "t1", "payment-signature": HEADER, "content-length": "11" }) })]);
+    expect(server?.requests).toEqual([
+      expect.objectContaining({ method: "POST", headers: expect.objectContaining({ "x-trace": "t1", "payment-signature": HEADER, "content-length": "11" }) }),
+    ]);
   });
 
   it("releases a refused permit payment and shows the facilitator's reason", async () => {
@@ -67,7 +82,11 @@ describe("sendStoredPayment", () => {
     const entry = await signedEntry(ledger);
     answer = (response) => settled(response, false, "stale_permit_nonce");
     const outcome = await sendStoredPayment({ entry, policy: buildPolicy(), ledger });
-    expect(outcome).toMatchObject({ kind: "failed", errorReason: "stale_permit_nonce", message: "the payment was refused: stale_permit_nonce; nothing was paid" });
+    expect(outcome).toMatchObject({
+      kind: "failed",
+      errorReason: "stale_permit_nonce",
+      message: "the payment was refused: stale_permit_nonce; nothing was paid",
+    });
     expect(await ledger.get(entry.id)).toMatchObject({ status: "released", errorReason: "stale_permit_nonce" });
   });
 

@@ -92,5 +92,7 @@ export async function sendStoredPayment(parameters: SendStoredPaymentParameters)
 
 /** Request headers without any x402 payment header of their own (matched without regard to case). */
 function withoutPaymentHeaders(headers: Record<string, string> | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers ?? {}).filter(([name]) => name.toLowerCase() !== PAYMENT_SIGNATURE_HEADER.toLowerCase() && name.toLowerCase() !== "x-payment"));
+  return Object.fromEntries(
+    Object.entries(headers ?? {}).filter(([name]) => name.toLowerCase() !== PAYMENT_SIGNATURE_HEADER.toLowerCase() && name.toLowerCase() !== "x-payment"),
+  );
 }

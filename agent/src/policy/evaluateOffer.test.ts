@@ -18,7 +18,9 @@ describe("evaluateOffer", () => {
   });
 
   it("pins the token when SVC_ALLOWED_TOKEN is set, ignoring address case", () => {
-    expect(evaluateOffer(buildPolicy({ allowedToken: "0x0000000000000000000000000000000000000001" }), offer, at(120))).toMatchObject({ reason: "token_not_allowed" });
+    expect(evaluateOffer(buildPolicy({ allowedToken: "0x0000000000000000000000000000000000000001" }), offer, at(120))).toMatchObject({
+      reason: "token_not_allowed",
+    });
     expect(evaluateOffer(buildPolicy({ allowedToken: "0x5fbdb2315678afecb367f032d93f642f64180aa3" }), offer, at(120))).toMatchObject({ kind: "allowed" });
   });
 

@@ -6,9 +6,7 @@ import { offerUsableUntil } from "./offerUsableUntil.js";
 import type { Policy } from "./policy.js";
 
 /** The policy's verdict on one offer, before the ledger checks the total cap. */
-export type OfferEvaluation =
-  | { kind: "allowed"; needsApproval: boolean }
-  | { kind: "declined"; reason: DeclineReason; message: string };
+export type OfferEvaluation = { kind: "allowed"; needsApproval: boolean } | { kind: "declined"; reason: DeclineReason; message: string };
 
 /**
  * Applies every per-offer rule: network pin, token pin, per-payment cap, the permit path's need for
@@ -35,7 +33,10 @@ export function evaluateOffer(policy: Policy, offer: PaymentRequirements, nowMs:
   }
   const secondsLeft = Math.floor(offer.extra.expiresAt - nowMs / 1000);
   if (nowMs > offerUsableUntil(policy.mode, offer.extra.expiresAt)) {
-    return declined("offer_expiring", secondsLeft <= 0 ? "the offer has expired" : `the offer expires in ${secondsLeft} s, too soon to pay in ${policy.mode} mode`);
+    return declined(
+      "offer_expiring",
+      secondsLeft <= 0 ? "the offer has expired" : `the offer expires in ${secondsLeft} s, too soon to pay in ${policy.mode} mode`,
+    );
   }
   const needsApproval = policy.approveAbove !== undefined && amount > BigInt(policy.approveAbove);
   return { kind: "allowed", needsApproval };

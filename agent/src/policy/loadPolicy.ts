@@ -52,10 +52,13 @@ export function loadPolicy(env: Environment, options: { homeDir?: string } = {})
     mode: parseMode(read("SVC_MODE")),
     timeoutMs: parseMilliseconds("SVC_TIMEOUT_MS", read("SVC_TIMEOUT_MS"), DEFAULT_TIMEOUT_MS),
     allowedHosts: parseHosts(read("SVC_ALLOWED_HOSTS")),
-    allowedNetwork: parseWith("SVC_ALLOWED_NETWORK", read("SVC_ALLOWED_NETWORK") ?? DEFAULT_ALLOWED_NETWORK, NetworkSchema, "a CAIP-2 network eip155:<chainId>"),
-    allowedToken: optional(read("SVC_ALLOWED_TOKEN"), (value) =>
-      parseWith("SVC_ALLOWED_TOKEN", value, AddressSchema, "a token address, 0x and 40 hex digits"),
+    allowedNetwork: parseWith(
+      "SVC_ALLOWED_NETWORK",
+      read("SVC_ALLOWED_NETWORK") ?? DEFAULT_ALLOWED_NETWORK,
+      NetworkSchema,
+      "a CAIP-2 network eip155:<chainId>",
     ),
+    allowedToken: optional(read("SVC_ALLOWED_TOKEN"), (value) => parseWith("SVC_ALLOWED_TOKEN", value, AddressSchema, "a token address, 0x and 40 hex digits")),
     maxPerPayment: parseBaseUnits("SVC_MAX_PER_PAYMENT", read("SVC_MAX_PER_PAYMENT")),
     maxTotal: parseBaseUnits("SVC_MAX_TOTAL", read("SVC_MAX_TOTAL")),
     approveAbove: parseBaseUnits("SVC_APPROVE_ABOVE", read("SVC_APPROVE_ABOVE")),
@@ -68,7 +71,12 @@ function optional<T>(value: string | undefined, parse: (value: string) => T): T 
   return value === undefined ? undefined : parse(value);
 }
 
-function parseWith<T>(variable: string, value: string, schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false } }, expected: string): T {
+function parseWith<T>(
+  variable: string,
+  value: string,
+  schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false } },
+  expected: string,
+): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new PolicyConfigError({ variable, expected });
   return parsed.data;

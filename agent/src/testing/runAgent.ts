@@ -38,7 +38,8 @@ export function startAgent(argv: readonly string[], env: Record<string, string>)
   const exited = new Promise<number>((resolve) => child.once("close", (code) => resolve(code ?? -1)));
   void exited.then((code) => {
     ended = true;
-    for (const waiter of waiters.splice(0)) waiter.reject(new Error(`agent exited with ${code} before printing ${waiter.pattern}; stderr:\n${stderr.join("\n")}`));
+    for (const waiter of waiters.splice(0))
+      waiter.reject(new Error(`agent exited with ${code} before printing ${waiter.pattern}; stderr:\n${stderr.join("\n")}`));
   });
   return {
     stdout,

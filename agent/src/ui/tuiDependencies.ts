@@ -64,8 +64,7 @@ export function createTuiDependencies(policy: Policy, historyConfig?: HistoryCon
     spend: () => ledger.entries(),
     pendingApprovals: () => listPendingApprovals(policy.stateDir),
     decide: (id, decision) => decideApproval({ stateDir: policy.stateDir, id, decision, by: "tui" }),
-    history:
-      historyConfig?.facilitatorUrl === undefined || policy.payerKey === undefined ? undefined : createPayerHistoryReader(policy, historyConfig),
+    history: historyConfig?.facilitatorUrl === undefined || policy.payerKey === undefined ? undefined : createPayerHistoryReader(policy, historyConfig),
     now: Date.now,
     pollMs: 500,
   };

@@ -11,16 +11,7 @@ import { mnemonicToAccount, privateKeyToAddress } from "viem/accounts";
 export const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
 
 /** Named roles, in the order of anvil's default accounts. */
-export const DEV_ACCOUNT_NAMES = [
-  "deployer",
-  "treasury",
-  "relayer",
-  "payer",
-  "payer2",
-  "feeRecipient",
-  "rootProver",
-  "payee",
-] as const;
+export const DEV_ACCOUNT_NAMES = ["deployer", "treasury", "relayer", "payer", "payer2", "feeRecipient", "rootProver", "payee"] as const;
 
 /** One of the roles above. */
 export type DevAccountName = (typeof DEV_ACCOUNT_NAMES)[number];

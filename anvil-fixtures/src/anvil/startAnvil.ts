@@ -96,9 +96,7 @@ export function anvilBinaryPath(): string {
   try {
     const require = createRequire(import.meta.url);
     const manifestPath = require.resolve("@foundry-rs/anvil-linux-amd64/package.json");
-    const manifest = z
-      .object({ bin: z.object({ anvil: z.string() }) })
-      .parse(JSON.parse(readFileSync(manifestPath, "utf8")));
+    const manifest = z.object({ bin: z.object({ anvil: z.string() }) }).parse(JSON.parse(readFileSync(manifestPath, "utf8")));
     return join(dirname(manifestPath), manifest.bin.anvil);
   } catch (error) {
     throw new AnvilBinaryNotFoundError(error);
@@ -114,10 +112,7 @@ function waitForListeningPort(child: ChildProcess, output: string[], timeoutMs: 
       clearTimeout(timer);
       action();
     };
-    const timer = setTimeout(
-      () => settle(() => reject(new AnvilStartError(`no "Listening on" line within ${timeoutMs} ms`, output))),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => settle(() => reject(new AnvilStartError(`no "Listening on" line within ${timeoutMs} ms`, output))), timeoutMs);
     const onLine = (line: string): void => {
       output.push(line);
       if (output.length > OUTPUT_TAIL_LINES) output.shift();
@@ -132,9 +127,7 @@ function waitForListeningPort(child: ChildProcess, output: string[], timeoutMs: 
     collectLines(child.stdout, onLine);
     collectLines(child.stderr, onLine);
     child.once("error", (error) => settle(() => reject(new AnvilStartError("spawn failed", output, error))));
-    child.once("exit", (code, signal) =>
-      settle(() => reject(new AnvilStartError(`exited early (code ${code}, signal ${signal})`, output))),
-    );
+    child.once("exit", (code, signal) => settle(() => reject(new AnvilStartError(`exited early (code ${code}, signal ${signal})`, output))));
   });
 }
 

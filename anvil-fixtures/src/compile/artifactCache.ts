@@ -34,10 +34,7 @@ export type ArtifactCacheEntry = {
 };
 
 function isAbi(value: unknown): value is Abi {
-  return (
-    Array.isArray(value) &&
-    value.every((item: unknown) => typeof item === "object" && item !== null && "type" in item)
-  );
+  return Array.isArray(value) && value.every((item: unknown) => typeof item === "object" && item !== null && "type" in item);
 }
 
 const hexSchema = z.custom<Hex>((value) => typeof value === "string" && /^0x[0-9a-fA-F]*$/.test(value));

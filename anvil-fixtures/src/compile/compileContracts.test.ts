@@ -67,9 +67,7 @@ describe("compileContracts", () => {
   it("throws DuplicateContractNameError when two sources define the same contract name", async () => {
     const one = await contractDir("dup-one", { "A.sol": `${PRAGMA}contract Twin {}\n` });
     const two = await contractDir("dup-two", { "B.sol": `${PRAGMA}contract Twin { uint256 y; }\n` });
-    await expect(compileContracts({ contractDirs: [one, two], cacheDir: join(scratch, "cache-dup") })).rejects.toBeInstanceOf(
-      DuplicateContractNameError,
-    );
+    await expect(compileContracts({ contractDirs: [one, two], cacheDir: join(scratch, "cache-dup") })).rejects.toBeInstanceOf(DuplicateContractNameError);
   });
 });
 

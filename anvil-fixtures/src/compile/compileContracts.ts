@@ -28,10 +28,7 @@ const require = createRequire(import.meta.url);
 export const REPO_ROOT: string = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** Folders whose `.sol` files are compiled by default. */
-export const DEFAULT_CONTRACT_DIRS: readonly string[] = [
-  join(REPO_ROOT, "facilitator", "contracts"),
-  join(REPO_ROOT, "anvil-fixtures", "contracts"),
-];
+export const DEFAULT_CONTRACT_DIRS: readonly string[] = [join(REPO_ROOT, "facilitator", "contracts"), join(REPO_ROOT, "anvil-fixtures", "contracts")];
 
 /** Default artifact cache folder (git-ignored). */
 export const DEFAULT_ARTIFACT_CACHE_DIR: string = join(REPO_ROOT, ".cache", "contracts");
@@ -78,9 +75,7 @@ type SourceFile = { sourceName: string; content: string };
  * const { artifacts, fromCache } = await compileContracts();
  * artifacts.PermitBurner?.bytecode;
  */
-export async function compileContracts(
-  parameters: CompileContractsParameters = {},
-): Promise<CompileContractsReturnType> {
+export async function compileContracts(parameters: CompileContractsParameters = {}): Promise<CompileContractsReturnType> {
   const started = performance.now();
   const contractDirs = parameters.contractDirs ?? DEFAULT_CONTRACT_DIRS;
   const cacheDir = parameters.cacheDir ?? DEFAULT_ARTIFACT_CACHE_DIR;
@@ -120,9 +115,7 @@ async function collectSources(contractDirs: readonly string[]): Promise<SourceFi
   }
   // Sorted so the cache key does not depend on directory listing order.
   const sourceNames = files.map((file) => relative(REPO_ROOT, file).split(sep).join("/")).sort();
-  return Promise.all(
-    sourceNames.map(async (sourceName) => ({ sourceName, content: await readFile(join(REPO_ROOT, sourceName), "utf8") })),
-  );
+  return Promise.all(sourceNames.map(async (sourceName) => ({ sourceName, content: await readFile(join(REPO_ROOT, sourceName), "utf8") })));
 }
 
 function computeCacheKey(solcVersion: string, sources: readonly SourceFile[]): string {
@@ -148,9 +141,7 @@ function packageVersion(packageName: string): string {
 }
 
 const solcOutputSchema = z.object({
-  errors: z
-    .array(z.object({ severity: z.string(), formattedMessage: z.string().optional(), message: z.string() }))
-    .optional(),
+  errors: z.array(z.object({ severity: z.string(), formattedMessage: z.string().optional(), message: z.string() })).optional(),
   contracts: z
     .record(
       z.string(),
@@ -173,9 +164,7 @@ async function runSolc(solcVersion: string, cacheKey: string, sources: readonly 
     sources: Object.fromEntries(sources.map((source) => [source.sourceName, { content: source.content }])),
     settings: {
       ...SOLC_SETTINGS,
-      outputSelection: Object.fromEntries(
-        sources.map((source) => [source.sourceName, { "*": [...OUTPUT_FIELDS] }]),
-      ),
+      outputSelection: Object.fromEntries(sources.map((source) => [source.sourceName, { "*": [...OUTPUT_FIELDS] }])),
     },
   };
   // solc reports a failed import as an ordinary compile error, which lists the path; no need to throw here.
@@ -192,9 +181,7 @@ async function runSolc(solcVersion: string, cacheKey: string, sources: readonly 
   const diagnostics = output.errors ?? [];
   const errors = diagnostics.filter((item) => item.severity === "error").map((item) => item.formattedMessage ?? item.message);
   if (errors.length > 0) throw new SolidityCompileError(errors);
-  const warnings = diagnostics
-    .filter((item) => item.severity !== "error")
-    .map((item) => item.formattedMessage ?? item.message);
+  const warnings = diagnostics.filter((item) => item.severity !== "error").map((item) => item.formattedMessage ?? item.message);
 
   const artifacts: Record<string, ContractArtifact> = {};
   for (const [sourceName, contracts] of Object.entries(output.contracts ?? {})) {

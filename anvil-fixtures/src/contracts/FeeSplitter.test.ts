@@ -55,11 +55,7 @@ describe("FeeSplitter", () => {
     const { publicClient, deployment } = chain();
     const read = <Name extends "payee" | "feeRecipient" | "bps">(functionName: Name) =>
       publicClient.readContract({ address: deployment.feeSplitter, abi: feeSplitterAbi, functionName });
-    expect([await read("payee"), await read("feeRecipient"), await read("bps")]).toEqual([
-      deployment.feeSplit.payee,
-      deployment.feeSplit.feeRecipient,
-      100,
-    ]);
+    expect([await read("payee"), await read("feeRecipient"), await read("bps")]).toEqual([deployment.feeSplit.payee, deployment.feeSplit.feeRecipient, 100]);
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Hex } from "viem";
+import type { Hex } from "viem";
 import { generatePrivateKey } from "viem/accounts";
 import { decodeFixtureProof, fixtureCircuitTag, fixtureProofVerifierAbi, signFixtureProof, type FixtureCircuit } from "@svc/scheme";
 import { FIXTURE_PROVER_ADDRESS, FIXTURE_PROVER_PRIVATE_KEY } from "../accounts/devAccounts.js";

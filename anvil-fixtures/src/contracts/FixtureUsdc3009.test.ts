@@ -85,7 +85,11 @@ function domain(current: LocalChain) {
   return { name: "Fixture USD Coin", version: "2", chainId: current.deployment.chainId, verifyingContract: current.deployment.usdc3009 };
 }
 
-function sign(primaryType: "TransferWithAuthorization" | "ReceiveWithAuthorization", auth: Authorization, signer: Hex = chain().accounts.payer.privateKey): Promise<Hex> {
+function sign(
+  primaryType: "TransferWithAuthorization" | "ReceiveWithAuthorization",
+  auth: Authorization,
+  signer: Hex = chain().accounts.payer.privateKey,
+): Promise<Hex> {
   return chain()
     .wallet(signer)
     .signTypedData({ domain: domain(chain()), types: { [primaryType]: authorizationInputs }, primaryType, message: auth });
@@ -119,12 +123,7 @@ function transferWithVrs(auth: Authorization, signature: Hex) {
 describe("FixtureUsdc3009", () => {
   it("has USDC-like metadata, version 2, and funds both payers with one million tokens", async () => {
     const { accounts } = chain();
-    expect([await read("name"), await read("symbol"), await read("version"), await read("decimals")]).toEqual([
-      "Fixture USD Coin",
-      "fUSDC",
-      "2",
-      6,
-    ]);
+    expect([await read("name"), await read("symbol"), await read("version"), await read("decimals")]).toEqual(["Fixture USD Coin", "fUSDC", "2", 6]);
     expect(await balanceOf(accounts.payer.address)).toBe(parseUnits("1000000", 6));
     expect(await balanceOf(accounts.payer2.address)).toBe(parseUnits("1000000", 6));
   });

@@ -117,7 +117,7 @@ describe("FixtureZErc20", () => {
     );
   });
 
-  it("applies an EIP-2612 permit signed over the domain {name(), \"1\"}", async () => {
+  it('applies an EIP-2612 permit signed over the domain {name(), "1"}', async () => {
     const current = chain();
     const { deployment, accounts, publicClient, wallet, mined } = current;
     const value = 42n * 10n ** 18n;

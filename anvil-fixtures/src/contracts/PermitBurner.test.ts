@@ -15,9 +15,7 @@ import { useLocalChain } from "./testing/useLocalChain.js";
 const chain = useLocalChain();
 
 /** A complete, valid gasless payload from `payer`, with overrides of the authorization. */
-async function buildPayload(
-  overrides: Partial<TestBurnAuthorization> = {},
-): Promise<{ auth: TestBurnAuthorization; permit: SignedPermit; burnAuthSig: Hex }> {
+async function buildPayload(overrides: Partial<TestBurnAuthorization> = {}): Promise<{ auth: TestBurnAuthorization; permit: SignedPermit; burnAuthSig: Hex }> {
   const current = chain();
   const auth = await buildBurnAuthorization(current, overrides);
   const permit = await signPermit(current, {

@@ -14,9 +14,7 @@ const chain = useLocalChain();
 const NEW_ROOT = BigInt(keccak256(toHex("transfer root 1"))) >> 8n;
 const ONE_TOKEN = 10n ** 18n;
 
-function verifierRead<Name extends "latestProvedIndex" | "reservedIndex" | "reservedHashChain" | "token" | "hub" | "paused">(
-  functionName: Name,
-) {
+function verifierRead<Name extends "latestProvedIndex" | "reservedIndex" | "reservedHashChain" | "token" | "hub" | "paused">(functionName: Name) {
   const { publicClient, deployment } = chain();
   return publicClient.readContract({ address: deployment.verifier, abi: zerc20VerifierAbi, functionName });
 }
@@ -39,9 +37,7 @@ function balanceOf(account: Address): Promise<bigint> {
 async function reserve(): Promise<{ index: bigint; hashChain: bigint }> {
   const { deployment, wallet, mined } = chain();
   // Anyone may reserve: the relayer does, as the indexer's root prover would.
-  const receipt = await mined(
-    wallet("relayer").writeContract({ address: deployment.verifier, abi: zerc20VerifierAbi, functionName: "reserveHashChain" }),
-  );
+  const receipt = await mined(wallet("relayer").writeContract({ address: deployment.verifier, abi: zerc20VerifierAbi, functionName: "reserveHashChain" }));
   const [reserved] = parseEventLogs({ abi: zerc20VerifierAbi, logs: receipt.logs, eventName: "HashChainReserved" });
   if (reserved === undefined) return expect.fail("no HashChainReserved event");
   return { index: reserved.args.index, hashChain: reserved.args.hashChain };
@@ -165,10 +161,7 @@ describe("Verifier: transfer roots", () => {
   });
 
   it("refuses a root proof that does not start at the latest proved index with StaleRootProof", async () => {
-    const stale = await expectRevert(
-      proveTransferRoot(await signRootProof(await firstRootInputs({ oldIndex: 1n }))),
-      "StaleRootProof",
-    );
+    const stale = await expectRevert(proveTransferRoot(await signRootProof(await firstRootInputs({ oldIndex: 1n }))), "StaleRootProof");
     expect(stale.args).toEqual([0n, 1n]);
   });
 
@@ -330,21 +323,10 @@ describe("Verifier: teleports", () => {
     const gr = buildGeneralRecipient(accounts.treasury.address);
     const inputs = { transferRoot: globalRoot, recipientHash: expectedRecipientHash(gr), value: ONE_TOKEN };
     await mined(submitTeleport("singleTeleport", true, 1n, gr, await signTeleportProof(inputs)));
-    await mined(
-      submitTeleport(
-        "teleport",
-        true,
-        1n,
-        gr,
-        await signTeleportProof({ ...inputs, value: 3n * ONE_TOKEN }, { circuit: "withdraw_global" }),
-      ),
-    );
+    await mined(submitTeleport("teleport", true, 1n, gr, await signTeleportProof({ ...inputs, value: 3n * ONE_TOKEN }, { circuit: "withdraw_global" })));
     expect(await balanceOf(accounts.treasury.address)).toBe(3n * ONE_TOKEN);
     // The local proved roots are a separate namespace: index 1 has no local root.
-    await expectRevert(
-      submitTeleport("singleTeleport", false, 1n, gr, await signTeleportProof({ ...inputs, value: 4n * ONE_TOKEN })),
-      "UnknownRoot",
-    );
+    await expectRevert(submitTeleport("singleTeleport", false, 1n, gr, await signTeleportProof({ ...inputs, value: 4n * ONE_TOKEN })), "UnknownRoot");
   });
 
   it("refuses teleports while paused and lets only the owner pause", async () => {

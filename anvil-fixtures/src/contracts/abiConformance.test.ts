@@ -6,14 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Abi, AbiParameter } from "viem";
-import {
-  feeSplitterAbi,
-  fixtureProofVerifierAbi,
-  permitBurnerAbi,
-  zerc20HubAbi,
-  zerc20TokenAbi,
-  zerc20VerifierAbi,
-} from "@svc/scheme";
+import { feeSplitterAbi, fixtureProofVerifierAbi, permitBurnerAbi, zerc20HubAbi, zerc20TokenAbi, zerc20VerifierAbi } from "@svc/scheme";
 import { loadArtifacts, type DeployableContractName } from "../compile/loadArtifacts.js";
 
 const artifacts = await loadArtifacts();
@@ -61,11 +54,7 @@ describe("signature normaliser", () => {
   it("expands tuples and keeps indexed flags and mutability", () => {
     const verifierTeleport = zerc20VerifierAbi.find((item) => item.type === "function" && item.name === "singleTeleport");
     const burnEvent = permitBurnerAbi.find((item) => item.type === "event" && item.name === "BurnExecuted");
-    expect(verifierTeleport && signatureOf(verifierTeleport)).toBe(
-      "function singleTeleport(bool,uint64,(uint64,bytes32,bytes32),bytes) nonpayable returns ()",
-    );
-    expect(burnEvent && signatureOf(burnEvent)).toBe(
-      "event BurnExecuted(bytes32 indexed,bytes32 indexed,address indexed,address,address,uint256)",
-    );
+    expect(verifierTeleport && signatureOf(verifierTeleport)).toBe("function singleTeleport(bool,uint64,(uint64,bytes32,bytes32),bytes) nonpayable returns ()");
+    expect(burnEvent && signatureOf(burnEvent)).toBe("event BurnExecuted(bytes32 indexed,bytes32 indexed,address indexed,address,address,uint256)");
   });
 });

@@ -100,8 +100,6 @@ describe("deployContracts", () => {
   });
 
   it("refuses an out-of-range fee before sending anything", async () => {
-    await expect(deployContracts({ rpcUrl: anvil.rpcUrl, accounts, feeBps: 0 })).rejects.toBeInstanceOf(
-      InvalidDeploymentParameterError,
-    );
+    await expect(deployContracts({ rpcUrl: anvil.rpcUrl, accounts, feeBps: 0 })).rejects.toBeInstanceOf(InvalidDeploymentParameterError);
   });
 });

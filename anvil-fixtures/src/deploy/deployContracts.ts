@@ -22,18 +22,9 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { emptyTreeRoot, fixtureCircuitTag, zerc20TokenAbi, type FixtureCircuit } from "@svc/scheme";
-import {
-  devAccounts,
-  FIXTURE_PROVER_ADDRESS,
-  type DevAccount,
-  type DevAccountName,
-} from "../accounts/devAccounts.js";
+import { devAccounts, FIXTURE_PROVER_ADDRESS, type DevAccount, type DevAccountName } from "../accounts/devAccounts.js";
 import { loadArtifacts, type LoadArtifactsReturnType } from "../compile/loadArtifacts.js";
-import {
-  DeploymentAddressMismatchError,
-  DeploymentTransactionFailedError,
-  InvalidDeploymentParameterError,
-} from "./errors.js";
+import { DeploymentAddressMismatchError, DeploymentTransactionFailedError, InvalidDeploymentParameterError } from "./errors.js";
 
 /** Name of the fixture token. */
 export const FIXTURE_TOKEN_NAME = "Fixture zERC20";
@@ -149,20 +140,13 @@ export async function deployContracts(parameters: DeployContractsParameters): Pr
     return expectedAddress;
   };
   const deployProofVerifier = (circuit: OnChainFixtureCircuit): Address =>
-    deploy(`deploy FixtureProofVerifier(${circuit})`, "FixtureProofVerifier", [
-      FIXTURE_PROVER_ADDRESS,
-      fixtureCircuitTag(circuit),
-    ]);
+    deploy(`deploy FixtureProofVerifier(${circuit})`, "FixtureProofVerifier", [FIXTURE_PROVER_ADDRESS, fixtureCircuitTag(circuit)]);
   const callToken = (label: string, to: Address, data: Hex): void => {
     plan.push({ label, to, data, gas: CALL_GAS });
   };
 
   const emptyRoot = emptyTreeRoot();
-  const token = deploy("deploy FixtureZErc20", "FixtureZErc20", [
-    FIXTURE_TOKEN_NAME,
-    FIXTURE_TOKEN_SYMBOL,
-    deployer.address,
-  ]);
+  const token = deploy("deploy FixtureZErc20", "FixtureZErc20", [FIXTURE_TOKEN_NAME, FIXTURE_TOKEN_SYMBOL, deployer.address]);
   const hub = deploy("deploy Hub", "Hub", [deployer.address]);
   const proofVerifiers: Record<OnChainFixtureCircuit, Address> = {
     root: deployProofVerifier("root"),
@@ -181,25 +165,16 @@ export async function deployContracts(parameters: DeployContractsParameters): Pr
     deployer.address,
   ]);
   const permitBurner = deploy("deploy PermitBurner", "PermitBurner", []);
-  const feeSplitter = deploy("deploy FeeSplitter", "FeeSplitter", [
-    accounts.payee.address,
-    accounts.feeRecipient.address,
-    feeBps,
-  ]);
+  const feeSplitter = deploy("deploy FeeSplitter", "FeeSplitter", [accounts.payee.address, accounts.feeRecipient.address, feeBps]);
   const tokenCall = (functionName: "setMinter" | "setVerifier", account: Address): Hex =>
     encodeFunctionData({ abi: zerc20TokenAbi, functionName, args: [account] });
-  const mintCall = (to: Address): Hex =>
-    encodeFunctionData({ abi: zerc20TokenAbi, functionName: "mint", args: [to, payerBalance] });
+  const mintCall = (to: Address): Hex => encodeFunctionData({ abi: zerc20TokenAbi, functionName: "mint", args: [to, payerBalance] });
   callToken("setMinter", token, tokenCall("setMinter", deployer.address));
   callToken("setVerifier", token, tokenCall("setVerifier", verifier));
   callToken("mint payer", token, mintCall(accounts.payer.address));
   callToken("mint payer2", token, mintCall(accounts.payer2.address));
   // Appended last: the nonces, and so the addresses, of everything above stay what they always were.
-  const usdc3009 = deploy("deploy FixtureUsdc3009", "FixtureUsdc3009", [
-    FIXTURE_USDC3009_NAME,
-    FIXTURE_USDC3009_SYMBOL,
-    deployer.address,
-  ]);
+  const usdc3009 = deploy("deploy FixtureUsdc3009", "FixtureUsdc3009", [FIXTURE_USDC3009_NAME, FIXTURE_USDC3009_SYMBOL, deployer.address]);
   const usdcMintCall = (to: Address): Hex =>
     encodeFunctionData({ abi: artifacts.FixtureUsdc3009.abi, functionName: "mint", args: [to, FIXTURE_USDC3009_PAYER_BALANCE] });
   callToken("mint payer fUSDC", usdc3009, usdcMintCall(accounts.payer.address));

@@ -4,8 +4,6 @@ import { BaseError } from "../errors.js";
 export class IndexerOutOfSyncError extends BaseError {
   override name = "IndexerOutOfSyncError";
   constructor(readonly context: { reservedIndex: number; syncedIndex: number }) {
-    super(
-      `indexer has ${context.syncedIndex} transfers but the verifier reserved index ${context.reservedIndex} with another hash chain`,
-    );
+    super(`indexer has ${context.syncedIndex} transfers but the verifier reserved index ${context.reservedIndex} with another hash chain`);
   }
 }

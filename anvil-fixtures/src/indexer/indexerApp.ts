@@ -19,8 +19,17 @@ export type IndexerState = {
   reservedIndex: () => number;
 };
 
-const integer = z.union([z.number().int().nonnegative(), z.string().regex(/^(0x[0-9a-fA-F]+|\d+)$/).transform(Number)]);
-const address = z.string().refine(isAddress, "not an address").transform((value) => getAddress(value));
+const integer = z.union([
+  z.number().int().nonnegative(),
+  z
+    .string()
+    .regex(/^(0x[0-9a-fA-F]+|\d+)$/)
+    .transform(Number),
+]);
+const address = z
+  .string()
+  .refine(isAddress, "not an address")
+  .transform((value) => getAddress(value));
 
 const eventsQuery = z.object({
   chain_id: integer,

@@ -2,15 +2,7 @@
  * Runs the fixture indexer: follows the token's transfers, proves new roots promptly (the root job), and
  * serves the indexer HTTP API on loopback.
  */
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  http,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from "viem";
+import { createPublicClient, createWalletClient, defineChain, http, type Address, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { listen, type Listening } from "../http/listen.js";
 import { createIndexerApp } from "./indexerApp.js";

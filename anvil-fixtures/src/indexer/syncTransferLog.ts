@@ -11,11 +11,7 @@ export type IndexedDeployment = { token: Address; verifier: Address };
  * chain no longer holds what the log already has (a reorg or an anvil snapshot revert): the caller then
  * starts a fresh log.
  */
-export async function syncTransferLog(
-  client: PublicClient,
-  deployment: IndexedDeployment,
-  log: TransferLog,
-): Promise<boolean> {
+export async function syncTransferLog(client: PublicClient, deployment: IndexedDeployment, log: TransferLog): Promise<boolean> {
   const latest = await client.getBlockNumber();
   const onChainIndex = await client.readContract({
     address: deployment.token,

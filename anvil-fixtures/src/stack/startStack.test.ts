@@ -1,14 +1,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  decodeFixtureProof,
-  signFixtureProof,
-  transferLeaf,
-  verifyMerklePath,
-  zerc20TokenAbi,
-  zerc20VerifierAbi,
-} from "@svc/scheme";
+import { decodeFixtureProof, signFixtureProof, transferLeaf, verifyMerklePath, zerc20TokenAbi, zerc20VerifierAbi } from "@svc/scheme";
 import { createPublicClient, createWalletClient, hexToBigInt, http, parseEther, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
@@ -48,18 +41,28 @@ const getJson = async (url: string, init?: RequestInit): Promise<{ status: numbe
   return { status: response.status, body: await response.json() };
 };
 
-const post = (url: string, body: unknown) =>
-  getJson(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown) => getJson(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 describe("startStack", () => {
   it("writes the deployment file and a ready facilitator config", async () => {
     const deployment = JSON.parse(await readFile(stack.files.deployment, "utf8")) as Record<string, unknown>;
-    for (const key of ["rpcUrl", "chainId", "token", "verifier", "hub", "permitBurner", "feeSplitter", "usdc3009", "indexerUrl", "deciderUrl", "fixtureProverKey", "accounts"]) {
+    for (const key of [
+      "rpcUrl",
+      "chainId",
+      "token",
+      "verifier",
+      "hub",
+      "permitBurner",
+      "feeSplitter",
+      "usdc3009",
+      "indexerUrl",
+      "deciderUrl",
+      "fixtureProverKey",
+      "accounts",
+    ]) {
       expect(deployment).toHaveProperty(key);
     }
-    expect(Object.keys(stack.deployment.accounts)).toEqual(
-      expect.arrayContaining(["deployer", "treasury", "relayer", "payer", "payer2", "feeRecipient"]),
-    );
+    expect(Object.keys(stack.deployment.accounts)).toEqual(expect.arrayContaining(["deployer", "treasury", "relayer", "payer", "payer2", "feeRecipient"]));
     const toml = await readFile(stack.files.facilitatorToml, "utf8");
     expect(toml).toContain('profile = "local"');
     expect(toml).toContain(`permit_burner = "${stack.deployment.permitBurner}"`);
@@ -148,9 +151,7 @@ describe("fixture indexer", () => {
       leaf_indices: [1],
     });
     expect(beyond.status).toBe(400);
-    const otherToken = await getJson(
-      `${stack.deployment.indexerUrl}/events?chain_id=${stack.deployment.chainId}&token_address=${burnAddress}`,
-    );
+    const otherToken = await getJson(`${stack.deployment.indexerUrl}/events?chain_id=${stack.deployment.chainId}&token_address=${burnAddress}`);
     expect(otherToken.status).toBe(404);
   });
 

@@ -66,7 +66,10 @@ export type RunningStack = {
 export async function startStack(options: StartStackOptions): Promise<RunningStack> {
   const stoppers: (() => Promise<void>)[] = [];
   const stop = async () => {
-    while (stoppers.length > 0) await stoppers.pop()?.().catch(() => undefined);
+    while (stoppers.length > 0)
+      await stoppers
+        .pop()?.()
+        .catch(() => undefined);
   };
   try {
     const accounts = devAccounts();

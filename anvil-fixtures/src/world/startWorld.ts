@@ -81,7 +81,10 @@ export async function startWorld(options: StartWorldOptions = {}): Promise<World
   const dir = await mkdtemp(join(tmpdir(), options.dirPrefix ?? "svc-world-"));
   const stoppers: (() => Promise<unknown>)[] = [() => rm(dir, { recursive: true, force: true })];
   const close = async () => {
-    while (stoppers.length > 0) await stoppers.pop()?.().catch(() => undefined);
+    while (stoppers.length > 0)
+      await stoppers
+        .pop()?.()
+        .catch(() => undefined);
   };
   try {
     const price = options.price ?? "1000";

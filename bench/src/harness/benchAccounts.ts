@@ -46,10 +46,7 @@ export async function fundBenchAccounts(parameters: {
   const { deployment } = parameters;
   const client = createPublicClient({ transport: http(deployment.rpcUrl), pollingInterval: 50 });
   const deployer = privateKeyToAccount(deployment.accounts.deployer.privateKey);
-  const [startNonce, block] = await Promise.all([
-    client.getTransactionCount({ address: deployer.address, blockTag: "pending" }),
-    client.getBlock(),
-  ]);
+  const [startNonce, block] = await Promise.all([client.getTransactionCount({ address: deployer.address, blockTag: "pending" }), client.getBlock()]);
   const maxFeePerGas = (block.baseFeePerGas ?? 1_000_000_000n) * 3n + 1_000_000_000n;
   const calls: { to: Address; data: Hex }[] = parameters.accounts.flatMap((account) => [
     { to: deployment.token, data: encodeFunctionData({ abi: zerc20TokenAbi, functionName: "mint", args: [account.address, parameters.zerc20] }) },

@@ -99,7 +99,8 @@ function accumulate(profile: Profile, byPackage: Map<string, number>, byFunction
     if (node === undefined || NOT_WORK.has(node.callFrame.functionName)) return;
     const { functionName, url, lineNumber } = node.callFrame;
     const pkg = packageOf(url, functionName);
-    const fn = url === "" ? functionName || "(anonymous native)" : `${functionName || "(anonymous)"} (${pkg}: ${url.slice(url.lastIndexOf("/") + 1)}:${lineNumber + 1})`;
+    const fn =
+      url === "" ? functionName || "(anonymous native)" : `${functionName || "(anonymous)"} (${pkg}: ${url.slice(url.lastIndexOf("/") + 1)}:${lineNumber + 1})`;
     total += deltaMs;
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + deltaMs);
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + deltaMs);

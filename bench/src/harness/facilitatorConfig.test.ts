@@ -56,7 +56,9 @@ burn_address_pool_size = 16
   it("adds the pool size to [daemon] when the template does not set it", async () => {
     await writeFile(join(dir, "nopool.toml"), TEMPLATE.replace("burn_address_pool_size = 4\n", ""));
     await writeFacilitatorConfig(join(dir, "nopool.toml"), join(dir, "nopool-out.toml"), overrides);
-    expect(await readFile(join(dir, "nopool-out.toml"), "utf8")).toContain("[daemon]\nburn_address_workers = 2\nburn_address_pool_size = 16\nfinalize_interval_ms = 2000\n");
+    expect(await readFile(join(dir, "nopool-out.toml"), "utf8")).toContain(
+      "[daemon]\nburn_address_workers = 2\nburn_address_pool_size = 16\nfinalize_interval_ms = 2000\n",
+    );
   });
 
   it("refuses a template that lacks one of the keys", async () => {

@@ -9,10 +9,14 @@ let session: InspectorSession;
 
 beforeAll(async () => {
   // A process that keeps allocating and hashing, so a profile of it has samples.
-  child = spawn(process.execPath, ["-e", "const c=require('crypto');setInterval(()=>{for(let i=0;i<2000;i++)c.createHash('sha256').update(String(i)).digest()},5)"], {
-    env: { PATH: process.env.PATH, NODE_OPTIONS: INSPECT_NODE_OPTIONS },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  child = spawn(
+    process.execPath,
+    ["-e", "const c=require('crypto');setInterval(()=>{for(let i=0;i<2000;i++)c.createHash('sha256').update(String(i)).digest()},5)"],
+    {
+      env: { PATH: process.env.PATH, NODE_OPTIONS: INSPECT_NODE_OPTIONS },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   const lines: string[] = [];
   await new Promise<void>((resolve) => {
     createInterface({ input: child.stderr! }).on("line", (line) => {

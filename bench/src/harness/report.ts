@@ -110,7 +110,9 @@ export function renderReport(results: BenchResults): string {
   const settleRatio = settleFloor.settleMs.median / settleFloor.floorViaProxyMs.median;
   const koaAt = (connections: number) => challenge.koa.find((run) => run.load.connections === connections);
   const burstAt = (connections: number) => challenge.bursts.find((burst) => burst.load.connections === connections);
-  const burstRatios = CHALLENGE_CONNECTIONS.map((connections) => (burstAt(connections)?.load.okPerSec ?? Number.NaN) / (koaAt(connections)?.load.okPerSec ?? Number.NaN));
+  const burstRatios = CHALLENGE_CONNECTIONS.map(
+    (connections) => (burstAt(connections)?.load.okPerSec ?? Number.NaN) / (koaAt(connections)?.load.okPerSec ?? Number.NaN),
+  );
   const derivationMs = challenge.derivationCpuMs.median;
   const memoryLimit = 20 * 2 ** 20;
 
@@ -139,16 +141,26 @@ export function renderReport(results: BenchResults): string {
     {
       target: "facilitator CPU per paid request ≤ 0.6x exact",
       measured: `request path: permit ${ratio(paid.cpuMs.permit.facilitator.median, cpuExact)}, self-transfer ${ratio(paid.cpuMs["self-transfer"].facilitator.median, cpuExact)}; with the burn-address derivation each offer needs (${num(derivationMs)} ms CPU): ${ratio(paid.cpuMs.permit.facilitator.median + derivationMs, cpuExact)} and ${ratio(paid.cpuMs["self-transfer"].facilitator.median + derivationMs, cpuExact)}`,
-      met: paid.cpuMs.permit.facilitator.median + derivationMs <= 0.6 * cpuExact && paid.cpuMs["self-transfer"].facilitator.median + derivationMs <= 0.6 * cpuExact,
+      met:
+        paid.cpuMs.permit.facilitator.median + derivationMs <= 0.6 * cpuExact &&
+        paid.cpuMs["self-transfer"].facilitator.median + derivationMs <= 0.6 * cpuExact,
     },
-    { target: "RPC round trips per permit settle ≤ 4", measured: `${num(permitSettleTrips)} (exact: ${num(rpc.paths.exact.settle.roundTrips.median)})`, met: permitSettleTrips <= 4 },
+    {
+      target: "RPC round trips per permit settle ≤ 4",
+      measured: `${num(permitSettleTrips)} (exact: ${num(rpc.paths.exact.settle.roundTrips.median)})`,
+      met: permitSettleTrips <= 4,
+    },
     { target: "RPC round trips per self-transfer settle ≤ 2", measured: num(selfSettleTrips), met: selfSettleTrips <= 2 },
     {
       target: "concurrent settles ≥ 1.5x exact, 0 errors, 0 nonce collisions",
       measured: `${ratio(concurrent.permit.completedPerSec, concurrent.exact.completedPerSec)} (${num(concurrent.permit.completedPerSec)} vs ${num(concurrent.exact.completedPerSec)} /s); errors ${concurrent.permit.errors.length} / ${concurrent.exact.errors.length}; collisions ${concurrent.permit.nonceCollisions} / ${concurrent.exact.nonceCollisions}`,
       met: concurrentRatio >= 1.5 && concurrent.permit.errors.length === 0 && concurrent.permit.nonceCollisions === 0,
     },
-    { target: "self-transfer settle ≤ 1.2x the raw RPC floor", measured: ratio(settleFloor.settleMs.median, settleFloor.floorViaProxyMs.median), met: settleRatio <= 1.2 },
+    {
+      target: "self-transfer settle ≤ 1.2x the raw RPC floor",
+      measured: ratio(settleFloor.settleMs.median, settleFloor.floorViaProxyMs.median),
+      met: settleRatio <= 1.2,
+    },
     {
       target: "`/challenge` ≥ 0.7x bare Koa",
       measured: `burst from the stock: ${CHALLENGE_CONNECTIONS.map((connections) => `c=${connections} ${ratio(burstAt(connections)?.load.okPerSec ?? Number.NaN, koaAt(connections)?.load.okPerSec ?? Number.NaN)}`).join(", ")}; sustained ${num(challenge.sustainedPerSec)} /s = ${ratio(challenge.sustainedPerSec, koaAt(16)?.load.okPerSec ?? Number.NaN)} of Koa at 16 connections`,
@@ -176,8 +188,17 @@ export function renderReport(results: BenchResults): string {
   );
 
   out.push("## Targets", "");
-  out.push(table(["target", "measured", "verdict"], verdicts.map((verdict) => [verdict.target, verdict.measured, verdictCell(verdict)])), "");
-  out.push("Why each missed target is missed, with the profile, and what would close it: see [Missed targets](#missed-targets-why-and-what-would-close-them).", "");
+  out.push(
+    table(
+      ["target", "measured", "verdict"],
+      verdicts.map((verdict) => [verdict.target, verdict.measured, verdictCell(verdict)]),
+    ),
+    "",
+  );
+  out.push(
+    "Why each missed target is missed, with the profile, and what would close it: see [Missed targets](#missed-targets-why-and-what-would-close-them).",
+    "",
+  );
 
   // 1
   out.push("## 1. Paid request, end to end", "");
@@ -218,10 +239,22 @@ export function renderReport(results: BenchResults): string {
       ["what", "ms", "ratio"],
       [
         ["`POST /settle` (self-transfer)", mp(settleFloor.settleMs), ""],
-        ["raw RPC floor, through the same counting proxy", mp(settleFloor.floorViaProxyMs), `settle / floor = ${ratio(settleFloor.settleMs.median, settleFloor.floorViaProxyMs.median)}`],
-        ["raw RPC floor, straight to anvil", mp(settleFloor.floorDirectMs), `proxy adds ${num(settleFloor.floorViaProxyMs.median - settleFloor.floorDirectMs.median)} ms`],
+        [
+          "raw RPC floor, through the same counting proxy",
+          mp(settleFloor.floorViaProxyMs),
+          `settle / floor = ${ratio(settleFloor.settleMs.median, settleFloor.floorViaProxyMs.median)}`,
+        ],
+        [
+          "raw RPC floor, straight to anvil",
+          mp(settleFloor.floorDirectMs),
+          `proxy adds ${num(settleFloor.floorViaProxyMs.median - settleFloor.floorDirectMs.median)} ms`,
+        ],
         ["`GET /healthz` of the same facilitator (HTTP + Koa)", mp(settleFloor.healthzMs), ""],
-        ["one journal append + fsync on the same filesystem (what each `/challenge` adds: its challenge is journaled before the offer leaves)", mp(settleFloor.fsyncMs), ""],
+        [
+          "one journal append + fsync on the same filesystem (what each `/challenge` adds: its challenge is journaled before the offer leaves)",
+          mp(settleFloor.fsyncMs),
+          "",
+        ],
       ],
     ),
     "",
@@ -258,7 +291,17 @@ export function renderReport(results: BenchResults): string {
   );
   out.push(
     table(
-      ["connections", "bare Koa req/s", "Koa latency ms", "Koa CPU ms/req", "/challenge req/s", "/challenge latency ms", "ok / errors", "facilitator CPU ms/req (main thread)", "ratio"],
+      [
+        "connections",
+        "bare Koa req/s",
+        "Koa latency ms",
+        "Koa CPU ms/req",
+        "/challenge req/s",
+        "/challenge latency ms",
+        "ok / errors",
+        "facilitator CPU ms/req (main thread)",
+        "ratio",
+      ],
       CHALLENGE_CONNECTIONS.map((connections) => {
         const koa = koaAt(connections);
         const burst = burstAt(connections);
@@ -292,11 +335,17 @@ export function renderReport(results: BenchResults): string {
       [
         ["Poseidon implementation (chosen: native addon, else poseidon-lite)", challenge.poseidon.implementation],
         [`µs per Poseidon hash, ${challenge.poseidon.implementation}`, num(challenge.poseidon.perHashUs)],
-        ["µs per Poseidon hash, poseidon-lite", `${num(challenge.poseidon.poseidonLitePerHashUs)} (${ratio(challenge.poseidon.poseidonLitePerHashUs, challenge.poseidon.perHashUs)} the chosen one)`],
+        [
+          "µs per Poseidon hash, poseidon-lite",
+          `${num(challenge.poseidon.poseidonLitePerHashUs)} (${ratio(challenge.poseidon.poseidonLitePerHashUs, challenge.poseidon.perHashUs)} the chosen one)`,
+        ],
         [`derivation CPU ms per burn address, ${DERIVATIONS_TIMED} derivations (median / p95)`, mp(challenge.poseidon.derivationCpuMs)],
         ["worker CPU ms per derived address in the facilitator (median / p95 over the bursts)", mp(challenge.derivationCpuMs)],
         [`sustained \`/challenge\` offers per second once the stock is empty (${challenge.workers} workers)`, num(challenge.sustainedPerSec)],
-        [`time to prepare ${concurrent.permit.count} offers (permit, signed against real 402s), s`, `${num(concurrent.permit.prepareMs / 1000)} (exact: ${num(concurrent.exact.prepareMs / 1000)})`],
+        [
+          `time to prepare ${concurrent.permit.count} offers (permit, signed against real 402s), s`,
+          `${num(concurrent.permit.prepareMs / 1000)} (exact: ${num(concurrent.exact.prepareMs / 1000)})`,
+        ],
       ],
     ),
     "",
@@ -341,11 +390,17 @@ export function renderReport(results: BenchResults): string {
         ["accepted → finalized, ms (facilitator log timestamps)", `${mp(finalize.acceptedToFinalizedMs)} (n=${finalize.acceptedToFinalizedMs.n})`],
         ["pending when the indexer came back", String(finalize.pending)],
         ["mints per minute, first to last mint", `**${num(finalize.steadyMintsPerMinute)}**`],
-        ["mints per minute, indexer back to last mint", `${num(finalize.mintsPerMinute)} (first mint after ${num(finalize.firstMintAfterSeconds)} s: the loop's failure backoff)`],
+        [
+          "mints per minute, indexer back to last mint",
+          `${num(finalize.mintsPerMinute)} (first mint after ${num(finalize.firstMintAfterSeconds)} s: the loop's failure backoff)`,
+        ],
         ["fee transfers of the same pass after the last mint", `${num(finalize.feeSweepSeconds)} s (custodial fee mode: one treasury transfer per payment)`],
         ["facilitator CPU per finalized payment (mint + fee), ms", num(finalize.facilitatorCpuPerMintMs)],
         ["anvil CPU per finalized payment, ms", num(finalize.anvilCpuPerMintMs)],
-        ["JSON-RPC per finalized payment", `${num(finalize.rpcPerMint.roundTrips)} round trips, ${num(finalize.rpcPerMint.calls)} calls: ${methods(finalize.rpcPerMint.byMethod)}`],
+        [
+          "JSON-RPC per finalized payment",
+          `${num(finalize.rpcPerMint.roundTrips)} round trips, ${num(finalize.rpcPerMint.calls)} calls: ${methods(finalize.rpcPerMint.byMethod)}`,
+        ],
       ],
     ),
     "",
@@ -416,8 +471,18 @@ export function renderReport(results: BenchResults): string {
     table(
       ["JSON-RPC", "ours, permit", "ours, self-transfer", "exact"],
       [
-        ["per /verify", ...(["permit", "self-transfer", "exact"] as const).map((scheme) => `${num(rpc.paths[scheme].verify.roundTrips.median)} trips: ${methods(rpc.paths[scheme].verify.byMethod)}`)],
-        ["per /settle", ...(["permit", "self-transfer", "exact"] as const).map((scheme) => `${num(rpc.paths[scheme].settle.roundTrips.median)} trips: ${methods(rpc.paths[scheme].settle.byMethod)}`)],
+        [
+          "per /verify",
+          ...(["permit", "self-transfer", "exact"] as const).map(
+            (scheme) => `${num(rpc.paths[scheme].verify.roundTrips.median)} trips: ${methods(rpc.paths[scheme].verify.byMethod)}`,
+          ),
+        ],
+        [
+          "per /settle",
+          ...(["permit", "self-transfer", "exact"] as const).map(
+            (scheme) => `${num(rpc.paths[scheme].settle.roundTrips.median)} trips: ${methods(rpc.paths[scheme].settle.byMethod)}`,
+          ),
+        ],
         ["per finalize (mint + fee)", `${num(finalize.rpcPerMint.roundTrips)} trips: ${methods(finalize.rpcPerMint.byMethod)}`, "same", "none"],
       ],
     ),
@@ -439,7 +504,11 @@ export function renderReport(results: BenchResults): string {
           num(rpc.paths[scheme].cpuProfile.totalMs / config.rpcRuns),
           topPackages(rpc.paths[scheme].cpuProfile, config.rpcRuns),
         ]),
-        [`ours: one \`/challenge\` (${PROFILED_CHALLENGES} sequential)`, num(challenge.profile.totalMs / PROFILED_CHALLENGES), topPackages(challenge.profile, PROFILED_CHALLENGES)],
+        [
+          `ours: one \`/challenge\` (${PROFILED_CHALLENGES} sequential)`,
+          num(challenge.profile.totalMs / PROFILED_CHALLENGES),
+          topPackages(challenge.profile, PROFILED_CHALLENGES),
+        ],
       ],
     ),
     "",
@@ -471,7 +540,9 @@ export function renderReport(results: BenchResults): string {
   out.push(
     `- Run counts: ${Object.entries(config)
       .map(([key, value]) => `${key} ${value}`)
-      .join(", ")} (\`BENCH_*\` variables, see \`bench/src/harness/benchConfig.ts\`). The binding cost of a run is burn-address derivation: every offer of ours costs one, ${num(results.challenge.derivationCpuMs.median)} ms of CPU (median) here.`,
+      .join(
+        ", ",
+      )} (\`BENCH_*\` variables, see \`bench/src/harness/benchConfig.ts\`). The binding cost of a run is burn-address derivation: every offer of ours costs one, ${num(results.challenge.derivationCpuMs.median)} ms of CPU (median) here.`,
     `- Our facilitator uses the stack's configuration (\`make stack\`) except: ${results.challenge.poolSize} pre-derived burn addresses (the daemon's default; the stack's file sets fewer to save CPU in tests), the indexer down until section 4 (the finalize loop runs and backs off), challenge TTL 1800 s (prepared offers stay valid), journal in a temporary folder on the same filesystem as the repository.`,
     "- The exact facilitator's relayer uses viem's nonce manager (without one, concurrent settles race on the nonce) and polls receipts every 100 ms like ours. Both facilitators pay one hop through an in-process counting proxy per RPC round trip (its cost is the difference of the two floors in section 2).",
     "- CPU figures come from `/proc/<pid>/task/*/schedstat` (nanoseconds, every thread). The fixture indexer is closed during sections 1-3 and 5 so its polling does not load anvil.",
@@ -500,7 +571,9 @@ function missedNotes(results: BenchResults, verdicts: readonly Verdict[]): strin
         `create ${num(paid.legsMs.permit.create.median)} vs ${num(paid.legsMs.exact.create.median)} ms (our payer plugin reads the chain id, then the balance, then nonce and name: three sequential RPC round trips, then two typed-data signatures; the exact client signs once and reads nothing), ` +
         `paid ${num(paid.legsMs.permit.paid.median)} vs ${num(paid.legsMs.exact.paid.median)} ms (verify + settle; see the RPC sequences of section 2 and the profiles). ` +
         `Each of our offers also starts a burn-address derivation (${num(derivationMs)} ms of CPU) on one of the ${machine.cpus} cores while the next requests run` +
-        (slowed ? `; the exact scheme itself goes from ${num(paid.exactQuietMs.median)} ms alone to ${num(paid.latencyMs.exact.median)} ms interleaved with ours. ` : ". ") +
+        (slowed
+          ? `; the exact scheme itself goes from ${num(paid.exactQuietMs.median)} ms alone to ${num(paid.latencyMs.exact.median)} ms interleaved with ours. `
+          : ". ") +
         "What would close it: one batched round trip for the payer plugin's reads (and no chain-id read after the first payment), a /settle with fewer round trips and without the second pair of signature recoveries (next notes), and cheap derivation (a native or WASM Poseidon instead of BigInt JavaScript) or a core of its own for the worker. A self-transfer also waits for the receipt of its own burn, which is the price of that path.",
     );
   }
@@ -519,7 +592,9 @@ function missedNotes(results: BenchResults, verdicts: readonly Verdict[]): strin
     );
   }
   if (isMissed(3)) {
-    notes.push(`- **Self-transfer settle round trips.** ${num(rpc.paths["self-transfer"].settle.roundTrips.median)}: ${sequence(rpc.paths["self-transfer"].settle.sequence)}.`);
+    notes.push(
+      `- **Self-transfer settle round trips.** ${num(rpc.paths["self-transfer"].settle.roundTrips.median)}: ${sequence(rpc.paths["self-transfer"].settle.sequence)}.`,
+    );
   }
   if (isMissed(4)) {
     const busy = (run: typeof concurrent.permit) => ((run.cpuPerRequestMs.facilitator ?? Number.NaN) * run.completedPerSec) / 1000;

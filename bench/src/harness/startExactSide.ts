@@ -27,7 +27,10 @@ export async function startExactSide(parameters: { stack: RunningStack; price: s
   const { deployment } = parameters.stack;
   const stoppers: (() => Promise<unknown>)[] = [];
   const stopAll = async () => {
-    while (stoppers.length > 0) await stoppers.pop()?.().catch(() => undefined);
+    while (stoppers.length > 0)
+      await stoppers
+        .pop()?.()
+        .catch(() => undefined);
   };
   try {
     const client = createPublicClient({ transport: http(deployment.rpcUrl) });

@@ -14,12 +14,7 @@ import {
 } from "@svc/anvil-fixtures";
 import { BenchError } from "./benchError.js";
 import { startCountingRpcProxy, type CountingRpcProxy } from "./countingRpcProxy.js";
-import {
-  BENCH_BURN_ADDRESS_POOL_SIZE,
-  BENCH_BURN_ADDRESS_WORKERS,
-  writeFacilitatorConfig,
-  type FacilitatorConfigOverrides,
-} from "./facilitatorConfig.js";
+import { BENCH_BURN_ADDRESS_POOL_SIZE, BENCH_BURN_ADDRESS_WORKERS, writeFacilitatorConfig, type FacilitatorConfigOverrides } from "./facilitatorConfig.js";
 import { attachInspector, INSPECT_NODE_OPTIONS, type InspectorSession } from "./inspectorSession.js";
 import { readThreadCpu, readThreadCpuMs, readThreadNice } from "./procStats.js";
 import { waitForCpuIdle } from "./waitForCpuIdle.js";
@@ -72,7 +67,10 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
   const { stack, dir, name } = parameters;
   const stoppers: (() => Promise<unknown>)[] = [];
   const stopAll = async () => {
-    while (stoppers.length > 0) await stoppers.pop()?.().catch(() => undefined);
+    while (stoppers.length > 0)
+      await stoppers
+        .pop()?.()
+        .catch(() => undefined);
   };
   try {
     const proxy = await startCountingRpcProxy({ target: stack.deployment.rpcUrl });

@@ -25,7 +25,18 @@ describe("percentile", () => {
 
 describe("slope", () => {
   it("fits a least-squares line and refuses a single x", () => {
-    expect(slope([{ x: 0, y: 1 }, { x: 1, y: 3 }, { x: 2, y: 5 }])).toBeCloseTo(2);
-    expect(slope([{ x: 1, y: 1 }, { x: 1, y: 2 }])).toBeNaN();
+    expect(
+      slope([
+        { x: 0, y: 1 },
+        { x: 1, y: 3 },
+        { x: 2, y: 5 },
+      ]),
+    ).toBeCloseTo(2);
+    expect(
+      slope([
+        { x: 1, y: 1 },
+        { x: 1, y: 2 },
+      ]),
+    ).toBeNaN();
   });
 });

@@ -31,11 +31,7 @@ export function summarize(samples: readonly number[]): Summary {
   const total = sorted.reduce((sum, value) => sum + value, 0);
   const mid = sorted.length / 2;
   const median =
-    sorted.length === 0
-      ? Number.NaN
-      : sorted.length % 2 === 1
-        ? (sorted[Math.floor(mid)] ?? Number.NaN)
-        : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+    sorted.length === 0 ? Number.NaN : sorted.length % 2 === 1 ? (sorted[Math.floor(mid)] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
   return {
     n: sorted.length,
     median,

@@ -41,7 +41,10 @@ function timeProcess(command: string, args: readonly string[], env: NodeJS.Proce
 /** Strips ANSI escape sequences. */
 function visibleText(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/\u001b[@-_]/g, "").trim();
+  return text
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "")
+    .replace(/\u001b[@-_]/g, "")
+    .trim();
 }
 
 /** Spawns the TUI in a pty and resolves with the ms until its first frame, then quits it. */

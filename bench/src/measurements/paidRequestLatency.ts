@@ -17,7 +17,6 @@ import type { PaidResult, PayerScheme } from "../servers/payerProtocol.js";
 /** Unrecorded paid requests per scheme first, so no timed request pays for a first connection or cold code. */
 const WARM_UP_RUNS = 3;
 
-
 /** The processes whose CPU one paid request is charged with. */
 export type PaidRequestCpu = { facilitator: Summary; provider: Summary; payer: Summary; anvil: Summary };
 

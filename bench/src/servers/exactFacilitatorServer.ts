@@ -108,7 +108,9 @@ app.post("/settle", async (request, response) => {
   if (!parsed) return;
   try {
     const result = await facilitator.settle(parsed.payload, parsed.requirements);
-    process.stdout.write(`${JSON.stringify({ ts: new Date().toISOString(), event: "settle", success: result.success, transaction: result.transaction, errorReason: result.errorReason })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ts: new Date().toISOString(), event: "settle", success: result.success, transaction: result.transaction, errorReason: result.errorReason })}\n`,
+    );
     response.json(result);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -30,7 +30,9 @@ const app = express();
 app.disable("x-powered-by");
 app.use((request, response, next) => {
   response.on("finish", () => {
-    process.stdout.write(`${JSON.stringify({ event: "request", ts: new Date().toISOString(), method: request.method, path: request.path, status: response.statusCode })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ event: "request", ts: new Date().toISOString(), method: request.method, path: request.path, status: response.statusCode })}\n`,
+    );
   });
   next();
 });

@@ -147,7 +147,9 @@ async function handle(request: PayerRequest): Promise<PayerReply> {
 
 process.on("message", (message: PayerRequest) => {
   handle(message)
-    .catch((error: unknown): PayerReply => ({ id: message.id, type: "error", message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }))
+    .catch(
+      (error: unknown): PayerReply => ({ id: message.id, type: "error", message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
+    )
     .then((reply) => process.send?.(reply));
 });
 process.on("disconnect", () => process.exit(0));

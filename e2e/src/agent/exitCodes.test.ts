@@ -47,7 +47,13 @@ afterEach(async () => {
   await dir.remove();
 });
 
-const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? "", SVC_STATE_DIR: dir.path, SVC_RPC_URL: "http://127.0.0.1:9/", SVC_TIMEOUT_MS: "2000", ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  PATH: process.env.PATH ?? "",
+  SVC_STATE_DIR: dir.path,
+  SVC_RPC_URL: "http://127.0.0.1:9/",
+  SVC_TIMEOUT_MS: "2000",
+  ...extra,
+});
 
 describe("a non-2xx answer other than 402", () => {
   it.each([
@@ -82,7 +88,10 @@ describe("a payment waiting for a human", () => {
   });
 
   it("refuses an approval given after the deadline with a clear message (1); the agent declined with 4", async () => {
-    const agent = startAgent(["pay", "--json", `${provider.origin}/weather`], env({ SVC_PAYER_PK: KEY, SVC_APPROVE_ABOVE: "0", SVC_APPROVAL_TIMEOUT_MS: "800" }));
+    const agent = startAgent(
+      ["pay", "--json", `${provider.origin}/weather`],
+      env({ SVC_PAYER_PK: KEY, SVC_APPROVE_ABOVE: "0", SVC_APPROVAL_TIMEOUT_MS: "800" }),
+    );
     const [, id = ""] = await agent.waitForStderr(NEEDS_APPROVAL);
     expect(await agent.exited).toBe(EXIT_APPROVAL_DENIED);
     const late = await runAgent(["approvals", "approve", id], env());

@@ -13,7 +13,6 @@ import { EXIT_DECLINED, EXIT_FAILED, EXIT_OK, EXIT_USAGE, Ledger, runAgent, runC
 import { FACILITATOR_CLI, startWorld, type World } from "@svc/anvil-fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-
 const LOGIN_DOMAIN = "agent-history.test";
 
 let keysDir: string;
@@ -70,7 +69,9 @@ describe("history", () => {
     const run = await runAgent(["history", "--json"], env());
     expect(run.code).toBe(EXIT_OK);
     const payments = jsonLines(run.stdout);
-    expect(payments).toContainEqual(expect.objectContaining({ type: "payment", id: localId, paymentId, amount: "1010", path: "permit", network: "eip155:31337" }));
+    expect(payments).toContainEqual(
+      expect.objectContaining({ type: "payment", id: localId, paymentId, amount: "1010", path: "permit", network: "eip155:31337" }),
+    );
     const text = await runAgent(["history"], env());
     expect(text.code).toBe(EXIT_OK);
     // One payment, one id: the one `pay` printed leads the line, the facilitator's closes it; amounts in token units.
@@ -92,7 +93,10 @@ describe("history", () => {
 
 describe("proof", () => {
   it("is a usage mistake (2) for a payment id the facilitator does not have for this payer", async () => {
-    const run = await runCliInProcess(["proof", `0x${"7e".repeat(32)}`, "--out", join(keysDir, "unknown"), "--trust-anchor", join(keysDir, "keys", "trust-anchor.json")], env());
+    const run = await runCliInProcess(
+      ["proof", `0x${"7e".repeat(32)}`, "--out", join(keysDir, "unknown"), "--trust-anchor", join(keysDir, "keys", "trust-anchor.json")],
+      env(),
+    );
     expect(run.code).toBe(EXIT_USAGE);
     expect(run.stderr).toContain(`The facilitator has no payment 0x${"7e".repeat(32)} for this payer`);
   });
@@ -110,7 +114,9 @@ describe("proof", () => {
 
     // Offline, with no facilitator and no SVC_* variable at all.
     const files = ["--proof", join(out, "proof.json"), "--manifest", join(out, "manifest.json"), "--trust-anchor", trustAnchor];
-    const offline = await runAgent(["proof", "verify", ...files, "--status-chain", join(out, "status-chain.jsonl"), "--json"], { PATH: process.env.PATH ?? "" });
+    const offline = await runAgent(["proof", "verify", ...files, "--status-chain", join(out, "status-chain.jsonl"), "--json"], {
+      PATH: process.env.PATH ?? "",
+    });
     expect({ code: offline.code, ...jsonLines(offline.stdout)[0] }).toMatchObject({ code: EXIT_OK, result: "VALID_NOW" });
     const atIssuance = await runAgent(["proof", "verify", ...files], { PATH: process.env.PATH ?? "" });
     expect(atIssuance.code).toBe(EXIT_OK);

@@ -31,7 +31,7 @@ describe("quote", () => {
     expect(run.stdout).toContain("fee      0.00000000000000001 zFIX (10 base units) (100 bps), included in the amount");
     expect(run.stdout).toContain(`token    ${world.stack.deployment.token}`);
     expect(run.stdout).toContain("paths    permit (gasless) or self-transfer");
-    expect(run.stdout).toMatch(/expires  \S+ \(in \d+ s\)/);
+    expect(run.stdout).toMatch(/expires {2}\S+ \(in \d+ s\)/);
   });
 });
 
@@ -54,7 +54,10 @@ describe("pay", () => {
   });
 
   it("declines above SVC_MAX_PER_PAYMENT before anything is reserved or signed", async () => {
-    const run = await runAgent(["pay", "--json", world.weatherUrl], world.agentEnv("per-payment", { SVC_PAYER_PK: world.payerKey, SVC_MAX_PER_PAYMENT: "1009" }));
+    const run = await runAgent(
+      ["pay", "--json", world.weatherUrl],
+      world.agentEnv("per-payment", { SVC_PAYER_PK: world.payerKey, SVC_MAX_PER_PAYMENT: "1009" }),
+    );
     expect(run.code).toBe(EXIT_DECLINED);
     expect(result(run.stdout)).toMatchObject({ result: "declined", reason: "above_max_per_payment", amount: "1010" });
     expect(await new Ledger(join(world.dir, "per-payment")).entries()).toEqual([]);
@@ -65,7 +68,9 @@ describe("pay", () => {
     expect(run.code).toBe(EXIT_DECLINED);
     expect(result(run.stdout)).toMatchObject({ result: "declined", reason: "above_max_total" });
     // A human reads the refusal and the ledger in token units; --json keeps base units.
-    expect(String(result(run.stdout).message)).toContain("above SVC_MAX_TOTAL (0.000000000000002019 zFIX); already spent or reserved: 0.00000000000000101 zFIX");
+    expect(String(result(run.stdout).message)).toContain(
+      "above SVC_MAX_TOTAL (0.000000000000002019 zFIX); already spent or reserved: 0.00000000000000101 zFIX",
+    );
     const ledger = await runAgent(["ledger", "--json"], world.agentEnv("pay-permit", { SVC_MAX_TOTAL: "2019" }));
     expect(result(ledger.stdout)).toMatchObject({ type: "spend", settled: "1010", total: "1010", cap: "2019", remaining: "1009" });
     const text = await runAgent(["ledger"], world.agentEnv("pay-permit", { SVC_MAX_TOTAL: "2019" }));

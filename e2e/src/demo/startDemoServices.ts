@@ -22,7 +22,10 @@ export type DemoServices = {
 export async function startDemoServices(say: (line: string) => void): Promise<DemoServices> {
   const stoppers: (() => Promise<unknown>)[] = [];
   const stop = async () => {
-    while (stoppers.length > 0) await stoppers.pop()?.().catch(() => undefined);
+    while (stoppers.length > 0)
+      await stoppers
+        .pop()?.()
+        .catch(() => undefined);
   };
   try {
     say("starting the local zERC20 stack (anvil, contracts, indexer, decider)...");

@@ -16,12 +16,23 @@ export function tokenBalance(stack: StackProcess, address: Address): Promise<big
 
 /** How many permit burns PermitBurner executed in total. */
 export async function permitBurnCount(stack: StackProcess): Promise<number> {
-  const logs = await chainClient(stack).getContractEvents({ address: stack.deployment.permitBurner, abi: permitBurnerAbi, eventName: "BurnExecuted", fromBlock: 0n });
+  const logs = await chainClient(stack).getContractEvents({
+    address: stack.deployment.permitBurner,
+    abi: permitBurnerAbi,
+    eventName: "BurnExecuted",
+    fromBlock: 0n,
+  });
   return logs.length;
 }
 
 /** How many proof-gated mints went to `to`. */
 export async function mintCount(stack: StackProcess, to: Address): Promise<number> {
-  const logs = await chainClient(stack).getContractEvents({ address: stack.deployment.verifier, abi: zerc20VerifierAbi, eventName: "Teleported", args: { to }, fromBlock: 0n });
+  const logs = await chainClient(stack).getContractEvents({
+    address: stack.deployment.verifier,
+    abi: zerc20VerifierAbi,
+    eventName: "Teleported",
+    args: { to },
+    fromBlock: 0n,
+  });
   return logs.length;
 }

@@ -31,7 +31,11 @@ export function runAgent(args: readonly string[], env: Record<string, string | u
 
 /** The last JSON object line of `--json` output. */
 export function lastJson(stdout: string): Record<string, unknown> {
-  const line = stdout.trim().split("\n").filter((candidate) => candidate.startsWith("{")).at(-1);
+  const line = stdout
+    .trim()
+    .split("\n")
+    .filter((candidate) => candidate.startsWith("{"))
+    .at(-1);
   if (line === undefined) throw new TypeError(`no JSON line in agent output: ${stdout}`);
   return JSON.parse(line) as Record<string, unknown>;
 }

@@ -50,8 +50,7 @@ export function createSerialSender(params: {
   let unfinished = 0;
   let tail: Promise<unknown> = Promise.resolve();
 
-  const sign = (call: EstimatedCall, nonce: number): Promise<Hex> =>
-    account.signTransaction({ type: "eip1559", chainId: chain.id, nonce, ...call });
+  const sign = (call: EstimatedCall, nonce: number): Promise<Hex> => account.signTransaction({ type: "eip1559", chainId: chain.id, nonce, ...call });
 
   const broadcast = async (call: EstimatedCall, ahead: Promise<SignedAhead>, beforeBroadcast?: (signed: SignedTransaction) => Promise<void>): Promise<Hex> => {
     try {
@@ -84,7 +83,12 @@ export function createSerialSender(params: {
       if (aheadNonce !== undefined) aheadNonce++;
       // A failed signature here is not final: the broadcast signs again for the nonce it actually carries.
       const ahead: Promise<SignedAhead> =
-        nonce === undefined ? Promise.resolve(undefined) : sign(call, nonce).then((serialized) => ({ nonce, serialized }), () => undefined);
+        nonce === undefined
+          ? Promise.resolve(undefined)
+          : sign(call, nonce).then(
+              (serialized) => ({ nonce, serialized }),
+              () => undefined,
+            );
       const result = tail.then(() => broadcast(call, ahead, options?.beforeBroadcast));
       tail = result.catch(() => undefined);
       return result;

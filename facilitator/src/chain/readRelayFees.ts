@@ -22,11 +22,7 @@ export type RelayFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; bl
  * const fees = await readRelayFees(client);
  */
 export async function readRelayFees(client: PublicClient): Promise<RelayFees> {
-  const [block, maxPriorityFeePerGas, blockNumber] = await Promise.all([
-    client.getBlock(),
-    client.estimateMaxPriorityFeePerGas(),
-    client.getBlockNumber(),
-  ]);
+  const [block, maxPriorityFeePerGas, blockNumber] = await Promise.all([client.getBlock(), client.estimateMaxPriorityFeePerGas(), client.getBlockNumber()]);
   if (typeof block.baseFeePerGas !== "bigint") throw new Eip1559FeesNotSupportedError();
   const baseFee = (block.baseFeePerGas * BASE_FEE_MULTIPLIER.numerator) / BASE_FEE_MULTIPLIER.denominator;
   return { maxFeePerGas: baseFee + maxPriorityFeePerGas, maxPriorityFeePerGas, blockNumber };

@@ -17,11 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveBurnSeed } from "./burnSeed.js";
 import { derivePaymentSecretBase, derivePaymentTweak } from "./paymentSecrets.js";
 import { TEST_TREASURY_PK } from "../config/testing/buildConfig.js";
-import {
-  BurnAddressPoolClosedError,
-  BurnAddressUnavailableError,
-  InvalidChallengeOptionError,
-} from "./errors.js";
+import { BurnAddressPoolClosedError, BurnAddressUnavailableError, InvalidChallengeOptionError } from "./errors.js";
 import { BurnAddressPool } from "./burnAddressPool.js";
 import { BurnAddressStockFile } from "./burnAddressStockFile.js";
 import { burnSecretInputs } from "./burnSecretInputs.js";
@@ -162,9 +158,7 @@ describe("pool options", () => {
     [{ workers: 0 }, "pool workers"],
     [{ takeTimeoutMs: -1 }, "pool take timeout"],
   ])("refuses %o", (options, option) => {
-    expect(() => new BurnAddressPool({ chainId, treasury, seed: "0x00" as Hex, ...options })).toThrow(
-      InvalidChallengeOptionError,
-    );
+    expect(() => new BurnAddressPool({ chainId, treasury, seed: "0x00" as Hex, ...options })).toThrow(InvalidChallengeOptionError);
     expect(() => new BurnAddressPool({ chainId, treasury, seed: "0x00" as Hex, ...options })).toThrow(option);
   });
 });

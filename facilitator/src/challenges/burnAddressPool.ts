@@ -15,22 +15,10 @@
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
-import {
-  BN254_FIELD_MODULUS,
-  burnAddressFromHash,
-  burnAddressHash,
-  meetsBurnAddressPow,
-  poseidonChoice,
-  type PoseidonImplementationName,
-} from "@svc/scheme";
+import { BN254_FIELD_MODULUS, burnAddressFromHash, burnAddressHash, meetsBurnAddressPow, poseidonChoice, type PoseidonImplementationName } from "@svc/scheme";
 import { toHex, type Address, type Hex } from "viem";
 
-import {
-  BurnAddressPoolClosedError,
-  BurnAddressUnavailableError,
-  BurnAddressVerificationError,
-  InvalidChallengeOptionError,
-} from "./errors.js";
+import { BurnAddressPoolClosedError, BurnAddressUnavailableError, BurnAddressVerificationError, InvalidChallengeOptionError } from "./errors.js";
 import type { BurnAddressStockStore } from "./burnAddressStockFile.js";
 import { BurnAddressWorker } from "./burnAddressWorker.js";
 import { burnSecretInputs, type BurnSecretInputs } from "./burnSecretInputs.js";

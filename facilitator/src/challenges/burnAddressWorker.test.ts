@@ -10,9 +10,7 @@ describe("BurnAddressWorker", () => {
     try {
       const nonce = await worker.search(123456789n, 1000n);
       expect(nonce).toBe(4346n);
-      expect(burnAddressFromHash(burnAddressHash(123456789n, 1000n + nonce)).toLowerCase()).toBe(
-        "0x14c7a9ca62574b09437a1eaf1cc92a5aa869d2f8",
-      );
+      expect(burnAddressFromHash(burnAddressHash(123456789n, 1000n + nonce)).toLowerCase()).toBe("0x14c7a9ca62574b09437a1eaf1cc92a5aa869d2f8");
     } finally {
       await worker.terminate();
     }
@@ -24,9 +22,7 @@ describe("BurnAddressWorker", () => {
     const settled = expect(search).rejects.toBeInstanceOf(BurnAddressWorkerError);
     await worker.terminate();
     await settled;
-    await expect(search).rejects.toThrowErrorMatchingInlineSnapshot(
-      `[BurnAddressWorkerError: the burn-address worker stopped: it was terminated]`,
-    );
+    await expect(search).rejects.toThrowErrorMatchingInlineSnapshot(`[BurnAddressWorkerError: the burn-address worker stopped: it was terminated]`);
     expect(worker.alive).toBe(false);
     expect(worker.pending).toBe(0);
     await expect(worker.search(1n, 1n)).rejects.toBeInstanceOf(BurnAddressWorkerError);

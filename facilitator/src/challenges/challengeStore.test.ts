@@ -122,13 +122,7 @@ describe("expiry and retention", () => {
     for (const record of records) store.add(record);
     clock.now = 2000;
     expect(store.counts()).toEqual({ open: 0, retainedExpired: 3 });
-    expect(records.map((record) => store.get(record.challengeNonce)?.status)).toEqual([
-      undefined,
-      undefined,
-      "expired",
-      "expired",
-      "expired",
-    ]);
+    expect(records.map((record) => store.get(record.challengeNonce)?.status)).toEqual([undefined, undefined, "expired", "expired", "expired"]);
   });
 
   it("stays bounded under sustained issuance", () => {
@@ -178,12 +172,8 @@ describe("lookup", () => {
     const { store } = setup({ maxOpenChallenges: 10 });
     const record = buildChallengeRecord();
     store.add(record);
-    expect(() => store.add(buildChallengeRecord({ challengeNonce: record.challengeNonce }))).toThrow(
-      new DuplicateChallengeError("challengeNonce"),
-    );
-    expect(() => store.add(buildChallengeRecord({ payTo: record.payTo }))).toThrow(
-      new DuplicateChallengeError("payTo"),
-    );
+    expect(() => store.add(buildChallengeRecord({ challengeNonce: record.challengeNonce }))).toThrow(new DuplicateChallengeError("challengeNonce"));
+    expect(() => store.add(buildChallengeRecord({ payTo: record.payTo }))).toThrow(new DuplicateChallengeError("payTo"));
     expect(store.counts().open).toBe(1);
   });
 });

@@ -27,7 +27,12 @@ function fakePool(take: () => Promise<BurnSecret>): BurnAddressSource {
   return { take };
 }
 
-function setup({ table = {}, maxOpenChallenges = 10, pool, record }: {
+function setup({
+  table = {},
+  maxOpenChallenges = 10,
+  pool,
+  record,
+}: {
   table?: ConfigTable;
   maxOpenChallenges?: number;
   pool?: (config: ReturnType<typeof parseConfig>) => BurnAddressSource;
@@ -186,9 +191,7 @@ describe("refusals", () => {
 
   it("refuses under an unset profile", async () => {
     const { issuer } = setup({ table: { profile: undefined } });
-    await expect(issuer.issue(1000n)).rejects.toThrowErrorMatchingInlineSnapshot(
-      `[ProfileDisabledError: payment acceptance is disabled for profile (unset)]`,
-    );
+    await expect(issuer.issue(1000n)).rejects.toThrowErrorMatchingInlineSnapshot(`[ProfileDisabledError: payment acceptance is disabled for profile (unset)]`);
   });
 
   it("checks the open-challenge cap before taking a burn address", async () => {
@@ -242,8 +245,7 @@ describe("refusals", () => {
   it("refuses a burn address derived from another seed", async () => {
     const otherSeed: Hex = deriveBurnSeed(`0x${"ab".repeat(32)}`);
     const { issuer } = setup({
-      pool: (config) =>
-        fakePool(async () => buildBurnSecret(otherSeed, config.network.chain_id, config.settlement.treasury)),
+      pool: (config) => fakePool(async () => buildBurnSecret(otherSeed, config.network.chain_id, config.settlement.treasury)),
     });
     const error = await rejection(issuer.issue(1000n));
     expect((error as BurnAddressUnavailableError).cause).toBeInstanceOf(BurnAddressVerificationError);

@@ -13,12 +13,7 @@ import { capabilitiesOf } from "../config/capabilities.js";
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
 import { quote } from "./quote.js";
 import { QuoteOutOfRangeError } from "./errors.js";
-import {
-  BurnAddressUnavailableError,
-  BurnAddressVerificationError,
-  ChallengeNotRecordedError,
-  ProfileDisabledError,
-} from "./errors.js";
+import { BurnAddressUnavailableError, BurnAddressVerificationError, ChallengeNotRecordedError, ProfileDisabledError } from "./errors.js";
 import type { BurnAddressSource } from "./burnAddressPool.js";
 import { burnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret, ChallengeRecord } from "./challengeRecord.js";

@@ -14,9 +14,7 @@ const otherId = keccak256(toHex("payment 2"));
 describe("per-payment secrets", () => {
   it("follow the documented formulas", () => {
     expect([PAYMENT_SECRET_TAG, PAYMENT_TWEAK_TAG]).toEqual(["psec", "ptwk"]);
-    expect(derivePaymentSecretBase(seed, id)).toBe(
-      hexToBigInt(keccak256(concat([toHex("psec"), seed, id]))) % BN254_FIELD_MODULUS,
-    );
+    expect(derivePaymentSecretBase(seed, id)).toBe(hexToBigInt(keccak256(concat([toHex("psec"), seed, id]))) % BN254_FIELD_MODULUS);
     expect(derivePaymentTweak(seed, id)).toBe(keccak256(concat([toHex("ptwk"), seed, id])));
   });
 

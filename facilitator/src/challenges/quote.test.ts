@@ -36,7 +36,7 @@ describe("computeFee", () => {
   it("equals the real-number ceiling for every list price up to 20000 at several rates", () => {
     for (const bps of [1, 3, 100, 333, 9_999]) {
       for (let list = 0n; list <= 20_000n; list += 7n) {
-        const exact = Number(list) * bps / 10_000;
+        const exact = (Number(list) * bps) / 10_000;
         expect(computeFee(list, { bps, min_per_payment: 0n })).toBe(BigInt(Math.ceil(exact - 1e-9)));
       }
     }

@@ -47,7 +47,20 @@ describe("runCheck against the local stack", () => {
     expect(lines.at(-1)).toMatch(/^✓ configuration checks out/);
     expect(lines.at(-1)).toBe(`${CHECKS_OUT_LINE} (2 warnings)`);
     const probes = new Set(findings.map((finding) => finding.probe));
-    expect([...probes]).toEqual(["config", "keys", "providers", "history", "proofs", "rpc", "relayer", "contracts", "journal", "indexer", "decider", "poseidon"]);
+    expect([...probes]).toEqual([
+      "config",
+      "keys",
+      "providers",
+      "history",
+      "proofs",
+      "rpc",
+      "relayer",
+      "contracts",
+      "journal",
+      "indexer",
+      "decider",
+      "poseidon",
+    ]);
     expect(lines).toContain("✓ providers: none configured: /challenge, /verify and /settle are limited per client IP");
     expect(lines).toContain("✓ history: off (none of the six history variables is set)");
     expect(lines).toContain("✓ proofs: off (none of the four proof variables is set)");
@@ -56,9 +69,7 @@ describe("runCheck against the local stack", () => {
     expect(lines).toContain(`✓ contracts: settlement.permit_burner ${stack.deployment.permitBurner} has deployed code`);
     expect(lines).toContain(`✓ rpc: RPC ${stack.deployment.rpcUrl}/ answers with chain 31337 (= network.chain_id)`);
     expect(lines).toContain(`✓ indexer: ${stack.deployment.indexerUrl}/healthz answers HTTP 200`);
-    expect(lines).toContain(
-      `- decider: ${stack.deployment.deciderUrl}/ not probed: it is called only on the batch proving path`,
-    );
+    expect(lines).toContain(`- decider: ${stack.deployment.deciderUrl}/ not probed: it is called only on the batch proving path`);
     // The stack runs on anvil's public keys: accepted, but never silently.
     expect(lines.filter((line) => line.startsWith("⚠ keys:"))).toEqual([
       "⚠ keys: SVC_TREASURY_PK is a well-known development key (anvil account 1); accepted only because the setup is fully local",
@@ -170,34 +181,26 @@ describe("runCheck against the local stack", () => {
   it("requires SVC_ADMIN_TOKEN for an unset profile", async () => {
     const { SVC_ADMIN_TOKEN: _token, ...withoutToken } = env;
     const { problems } = await checkVariant({ profile: undefined }, withoutToken);
-    expect(problems).toContain(
-      "✗ keys: SVC_ADMIN_TOKEN is not set; it is required because the profile is unset (an unset profile is non-local).",
-    );
+    expect(problems).toContain("✗ keys: SVC_ADMIN_TOKEN is not set; it is required because the profile is unset (an unset profile is non-local).");
   });
 
   it("reports a journal folder that cannot be written (a path under a regular file)", async () => {
     const file = join(dir, "not-a-folder");
     await writeFile(file, "a regular file\n");
     const { problems } = await checkVariant({ settlement: { journal: "not-a-folder/journal.jsonl" } });
-    expect(problems).toEqual([
-      `✗ journal: settlement.journal ${join(file, "journal.jsonl")} cannot be created: ${file} is not a folder`,
-    ]);
+    expect(problems).toEqual([`✗ journal: settlement.journal ${join(file, "journal.jsonl")} cannot be created: ${file} is not a folder`]);
   });
 
   it("reports a damaged journal that start would refuse", async () => {
     await writeFile(join(dir, "damaged.jsonl"), "{not json\n");
     const { problems } = await checkVariant({ settlement: { journal: "damaged.jsonl" } });
-    expect(problems).toEqual([
-      `✗ journal: settlement.journal ${join(dir, "damaged.jsonl")} is damaged at line 1: start refuses it`,
-    ]);
+    expect(problems).toEqual([`✗ journal: settlement.journal ${join(dir, "damaged.jsonl")} is damaged at line 1: start refuses it`]);
   });
 
   it('warns that journal "none" loses pending work, and still checks out', async () => {
     const { lines, problems } = await checkVariant({ settlement: { journal: "none" } });
     expect(problems).toEqual([]);
-    expect(lines).toContain(
-      '⚠ journal: settlement.journal is "none": accepted payments not yet finalized are lost on restart',
-    );
+    expect(lines).toContain('⚠ journal: settlement.journal is "none": accepted payments not yet finalized are lost on restart');
     expect(lines.at(-1)).toBe(`${CHECKS_OUT_LINE} (3 warnings)`);
   });
 
@@ -207,9 +210,7 @@ describe("runCheck against the local stack", () => {
       settlement: { treasury: splitter },
       fee: { bps: 250, min_per_payment: "0", recipient: undefined, splitter },
     });
-    expect(problems).toEqual([
-      `✗ splitter: fee splitter ${splitter} splits ${stack.deployment.feeSplit.bps} bps on-chain but fee.bps is 250`,
-    ]);
+    expect(problems).toEqual([`✗ splitter: fee splitter ${splitter} splits ${stack.deployment.feeSplit.bps} bps on-chain but fee.bps is 250`]);
   });
 
   it("reports a splitter address without code in split mode", async () => {
@@ -232,9 +233,7 @@ describe("runCheck against the local stack", () => {
     const rpcUrl = `${stack.deployment.rpcUrl}/?apikey=rpc-provider-secret-4711`;
     const { lines, problems } = await checkVariant({ network: { rpc_url: rpcUrl } });
     expect(problems).toEqual([]);
-    expect(lines).toContain(
-      '⚠ rpc: network.rpc_url embeds credentials (query parameter "apikey"); keep them out of the file where the provider allows',
-    );
+    expect(lines).toContain('⚠ rpc: network.rpc_url embeds credentials (query parameter "apikey"); keep them out of the file where the provider allows');
     expect(lines).toContain(`✓ rpc: RPC ${stack.deployment.rpcUrl}/?apikey=*** answers with chain 31337 (= network.chain_id)`);
     expect(lines.join("\n")).not.toContain("rpc-provider-secret-4711");
   });

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { BaseError } from "../errors/base.js";
+import type { BaseError } from "../errors/base.js";
 import { IncompleteProofConfigurationError, InvalidHistoryVariableError, PaymentHistoryFileError, ProofConfigurationError } from "../history/errors.js";
 import { ProviderCredentialsRequiredError } from "../config/errors.js";
 import { startDaemon } from "../daemon/startDaemon.js";

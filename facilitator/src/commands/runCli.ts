@@ -20,7 +20,15 @@ import { VerifyProofCommand } from "../history/commands/verifyProof.js";
 export const EXIT_USAGE = 2;
 
 /** Commands whose usage mistakes exit 2 and whose unexpected errors print one redacted line. */
-const OWN_EXIT_CODES = [CheckCommand, StartCommand, StatusCommand, VerifyProofCommand, HistoryKeysInitCommand, HistoryKeysRotateCommand, HistoryKeysRevokeCommand];
+const OWN_EXIT_CODES = [
+  CheckCommand,
+  StartCommand,
+  StatusCommand,
+  VerifyProofCommand,
+  HistoryKeysInitCommand,
+  HistoryKeysRotateCommand,
+  HistoryKeysRevokeCommand,
+];
 
 /** Builds the clipanion `Cli` with every facilitator command registered. */
 export function createCli(): Cli {

@@ -107,9 +107,7 @@ describe("runStart", () => {
     const configPath = await writeConfigVariant(stack.files.facilitatorToml, { profile: "production" });
     const run = start({ configPath });
     expect(await run.exit).toBe(1);
-    expect(run.errors).toEqual([
-      "facilitator failed to start: SVC_TREASURY_PK is a well-known development key, refused because the profile is not `local`.\n",
-    ]);
+    expect(run.errors).toEqual(["facilitator failed to start: SVC_TREASURY_PK is a well-known development key, refused because the profile is not `local`.\n"]);
   });
 
   it("prints one line for an unreachable RPC without the credentials in its URL", async () => {
@@ -139,7 +137,13 @@ describe("runStart", () => {
       expect(await run.exit).toBe(1);
       expect(run.errors).toEqual([`facilitator failed to start: cannot listen on 127.0.0.1:${port} (EADDRINUSE)\n`]);
       const failed = parseEvent(run.lines.at(-1) ?? "{}");
-      expect(failed).toMatchObject({ level: "error", event: "start_failed", error: "ListenError", errno: "EADDRINUSE", cause: `cannot listen on 127.0.0.1:${port}` });
+      expect(failed).toMatchObject({
+        level: "error",
+        event: "start_failed",
+        error: "ListenError",
+        errno: "EADDRINUSE",
+        cause: `cannot listen on 127.0.0.1:${port}`,
+      });
       expect(typeof failed["ts"]).toBe("string");
     } finally {
       await new Promise<void>((resolve) => taken.close(() => resolve()));

@@ -110,9 +110,7 @@ export class StartCommand extends Command {
 
       SIGTERM or SIGINT stops accepting requests and waits up to \`daemon.shutdown_grace_ms\` for work in flight, then exits 0. When startup fails, a \`start_failed\` event (\`error\`, \`cause\`, and the redacted \`url\` and \`errno\` such as EADDRINUSE when known) goes to stdout, one line naming the problem to stderr, and the exit code is 1. \`--log-level\` sets the lowest level logged (default \`daemon.log_level\`); \`--pretty\` prints readable lines instead of JSON, the default on a terminal. Run \`check\` first to see every problem at once.
     `,
-    examples: [
-      ["Start against the local stack", "$0 start --config .stack/facilitator.toml"],
-    ],
+    examples: [["Start against the local stack", "$0 start --config .stack/facilitator.toml"]],
   });
 
   config = Option.String("--config", {

@@ -139,7 +139,16 @@ describe("formatDaemonStatus", () => {
         treasury: { address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", balanceWei: null },
       },
       failed: {
-        settlements: [{ challengeNonce: `0x${"ab".repeat(32)}`, state: "failed", path: "permit", amount: "10", burnTxHash: `0x${"cd".repeat(32)}`, reason: "chain evidence vanished: gone" }],
+        settlements: [
+          {
+            challengeNonce: `0x${"ab".repeat(32)}`,
+            state: "failed",
+            path: "permit",
+            amount: "10",
+            burnTxHash: `0x${"cd".repeat(32)}`,
+            reason: "chain evidence vanished: gone",
+          },
+        ],
         total: 2,
       },
       lateBurns: { settlements: [], total: 0 },

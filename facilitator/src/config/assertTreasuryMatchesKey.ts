@@ -11,10 +11,7 @@ import type { FacilitatorConfig } from "./facilitatorConfigSchema.js";
 import type { FacilitatorSecrets } from "./parseSecrets.js";
 
 /** Throws {@link TreasuryKeyMismatchError} in custodial fee mode unless the treasury is the address of `SVC_TREASURY_PK`. */
-export function assertTreasuryMatchesKey(
-  config: Pick<FacilitatorConfig, "fee" | "settlement">,
-  secrets: Pick<FacilitatorSecrets, "treasuryPk">,
-): void {
+export function assertTreasuryMatchesKey(config: Pick<FacilitatorConfig, "fee" | "settlement">, secrets: Pick<FacilitatorSecrets, "treasuryPk">): void {
   if (config.fee?.mode !== "custodial") return;
   const keyAddress = privateKeyToAddress(secrets.treasuryPk);
   if (!isAddressEqual(keyAddress, config.settlement.treasury)) throw new TreasuryKeyMismatchError({ keyAddress });

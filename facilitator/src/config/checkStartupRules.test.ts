@@ -50,13 +50,11 @@ describe("checkStartupRules: well-known development keys", () => {
     expect(run(devTreasury, devEnv)).toEqual([
       {
         code: "development_key",
-        message:
-          "SVC_TREASURY_PK is a well-known development key (anvil account 1); accepted only because the setup is fully local",
+        message: "SVC_TREASURY_PK is a well-known development key (anvil account 1); accepted only because the setup is fully local",
       },
       {
         code: "development_key",
-        message:
-          "SVC_RELAYER_PK is a well-known development key (anvil account 2); accepted only because the setup is fully local",
+        message: "SVC_RELAYER_PK is a well-known development key (anvil account 2); accepted only because the setup is fully local",
       },
     ]);
   });
@@ -98,10 +96,7 @@ describe("checkStartupRules: well-known development keys", () => {
   });
 
   it("accepts localhost and IPv6 loopback for the listen and RPC hosts", () => {
-    const warnings = run(
-      { ...devTreasury, listen: { host: "::1" }, network: { rpc_url: "http://localhost:8545" } },
-      devEnv,
-    );
+    const warnings = run({ ...devTreasury, listen: { host: "::1" }, network: { rpc_url: "http://localhost:8545" } }, devEnv);
     expect(warnings.map((w) => w.code)).toEqual(["development_key", "development_key"]);
     expect(run({ ...devTreasury, listen: { host: "localhost" }, network: { rpc_url: "http://[::1]:8545" } }, devEnv)).toHaveLength(2);
   });

@@ -60,9 +60,7 @@ export function checkStartupRules({ config, secrets, rpcChainId }: CheckStartupR
     if (predicate !== undefined) throw new DevelopmentKeyRefusedError({ variable, predicate });
     warnings.push({
       code: "development_key",
-      message:
-        `${variable} is a well-known development key (anvil account ${index}); ` +
-        "accepted only because the setup is fully local",
+      message: `${variable} is a well-known development key (anvil account ${index}); ` + "accepted only because the setup is fully local",
     });
   }
 
@@ -95,9 +93,7 @@ export function checkStartupRules({ config, secrets, rpcChainId }: CheckStartupR
     const where = credentials.map(describeUrlCredential).join(", ");
     warnings.push({
       code: "rpc_url_credentials",
-      message:
-        `network.rpc_url embeds credentials (${where}); it is printed redacted, ` +
-        "but keep credentials out of the file where the provider allows",
+      message: `network.rpc_url embeds credentials (${where}); it is printed redacted, ` + "but keep credentials out of the file where the provider allows",
     });
   }
   return warnings;

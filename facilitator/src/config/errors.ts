@@ -60,9 +60,7 @@ export class UnknownConfigKeyError extends BaseError {
 
   constructor({ key, looksSecret }: { key: string; looksSecret: boolean }) {
     super(`Unknown configuration key ${quoteKey(key)}.`, {
-      metaMessages: looksSecret
-        ? ["Secrets are never read from the file: set SVC_TREASURY_PK, SVC_RELAYER_PK, SVC_ADMIN_TOKEN instead."]
-        : undefined,
+      metaMessages: looksSecret ? ["Secrets are never read from the file: set SVC_TREASURY_PK, SVC_RELAYER_PK, SVC_ADMIN_TOKEN instead."] : undefined,
       details: "unknown keys are refused so that a typo in a payment setting cannot pass silently",
     });
     this.key = key;
@@ -124,12 +122,7 @@ export class SplitterMismatchError extends BaseError {
 }
 
 /** Every error a configuration table can produce. */
-export type ConfigError =
-  | UnknownConfigKeyError
-  | MissingConfigKeyError
-  | InvalidConfigValueError
-  | FeeModeError
-  | SplitterMismatchError;
+export type ConfigError = UnknownConfigKeyError | MissingConfigKeyError | InvalidConfigValueError | FeeModeError | SplitterMismatchError;
 
 /**
  * Errors for the facilitator's environment secrets. They name the variable and the rule it broke, never the
@@ -208,9 +201,7 @@ export class DevelopmentKeyRefusedError extends BaseError {
     predicate: LocalPredicate;
   }) {
     super(`${variable} is a well-known development key, refused because ${PREDICATE_FAILURES[predicate]}.`, {
-      details:
-        "development keys are accepted only with profile `local`, a loopback listen host, " +
-        "a loopback RPC host and chain id 31337",
+      details: "development keys are accepted only with profile `local`, a loopback listen host, " + "a loopback RPC host and chain id 31337",
     });
     this.variable = variable;
     this.predicate = predicate;

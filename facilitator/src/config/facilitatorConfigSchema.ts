@@ -47,11 +47,9 @@ function isSingleCase(value: string): boolean {
 function urlField(protocols: readonly string[]) {
   const expected = protocols.map((p) => p.replace(/:$/, "")).join(" or ");
   // The value is never echoed in the error: an RPC URL can carry an API key.
-  return z
-    .string({ error: `expected a ${expected} URL string` })
-    .refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
-      error: `expected a ${expected} URL`,
-    });
+  return z.string({ error: `expected a ${expected} URL string` }).refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
+    error: `expected a ${expected} URL`,
+  });
 }
 
 function integerField(minimum: number, maximum?: number) {
@@ -105,11 +103,9 @@ const trustedProxiesField = z
 const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
 const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*\\.?$`);
 
-const hostField = z
-  .string({ error: "expected a host name or IP address string" })
-  .refine((value) => isIP(value) !== 0 || HOSTNAME.test(value), {
-    error: "expected a host name or a bare IP address (no brackets, no port)",
-  });
+const hostField = z.string({ error: "expected a host name or IP address string" }).refine((value) => isIP(value) !== 0 || HOSTNAME.test(value), {
+  error: "expected a host name or a bare IP address (no brackets, no port)",
+});
 
 function table<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   return z.strictObject(shape, { error: "expected a table" });
@@ -186,11 +182,9 @@ const providerTable = table({
 });
 
 const providersTable = z
-  .record(
-    z.string().regex(PROVIDER_NAME, { error: "provider names are 1-64 lowercase letters, digits, - or _" }),
-    providerTable,
-    { error: "expected a table of [providers.<name>] tables" },
-  )
+  .record(z.string().regex(PROVIDER_NAME, { error: "provider names are 1-64 lowercase letters, digits, - or _" }), providerTable, {
+    error: "expected a table of [providers.<name>] tables",
+  })
   .superRefine((providers, ctx) => {
     const seen = new Map<string, string>();
     for (const [name, provider] of Object.entries(providers)) {
@@ -204,9 +198,7 @@ const providersTable = z
 
 /** The configuration file schema; `parseConfig` is the entry point that also maps issues to named errors. */
 export const facilitatorConfigSchema = table({
-  profile: z
-    .enum(["local", "testnet", "production"], { error: 'expected "local", "testnet" or "production"' })
-    .optional(),
+  profile: z.enum(["local", "testnet", "production"], { error: 'expected "local", "testnet" or "production"' }).optional(),
   network: networkTable,
   listen: listenTable.prefault({}),
   settlement: settlementTable,

@@ -10,12 +10,9 @@ describe("isLoopbackHost", () => {
     },
   );
 
-  it.each(["0.0.0.0", "::", "128.0.0.1", "10.0.0.1", "::2", "localhost.example", "my-localhost", "example.com", ""])(
-    "treats %s as reachable",
-    (host) => {
-      expect(isLoopbackHost(host)).toBe(false);
-    },
-  );
+  it.each(["0.0.0.0", "::", "128.0.0.1", "10.0.0.1", "::2", "localhost.example", "my-localhost", "example.com", ""])("treats %s as reachable", (host) => {
+    expect(isLoopbackHost(host)).toBe(false);
+  });
 });
 
 describe("isLoopbackUrl", () => {

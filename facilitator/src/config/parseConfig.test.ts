@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getAddress } from "viem";
 
-import {
-  FeeModeError,
-  InvalidConfigValueError,
-  MissingConfigKeyError,
-  SplitterMismatchError,
-  UnknownConfigKeyError,
-} from "./errors.js";
+import { FeeModeError, InvalidConfigValueError, MissingConfigKeyError, SplitterMismatchError, UnknownConfigKeyError } from "./errors.js";
 import { parseConfig, safeParseConfig } from "./parseConfig.js";
 import { buildConfigTable, type ConfigTable } from "./testing/buildConfig.js";
 
@@ -32,7 +26,12 @@ describe("parseConfig: a valid file", () => {
   it("parses a full configuration with every key set", () => {
     const config = parse({
       listen: { host: "0.0.0.0", port: 8080, trusted_proxies: ["10.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"] },
-      settlement: { challenge_ttl_seconds: 60, expired_challenge_retention_seconds: 0, permit_receipt_timeout_ms: 15_000, journal: "/var/lib/svc/journal.jsonl" },
+      settlement: {
+        challenge_ttl_seconds: 60,
+        expired_challenge_retention_seconds: 0,
+        permit_receipt_timeout_ms: 15_000,
+        journal: "/var/lib/svc/journal.jsonl",
+      },
       fee: { bps: 250, min_per_payment: 5, charge_to: "provider" },
       daemon: {
         finalize_interval_ms: 1000,
@@ -284,9 +283,7 @@ describe("parseConfig: addresses", () => {
   it("refuses a mixed-case address with a broken checksum", () => {
     const checksummed = getAddress("0xabcdefabcdefabcdefabcdefabcdefabcdefabcd");
     // Swap the case of the first letter: still mixed case, no longer the checksum.
-    const broken = checksummed.replace(/[a-fA-F]/, (letter) =>
-      letter === letter.toUpperCase() ? letter.toLowerCase() : letter.toUpperCase(),
-    );
+    const broken = checksummed.replace(/[a-fA-F]/, (letter) => (letter === letter.toUpperCase() ? letter.toLowerCase() : letter.toUpperCase()));
     expect(broken).not.toBe(checksummed);
     expect(errorOf({ settlement: { treasury: broken } })).toMatchObject({
       name: "InvalidConfigValueError",
@@ -477,9 +474,11 @@ describe("parseConfig: fee table", () => {
   });
 
   it("refuses a non-zero minimum in split mode", () => {
-    expect(
-      errorOf({ settlement: { treasury: SPLITTER }, fee: { recipient: undefined, splitter: SPLITTER, min_per_payment: "1" } }),
-    ).toMatchObject({ name: "InvalidConfigValueError", key: "fee.min_per_payment", reason: "must be 0 in split mode (fee.splitter set)" });
+    expect(errorOf({ settlement: { treasury: SPLITTER }, fee: { recipient: undefined, splitter: SPLITTER, min_per_payment: "1" } })).toMatchObject({
+      name: "InvalidConfigValueError",
+      key: "fee.min_per_payment",
+      reason: "must be 0 in split mode (fee.splitter set)",
+    });
   });
 
   it("allows bps 0 with a fixed minimum in custodial mode", () => {
@@ -491,16 +490,16 @@ describe("parseConfig: fee table", () => {
       name: "MissingConfigKeyError",
       key: "settlement",
     });
-    expect(
-      errorOf({ settlement: { treasury: "0x12" }, fee: { recipient: undefined, splitter: SPLITTER } }),
-    ).toMatchObject({ name: "InvalidConfigValueError", key: "settlement.treasury" });
+    expect(errorOf({ settlement: { treasury: "0x12" }, fee: { recipient: undefined, splitter: SPLITTER } })).toMatchObject({
+      name: "InvalidConfigValueError",
+      key: "settlement.treasury",
+    });
   });
 
   it("lists every fee problem of a split table at once", () => {
-    const result = safeParseConfig(
-      buildConfigTable({ fee: { recipient: undefined, splitter: SPLITTER, bps: 0, min_per_payment: 3 } }),
-      { configDir: CONFIG_DIR },
-    );
+    const result = safeParseConfig(buildConfigTable({ fee: { recipient: undefined, splitter: SPLITTER, bps: 0, min_per_payment: 3 } }), {
+      configDir: CONFIG_DIR,
+    });
     expect(result.success ? [] : result.errors.map((error) => error.name)).toEqual([
       "InvalidConfigValueError",
       "InvalidConfigValueError",

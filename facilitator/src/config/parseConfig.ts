@@ -6,14 +6,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { z } from "zod";
 
-import {
-  FeeModeError,
-  InvalidConfigValueError,
-  MissingConfigKeyError,
-  SplitterMismatchError,
-  UnknownConfigKeyError,
-  type ConfigError,
-} from "./errors.js";
+import { FeeModeError, InvalidConfigValueError, MissingConfigKeyError, SplitterMismatchError, UnknownConfigKeyError, type ConfigError } from "./errors.js";
 import { CONFIG_RULE, facilitatorConfigSchema, type FacilitatorConfig } from "./facilitatorConfigSchema.js";
 
 /** Options of {@link parseConfig} and {@link safeParseConfig}. */
@@ -23,9 +16,7 @@ export type ParseConfigOptions = {
 };
 
 /** Result of {@link safeParseConfig}: the configuration, or every problem found, most useful first. */
-export type SafeParseConfigReturnType =
-  | { success: true; config: FacilitatorConfig }
-  | { success: false; errors: readonly ConfigError[] };
+export type SafeParseConfigReturnType = { success: true; config: FacilitatorConfig } | { success: false; errors: readonly ConfigError[] };
 
 /** Validates `raw` and returns every problem instead of throwing, so `check` can list them all. */
 export function safeParseConfig(raw: unknown, options: ParseConfigOptions): SafeParseConfigReturnType {
@@ -76,9 +67,7 @@ function toConfigErrors(issue: z.core.$ZodIssue, raw: unknown): ConfigError[] {
   }
   const key = formatKey(issue.path);
   if (isMissing(raw, issue.path)) {
-    const reason = key === "fee.bps" || key === "fee.min_per_payment" || key === "fee.charge_to"
-      ? "required when the [fee] table is present"
-      : undefined;
+    const reason = key === "fee.bps" || key === "fee.min_per_payment" || key === "fee.charge_to" ? "required when the [fee] table is present" : undefined;
     return [new MissingConfigKeyError({ key, reason })];
   }
   return [new InvalidConfigValueError({ key, reason: issue.message })];
@@ -102,5 +91,5 @@ function isMissing(raw: unknown, path: readonly PropertyKey[]): boolean {
   const last = path.at(-1);
   if (last === undefined) return raw === undefined;
   if (typeof parent !== "object" || parent === null || Array.isArray(parent)) return false;
-  return !Object.prototype.hasOwnProperty.call(parent, last) || Reflect.get(parent, last) === undefined;
+  return !Object.hasOwn(parent, last) || Reflect.get(parent, last) === undefined;
 }

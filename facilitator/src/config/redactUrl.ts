@@ -13,10 +13,7 @@ const KEY_LIKE_SEGMENT = /^(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Z
 const MASK = "***";
 
 /** Where a URL carries a credential, described without its value. */
-export type UrlCredential =
-  | { location: "userinfo" }
-  | { location: "query"; parameter: string }
-  | { location: "path"; segment: number };
+export type UrlCredential = { location: "userinfo" } | { location: "query"; parameter: string } | { location: "path"; segment: number };
 
 /** Lists the credentials embedded in `url` (empty for a credential-free or unparseable URL). */
 export function findUrlCredentials(url: string): readonly UrlCredential[] {

@@ -124,4 +124,3 @@ describe("a facilitator killed after its relayed burn was broadcast, which then 
     expect((await settle(second, body)).body).toMatchObject({ success: true, transaction: broadcast.burn_tx });
   });
 });
-

@@ -29,8 +29,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const adminGet = (url: string, token: string | undefined) =>
-  fetch(url, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+const adminGet = (url: string, token: string | undefined) => fetch(url, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
 
 describe("startup rules", () => {
   it("refuses an unset profile without SVC_ADMIN_TOKEN, naming the variable only", async () => {

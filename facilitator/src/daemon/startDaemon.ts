@@ -152,8 +152,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   }
   const archived = await journal.compact();
   if (archived > 0) logger.info("journal_compacted", { archived });
-  const recordChallenge = (record: ChallengeRecord) =>
-    journal.append({ type: "challenge", challenge: toJournaledChallenge(record), at: record.issuedAt });
+  const recordChallenge = (record: ChallengeRecord) => journal.append({ type: "challenge", challenge: toJournaledChallenge(record), at: record.issuedAt });
   const issuer = pool ? createChallengeIssuer({ config, seed, pool, store, record: recordChallenge }) : undefined;
   const deployment = {
     chainId: config.network.chain_id,
@@ -199,7 +198,12 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const readiness = createReadinessProbe({
     checks: {
       rpc: () =>
-        checkRpcReadiness({ rpcUrl: config.network.rpc_url, chainId: config.network.chain_id, requestChainId: () => client.getChainId(), timeoutMs: READINESS_TIMEOUT_MS }),
+        checkRpcReadiness({
+          rpcUrl: config.network.rpc_url,
+          chainId: config.network.chain_id,
+          requestChainId: () => client.getChainId(),
+          timeoutMs: READINESS_TIMEOUT_MS,
+        }),
       indexer: () => checkIndexerReadiness({ indexerUrl: config.network.indexer_url, timeoutMs: READINESS_TIMEOUT_MS }),
       journal: () => checkJournalReadiness(config.settlement.journal),
       stock: () => checkStockReadiness(pool?.stats()),
@@ -245,7 +249,9 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   };
 
   // Only profile `local` on 31337 has a prover (the fixture one); elsewhere the loop runs frozen.
-  const prover = capabilities.fixtureProver ? createFixtureProver({ profile: config.profile, chainId: config.network.chain_id, deciderUrl: config.network.decider_url }) : undefined;
+  const prover = capabilities.fixtureProver
+    ? createFixtureProver({ profile: config.profile, chainId: config.network.chain_id, deciderUrl: config.network.decider_url })
+    : undefined;
   const indexer = createIndexerClient({ url: config.network.indexer_url, chainId: config.network.chain_id, token: deployment.token });
   let secretWorker: BurnAddressWorker | undefined;
   // The live challenge still holds the secret; after a restart it is re-derived from the nonce, off-thread.

@@ -72,7 +72,9 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     logger.info("payment_finalized", { challenge_nonce: challengeNonce, mint_tx: outcome.mintTxHash, minted: outcome.minted });
     deps.history
       .recordFinalized({ challengeNonce, mintTxHash: outcome.mintTxHash })
-      .catch((error: unknown) => logger.warn("history_finalized_failed", { challenge_nonce: challengeNonce, error: error instanceof Error ? error.name : "unknown" }));
+      .catch((error: unknown) =>
+        logger.warn("history_finalized_failed", { challenge_nonce: challengeNonce, error: error instanceof Error ? error.name : "unknown" }),
+      );
   };
 
   const pass = async (): Promise<void> => {

@@ -1,4 +1,15 @@
-import { addressToRecipient, burnAddressFromHash, burnAddressHash, deriveBurnAddress, generalRecipientHash, merkleRootFromPath, recoverFixtureProofSigner, transferLeaf, zeroHashes, FIXTURE_PROVER_PRIVATE_KEY } from "@svc/scheme";
+import {
+  addressToRecipient,
+  burnAddressFromHash,
+  burnAddressHash,
+  deriveBurnAddress,
+  generalRecipientHash,
+  merkleRootFromPath,
+  recoverFixtureProofSigner,
+  transferLeaf,
+  zeroHashes,
+  FIXTURE_PROVER_PRIVATE_KEY,
+} from "@svc/scheme";
 import { privateKeyToAddress } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { FalseWithdrawStatementError, FixtureProverRefusedError } from "./errors.js";

@@ -48,7 +48,12 @@ export function createFixtureProver(parameters: CreateFixtureProverParameters): 
   const publicInputs = (inputs: WithdrawProofInputs) => [inputs.root, BigInt(inputs.recipientHash), inputs.value];
 
   const proveWithDecider = async (inputs: WithdrawProofInputs): Promise<Hex> => {
-    const ivcProof = await signFixtureProof({ privateKey: FIXTURE_PROVER_PRIVATE_KEY, circuit: "ivc_withdraw_local", chainId, publicInputs: publicInputs(inputs) });
+    const ivcProof = await signFixtureProof({
+      privateKey: FIXTURE_PROVER_PRIVATE_KEY,
+      circuit: "ivc_withdraw_local",
+      chainId,
+      publicInputs: publicInputs(inputs),
+    });
     // The job id is the statement's hash: re-submitting the same statement after a crash finds the same job.
     const jobId = keccak256(ivcProof).slice(2, 34);
     const submitted = await fetch(`${decider}/jobs`, {

@@ -49,7 +49,13 @@ async function balances<T extends readonly Address[]>(...addresses: T): Promise<
 }
 
 async function teleportsTo(to: Address): Promise<number> {
-  const logs = await stack.client.getContractEvents({ address: stack.deployment.verifier, abi: zerc20VerifierAbi, eventName: "Teleported", args: { to }, fromBlock: 0n });
+  const logs = await stack.client.getContractEvents({
+    address: stack.deployment.verifier,
+    abi: zerc20VerifierAbi,
+    eventName: "Teleported",
+    args: { to },
+    fromBlock: 0n,
+  });
   return logs.length;
 }
 
@@ -65,7 +71,10 @@ describe("custodial fees", () => {
       const finalized = await waitForState(stack, daemon, selfTransfer.extra.challengeNonce, "finalized");
       expect(finalized.mintTxHash).toMatch(/^0x[0-9a-f]{64}$/);
       await waitForState(stack, daemon, permitOffer.extra.challengeNonce, "finalized");
-      await waitFor(async () => (await balances(feeRecipient()))[0] === feeBefore + 1000n + 500n, { what: "both fees at the fee recipient", timeoutMs: 20_000 });
+      await waitFor(async () => (await balances(feeRecipient()))[0] === feeBefore + 1000n + 500n, {
+        what: "both fees at the fee recipient",
+        timeoutMs: 20_000,
+      });
       // 1% of 100000 and of 50000, charged to the payer on top of the list price.
       expect(selfTransfer.amount).toBe("101000");
       expect(permitOffer.amount).toBe("50500");
@@ -77,7 +86,10 @@ describe("custodial fees", () => {
   });
 
   it("takes a provider-charged fee out of the payout, rounding the fee up to the unit", async () => {
-    const daemon = await startTestDaemon(stack, "custodial-provider", { ...FAST, fee: { bps: 100, min_per_payment: 0, charge_to: "provider", recipient: feeRecipient() } });
+    const daemon = await startTestDaemon(stack, "custodial-provider", {
+      ...FAST,
+      fee: { bps: 100, min_per_payment: 0, charge_to: "provider", recipient: feeRecipient() },
+    });
     try {
       const [treasuryBefore, feeBefore] = await balances(treasury(), feeRecipient());
       const requirements = await payWithSelfTransfer(daemon, "12345");
@@ -181,8 +193,13 @@ describe("infrastructure failures", () => {
     try {
       proxy.down = true;
       const requirements = await payWithSelfTransfer(daemon, "3000");
-      await waitFor(async () => daemon.logs.filter((line) => line.includes('"finalize_pass_failed"')).length >= 2, { what: "two failed finalize passes", timeoutMs: 15_000 });
-      const delays = daemon.logs.filter((line) => line.includes('"finalize_pass_failed"')).map((line) => (JSON.parse(line) as { retry_in_ms: number }).retry_in_ms);
+      await waitFor(async () => daemon.logs.filter((line) => line.includes('"finalize_pass_failed"')).length >= 2, {
+        what: "two failed finalize passes",
+        timeoutMs: 15_000,
+      });
+      const delays = daemon.logs
+        .filter((line) => line.includes('"finalize_pass_failed"'))
+        .map((line) => (JSON.parse(line) as { retry_in_ms: number }).retry_in_ms);
       expect(delays.slice(0, 2)).toEqual([2000, 4000]);
       proxy.down = false;
       await waitForState(stack, daemon, requirements.extra.challengeNonce, "finalized", 30_000);

@@ -6,15 +6,7 @@
  * anyway: it mints only the difference).
  */
 import { addressToRecipient, zerc20TokenAbi, zerc20VerifierAbi, type GeneralRecipient } from "@svc/scheme";
-import {
-  encodeFunctionData,
-  isAddressEqual,
-  parseEventLogs,
-  TransactionReceiptNotFoundError,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from "viem";
+import { encodeFunctionData, isAddressEqual, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from "viem";
 import type { BurnSecret } from "../challenges/challengeRecord.js";
 import type { SerialSender } from "../chain/createSerialSender.js";
 import { pollReceipt } from "../chain/pollReceipt.js";
@@ -73,7 +65,10 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
   if (highest >= provedIndex) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootNotProved };
 
   const [paths, provedRoot] = await Promise.all([
-    context.indexer.proofs(provedIndex, transfers.map((transfer) => transfer.event_index)),
+    context.indexer.proofs(
+      provedIndex,
+      transfers.map((transfer) => transfer.event_index),
+    ),
     client.readContract({ ...verifier, functionName: "provedTransferRoots", args: [provedIndex] }),
   ]);
   if (paths.some((path) => path.root !== provedRoot)) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootMismatch };
@@ -94,10 +89,7 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
     functionName: single ? "singleTeleport" : "teleport",
     args: [false, provedIndex, recipient, proof],
   });
-  const [gas, fees] = await Promise.all([
-    client.estimateGas({ account: context.relayer.address, to: deployment.verifier, data }),
-    client.estimateFeesPerGas(),
-  ]);
+  const [gas, fees] = await Promise.all([client.estimateGas({ account: context.relayer.address, to: deployment.verifier, data }), client.estimateFeesPerGas()]);
   const mintTxHash = await context.relayer.send({
     to: deployment.verifier,
     data,

@@ -4,11 +4,12 @@ import { hexToBigInt, type Address, type Hex } from "viem";
 import { z } from "zod";
 import { IndexerRequestError } from "./errors.js";
 
-const hexNumber = z.string().regex(/^0x[0-9a-fA-F]+$/).transform((value) => hexToBigInt(value as Hex));
+const hexNumber = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]+$/)
+  .transform((value) => hexToBigInt(value as Hex));
 
-const EventsSchema = z.array(
-  z.looseObject({ event_index: hexNumber, from: AddressSchema, to: AddressSchema, value: hexNumber, eth_block_number: hexNumber }),
-);
+const EventsSchema = z.array(z.looseObject({ event_index: hexNumber, from: AddressSchema, to: AddressSchema, value: hexNumber, eth_block_number: hexNumber }));
 const ProofsSchema = z.array(
   z.looseObject({ target_index: hexNumber, leaf_index: hexNumber, root: hexNumber, hash_chain: hexNumber, siblings: z.array(hexNumber).length(40) }),
 );
@@ -37,8 +38,7 @@ export function createIndexerClient(params: { url: string; chainId: number; toke
     return parsed.data;
   };
   return {
-    transfersTo: (to) =>
-      request(`/events?chain_id=${params.chainId}&token_address=${params.token}&to=${to}&limit=1000`, EventsSchema),
+    transfersTo: (to) => request(`/events?chain_id=${params.chainId}&token_address=${params.token}&to=${to}&limit=1000`, EventsSchema),
     proofs: (targetIndex, leafIndices) =>
       request("/proofs", ProofsSchema, {
         method: "POST",

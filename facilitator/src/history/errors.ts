@@ -129,10 +129,10 @@ export class HistoryRateLimitError extends HttpAnswerError {
   readonly scope: HistoryRateLimitScope;
 
   constructor({ scope, retryAfterSeconds }: { scope: HistoryRateLimitScope; retryAfterSeconds: number }) {
-    super(
-      `${scope === "history_challenge" ? "history challenge issuance" : "history login verification"} rate exceeded; retry after ${retryAfterSeconds} s`,
-      { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
-    );
+    super(`${scope === "history_challenge" ? "history challenge issuance" : "history login verification"} rate exceeded; retry after ${retryAfterSeconds} s`, {
+      status: 429,
+      headers: { "Retry-After": String(retryAfterSeconds) },
+    });
     this.scope = scope;
   }
 }

@@ -62,7 +62,19 @@ describe("projectPayment", () => {
       expect(text).not.toContain(TEST_MINT_TX);
       expect(text).not.toContain("0x1111111111111111111111111111111111111111");
       expect(text).not.toContain("ab".repeat(32));
-      expect(Object.keys(view).sort()).toEqual(["acceptedAt", "amount", "asset", "burnTxHash", "finalizedAt", "intentAt", "network", "path", "payer", "paymentId", "state"]);
+      expect(Object.keys(view).sort()).toEqual([
+        "acceptedAt",
+        "amount",
+        "asset",
+        "burnTxHash",
+        "finalizedAt",
+        "intentAt",
+        "network",
+        "path",
+        "payer",
+        "paymentId",
+        "state",
+      ]);
     }
   });
 

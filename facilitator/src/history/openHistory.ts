@@ -101,7 +101,8 @@ export async function openHistory({ env, recipient, logger, options = {} }: Open
     projection: { providerSettlementEvidence: settings.providerSettlementEvidence },
     proofs,
   });
-  if (identitySource === "legacy-headers") logger.warn("history_legacy_header_identity", { message: "x-history-* headers are trusted as identity; use only on a trusted network" });
+  if (identitySource === "legacy-headers")
+    logger.warn("history_legacy_header_identity", { message: "x-history-* headers are trusted as identity; use only on a trusted network" });
   logger.info("history_enabled", {
     records: history.book.entries().length,
     proofs: issuer !== undefined,

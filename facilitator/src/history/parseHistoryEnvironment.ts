@@ -124,7 +124,10 @@ function proofSettings(env: Environment): ProofSettings | undefined {
   const path = (variable: (typeof PROOF_VARIABLES)[number]) => read(env, variable) ?? "";
   const keyId = read(env, "HISTORY_ISSUER_KEY_ID");
   if (keyId !== undefined && !KeyIdSchema.safeParse(keyId).success) {
-    throw new InvalidHistoryVariableError({ variable: "HISTORY_ISSUER_KEY_ID", reason: "expected a key id: a letter or digit, then up to 63 of [A-Za-z0-9._:-]" });
+    throw new InvalidHistoryVariableError({
+      variable: "HISTORY_ISSUER_KEY_ID",
+      reason: "expected a key id: a letter or digit, then up to 63 of [A-Za-z0-9._:-]",
+    });
   }
   return {
     privateKeyPath: path("HISTORY_ISSUER_PRIVATE_KEY_PATH"),

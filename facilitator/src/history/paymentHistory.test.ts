@@ -47,7 +47,10 @@ async function historyEnvironment(options: Parameters<typeof createHistoryTestEn
 
 async function historyLines(environment: HistoryTestEnvironment): Promise<{ type: string; paymentId: string }[]> {
   const text = await readFile(environment.files.history, "utf8").catch(() => "");
-  return text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as { type: string; paymentId: string });
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as { type: string; paymentId: string });
 }
 
 describe("payment history with a real daemon", () => {
@@ -67,10 +70,13 @@ describe("payment history with a real daemon", () => {
       const selfId = selfOffer.extra.challengeNonce.toLowerCase();
       await waitForState(stack, daemon, permitOffer.extra.challengeNonce, "finalized");
       await waitForState(stack, daemon, selfOffer.extra.challengeNonce, "finalized");
-      const lines = await waitFor(async () => {
-        const all = await historyLines(environment);
-        return all.filter((line) => line.type === "finalized").length === 2 ? all : undefined;
-      }, { what: "two finalized history lines", intervalMs: 100 });
+      const lines = await waitFor(
+        async () => {
+          const all = await historyLines(environment);
+          return all.filter((line) => line.type === "finalized").length === 2 ? all : undefined;
+        },
+        { what: "two finalized history lines", intervalMs: 100 },
+      );
       for (const id of [permitId, selfId]) {
         expect(lines.filter((line) => line.paymentId === id).map((line) => line.type)).toEqual(["intent", "accepted", "finalized"]);
       }
@@ -79,7 +85,13 @@ describe("payment history with a real daemon", () => {
       const client = createHistoryClient({ facilitatorUrl: daemon.url });
       const payments = await client.listPayments(token);
       const byId = new Map<string, HistoryPaymentView>(payments.map((payment) => [payment.paymentId, payment]));
-      expect(byId.get(permitId)).toMatchObject({ state: "finalized", path: "permit", amount: permitOffer.amount, burnTxHash: permit.body.transaction, payer: stack.deployment.accounts.payer.address });
+      expect(byId.get(permitId)).toMatchObject({
+        state: "finalized",
+        path: "permit",
+        amount: permitOffer.amount,
+        burnTxHash: permit.body.transaction,
+        payer: stack.deployment.accounts.payer.address,
+      });
       expect(byId.get(selfId)).toMatchObject({ state: "finalized", path: "self-transfer", burnTxHash });
       const text = JSON.stringify(payments).toLowerCase();
       expect(text).not.toContain(stack.deployment.accounts.treasury.address.toLowerCase());
@@ -121,7 +133,10 @@ describe("payment history with a real daemon", () => {
       const retried = await postJson(`${daemon.url}/settle`, body);
       expect(retried.body).toMatchObject({ success: true, extra: { phase: "accepted" } });
       expect(await balanceOf(stack, offer.payTo)).toBe(BigInt(offer.amount));
-      await waitFor(async () => ((await historyLines(environment)).some((line) => line.type === "accepted") ? true : undefined), { what: "an accepted history line", intervalMs: 100 });
+      await waitFor(async () => ((await historyLines(environment)).some((line) => line.type === "accepted") ? true : undefined), {
+        what: "an accepted history line",
+        intervalMs: 100,
+      });
       expect((await historyLines(environment)).map((line) => line.type)).toEqual(["intent", "accepted"]);
 
       // Self-transfer: the payer's burn is already on-chain, so the refusal only delays acceptance.
@@ -146,7 +161,9 @@ describe("payment history with a real daemon", () => {
       expect((await fetch(`${daemon.url}/history/payments`)).status).toBe(404);
       const offer = await requestOffer(daemon, "1000");
       const burnTxHash = await broadcastBurn(stack, offer, payerKey());
-      expect((await postJson(`${daemon.url}/settle`, facilitatorBody(offer, { challengeNonce: offer.extra.challengeNonce, burnTxHash }))).body.success).toBe(true);
+      expect((await postJson(`${daemon.url}/settle`, facilitatorBody(offer, { challengeNonce: offer.extra.challengeNonce, burnTxHash }))).body.success).toBe(
+        true,
+      );
       expect(await historyLines(environment)).toEqual([]);
       const disabled = daemon.logs.find((line) => line.includes('"history_disabled"'));
       expect(disabled).toContain("HISTORY_PROVIDER_ACTOR");

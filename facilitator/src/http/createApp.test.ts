@@ -114,9 +114,7 @@ describe("verify and settle", () => {
     const response = await postJson(url, path, SELF_TRANSFER_BODY);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(
-      path === "/verify"
-        ? { isValid: true }
-        : { success: true, transaction: TEST_HTTP_BURN_TX, network: "eip155:31337", extra: { phase: "accepted" } },
+      path === "/verify" ? { isValid: true } : { success: true, transaction: TEST_HTTP_BURN_TX, network: "eip155:31337", extra: { phase: "accepted" } },
     );
   });
 
@@ -126,9 +124,7 @@ describe("verify and settle", () => {
     const response = await postJson(url, path, partial);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject(
-      path === "/verify"
-        ? { isValid: false, invalidReason: MALFORMED_PAYLOAD }
-        : { success: false, transaction: "", errorReason: MALFORMED_PAYLOAD },
+      path === "/verify" ? { isValid: false, invalidReason: MALFORMED_PAYLOAD } : { success: false, transaction: "", errorReason: MALFORMED_PAYLOAD },
     );
   });
 
@@ -277,8 +273,6 @@ describe("createApp", () => {
   it("refuses trusted proxies the proxy trust setting cannot compile, without quoting them", () => {
     const deps = buildAppDependencies({ listen: { trusted_proxies: ["proxy.internal"] } });
     expect(() => createApp(deps)).toThrow(TrustedProxiesError);
-    expect(() => createApp(deps)).toThrow(
-      expect.objectContaining({ message: expect.not.stringContaining("proxy.internal") }),
-    );
+    expect(() => createApp(deps)).toThrow(expect.objectContaining({ message: expect.not.stringContaining("proxy.internal") }));
   });
 });

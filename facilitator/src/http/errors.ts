@@ -13,10 +13,7 @@ export class HttpAnswerError extends BaseError {
   /** Response headers the answer must carry (for example `Retry-After`). */
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(
-    shortMessage: string,
-    { status, headers = {}, ...parameters }: BaseErrorParameters & { status: number; headers?: Record<string, string> },
-  ) {
+  constructor(shortMessage: string, { status, headers = {}, ...parameters }: BaseErrorParameters & { status: number; headers?: Record<string, string> }) {
     super(shortMessage, parameters);
     this.status = status;
     this.headers = headers;
@@ -81,9 +78,7 @@ export class RateLimitExceededError extends HttpAnswerError {
 
   constructor({ scope, retryAfterSeconds }: { scope: RateLimitScope; retryAfterSeconds: number }) {
     super(
-      scope === "shared"
-        ? `rate limit exceeded; retry after ${retryAfterSeconds} s`
-        : `challenge issuance rate exceeded; retry after ${retryAfterSeconds} s`,
+      scope === "shared" ? `rate limit exceeded; retry after ${retryAfterSeconds} s` : `challenge issuance rate exceeded; retry after ${retryAfterSeconds} s`,
       { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
     );
     this.scope = scope;

@@ -47,7 +47,10 @@ async function snapshotState(): Promise<string> {
   const [challenges, settlements, journal] = await Promise.all([
     adminGet(stack, daemon, "/admin/challenges"),
     adminGet(stack, daemon, "/admin/settlements"),
-    stat(journalPath).then((file) => file.size, () => 0),
+    stat(journalPath).then(
+      (file) => file.size,
+      () => 0,
+    ),
   ]);
   // Only the counts requests can move: a field that changes on its own (a pool refilling) is no evidence.
   return JSON.stringify({ open: challenges.open, retainedExpired: challenges.retainedExpired, settlements, journalBytes: journal });
@@ -111,7 +114,9 @@ describe("known-bad requests", () => {
     const { response, breach } = await probe(route, post(path, body));
     expect(breach).toBeUndefined();
     expect(response.status).toBe(200);
-    expect(parseBody(response)).toMatchObject(route === "verify" ? { isValid: false, invalidReason: MALFORMED_PAYLOAD } : { success: false, errorReason: MALFORMED_PAYLOAD });
+    expect(parseBody(response)).toMatchObject(
+      route === "verify" ? { isValid: false, invalidReason: MALFORMED_PAYLOAD } : { success: false, errorReason: MALFORMED_PAYLOAD },
+    );
   });
 
   it("answers x402 bodies whose genuine payload carries 1e400 or a deep array with malformed_payload", async () => {
@@ -119,7 +124,12 @@ describe("known-bad requests", () => {
     const payload = await signPermitPayment(stack, requirements, stack.deployment.accounts.payer.privateKey);
     const genuine = JSON.stringify(facilitatorBody(requirements, payload));
     const withFragment = (fragment: string) => genuine.replace('"payload":{', `"payload":{"x":${fragment},`);
-    for (const [path, fragment] of [["/verify", "1e400"], ["/settle", "-1e400"], ["/verify", DEEP_ARRAY], ["/settle", DEEP_ARRAY]] as const) {
+    for (const [path, fragment] of [
+      ["/verify", "1e400"],
+      ["/settle", "-1e400"],
+      ["/verify", DEEP_ARRAY],
+      ["/settle", DEEP_ARRAY],
+    ] as const) {
       const route = path === "/verify" ? "verify" : "settle";
       const { response, breach } = await probe(route, post(path, withFragment(fragment)));
       expect(breach).toBeUndefined();

@@ -15,9 +15,7 @@ const BEARER = /^Bearer +([^\s]+) *$/i;
  * and the header is ignored: an anonymous caller cannot pick its own rate-limit bucket. Keys are matched by
  * their SHA-256, the only form the configuration holds.
  */
-export function identifyProvider(
-  config: Pick<FacilitatorConfig, "providers" | "daemon">,
-): HttpMiddleware {
+export function identifyProvider(config: Pick<FacilitatorConfig, "providers" | "daemon">): HttpMiddleware {
   const byDigest = new Map<string, AuthenticatedProvider>(
     Object.entries(config.providers ?? {}).map(([name, provider]) => [
       provider.key_sha256.toLowerCase(),

@@ -1,10 +1,6 @@
 import { bodyParser } from "@koa/bodyparser";
 
-import {
-  MalformedRequestBodyError,
-  RequestBodyTooLargeError,
-  UnsupportedContentEncodingError,
-} from "./errors.js";
+import { MalformedRequestBodyError, RequestBodyTooLargeError, UnsupportedContentEncodingError } from "./errors.js";
 import type { HttpMiddleware } from "./httpState.js";
 
 /** Largest request body accepted, after any `Content-Encoding` is inflated; facilitator bodies are a few KiB. */

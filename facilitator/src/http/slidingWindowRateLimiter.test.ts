@@ -14,11 +14,7 @@ describe("SlidingWindowRateLimiter", () => {
   it("allows the limit within a window, then refuses with the wait until enough has slid out", () => {
     const time = clock();
     const limiter = new SlidingWindowRateLimiter({ limit: 3, now: time.now });
-    expect([limiter.take("a"), limiter.take("a"), limiter.take("a")]).toEqual([
-      { allowed: true },
-      { allowed: true },
-      { allowed: true },
-    ]);
+    expect([limiter.take("a"), limiter.take("a"), limiter.take("a")]).toEqual([{ allowed: true }, { allowed: true }, { allowed: true }]);
     time.advance(20_000);
     // 40 s to the window's end, then 20 s until a third of the three requests has slid out of the window.
     expect(limiter.take("a")).toEqual({ allowed: false, retryAfterMs: 60_000 });

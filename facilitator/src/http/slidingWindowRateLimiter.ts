@@ -45,12 +45,7 @@ export class SlidingWindowRateLimiter {
   readonly #keys = new Map<string, WindowCounts>();
   #lastSweep = Number.NEGATIVE_INFINITY;
 
-  constructor({
-    limit,
-    windowMs = 60_000,
-    now = monotonicNow,
-    maxKeys = DEFAULT_MAX_KEYS,
-  }: SlidingWindowRateLimiterParameters) {
+  constructor({ limit, windowMs = 60_000, now = monotonicNow, maxKeys = DEFAULT_MAX_KEYS }: SlidingWindowRateLimiterParameters) {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidRateLimitError({ limit });
     this.#limit = limit;
     this.#windowMs = windowMs;

@@ -7,8 +7,7 @@ export class CorruptJournalError extends BaseError {
   constructor({ path, lineNumber, cause }: { path: string; lineNumber: number; cause?: unknown }) {
     super(`journal ${path} is damaged at line ${lineNumber}`, {
       cause,
-      details:
-        "only a torn last line is repaired automatically; restore the file from a backup or move the damaged line aside after checking it",
+      details: "only a torn last line is repaired automatically; restore the file from a backup or move the damaged line aside after checking it",
     });
   }
 }

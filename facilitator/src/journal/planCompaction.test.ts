@@ -73,7 +73,9 @@ describe("planCompaction", () => {
       { type: "late_burn", challenge: challenge(9, old), path: "self-transfer", burnTxHash: hash(9), value: "1", blockTimestamp: old + 5, at: 1 }, // kept for the operator
     ];
     const { keep, drop } = planCompaction(records, now, RETENTION);
-    const nonces = (list: JournalRecord[]) => [...new Set(list.map((record) => ("challenge" in record ? (record.challenge as JournaledChallenge).challengeNonce : record.challengeNonce)))];
+    const nonces = (list: JournalRecord[]) => [
+      ...new Set(list.map((record) => ("challenge" in record ? (record.challenge as JournaledChallenge).challengeNonce : record.challengeNonce))),
+    ];
     expect(nonces(drop)).toEqual([nonce(1), nonce(3), nonce(7), nonce(8)]);
     expect(nonces(keep)).toEqual([nonce(2), nonce(4), nonce(5), nonce(6), nonce(9)]);
     expect(keep.length + drop.length).toBe(records.length);
@@ -100,7 +102,10 @@ describe("journal compaction", () => {
     await journal.append(finalized(2));
     await journal.close();
 
-    const archive = (await readFile(`${path}.archive`, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as JournalRecord);
+    const archive = (await readFile(`${path}.archive`, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as JournalRecord);
     expect(archive.map((record) => record.type)).toEqual(["challenge", "accepted", "finalized", "fee_settled"]);
     const reopened = await openSettlementJournal(path, { retentionSeconds: RETENTION, now: () => now });
     expect(reopened.restored.map((record) => record.type)).toEqual(["challenge", "accepted", "finalized"]);

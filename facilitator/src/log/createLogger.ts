@@ -42,12 +42,17 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   const secrets = redactionSecrets(options.secrets ?? [], options.urls ?? []);
   const lowest = LOG_LEVELS.indexOf(options.level ?? "debug");
   const pretty = options.format === "pretty";
-  const emit = (level: LogLevel) => (event: string, fields: LogFields = {}) => {
-    if (LOG_LEVELS.indexOf(level) < lowest) return;
-    const record = { ts: now().toISOString(), level, event, ...fields };
-    const line = redact(JSON.stringify(record, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value)), secrets);
-    // Pretty output is rendered from the redacted JSON, so both forms hide exactly the same values.
-    write(`${pretty ? formatPretty(JSON.parse(line) as Record<string, unknown>) : line}\n`);
-  };
+  const emit =
+    (level: LogLevel) =>
+    (event: string, fields: LogFields = {}) => {
+      if (LOG_LEVELS.indexOf(level) < lowest) return;
+      const record = { ts: now().toISOString(), level, event, ...fields };
+      const line = redact(
+        JSON.stringify(record, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value)),
+        secrets,
+      );
+      // Pretty output is rendered from the redacted JSON, so both forms hide exactly the same values.
+      write(`${pretty ? formatPretty(JSON.parse(line) as Record<string, unknown>) : line}\n`);
+    };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }

@@ -61,13 +61,20 @@ describe("credential-bearing service URLs", () => {
       answers.push(`${response.status} ${JSON.stringify(response.headers)} ${response.body}`);
       return response;
     };
-    const post = (path: string, body: unknown): RawRequest => ({ method: "POST", path, headers: [["Content-Type", "application/json"]], body: JSON.stringify(body) });
+    const post = (path: string, body: unknown): RawRequest => ({
+      method: "POST",
+      path,
+      headers: [["Content-Type", "application/json"]],
+      body: JSON.stringify(body),
+    });
     const payerKey = stack.deployment.accounts.payer.privateKey;
 
     // One settled payment gives the finalize loop indexer and decider work to fail at.
     const settledOffer = await requestOffer(daemon, "1000");
     const settledBurn = await broadcastBurn(stack, settledOffer, payerKey);
-    const settled = await record(post("/settle", facilitatorBody(settledOffer, { challengeNonce: settledOffer.extra.challengeNonce, burnTxHash: settledBurn })));
+    const settled = await record(
+      post("/settle", facilitatorBody(settledOffer, { challengeNonce: settledOffer.extra.challengeNonce, burnTxHash: settledBurn })),
+    );
     expect(JSON.parse(settled.body)).toMatchObject({ success: true });
 
     for (const mode of FAILING_MODES) {
@@ -75,7 +82,10 @@ describe("credential-bearing service URLs", () => {
       const permitOffer = await requestOffer(daemon, "1000");
       const transferOffer = await requestOffer(daemon, "1000");
       const permit = facilitatorBody(permitOffer, await signPermitPayment(stack, permitOffer, payerKey));
-      const transfer = facilitatorBody(transferOffer, { challengeNonce: transferOffer.extra.challengeNonce, burnTxHash: await broadcastBurn(stack, transferOffer, payerKey) });
+      const transfer = facilitatorBody(transferOffer, {
+        challengeNonce: transferOffer.extra.challengeNonce,
+        burnTxHash: await broadcastBurn(stack, transferOffer, payerKey),
+      });
       const failuresBefore = proxy.failures(RPC_PREFIX);
       const indexerFailuresBefore = proxy.failures(INDEXER_PREFIX);
 
@@ -87,10 +97,13 @@ describe("credential-bearing service URLs", () => {
       await record(post("/challenge", { amount: "1000" }));
       await record({ method: "GET", path: "/healthz" });
       // The readiness probe is cached; asking again until it re-probes makes it call the failing indexer too.
-      await waitFor(async () => {
-        await record({ method: "GET", path: "/readyz" });
-        return proxy.failures(INDEXER_PREFIX) > indexerFailuresBefore;
-      }, { what: "the readiness probe to call the failing indexer" });
+      await waitFor(
+        async () => {
+          await record({ method: "GET", path: "/readyz" });
+          return proxy.failures(INDEXER_PREFIX) > indexerFailuresBefore;
+        },
+        { what: "the readiness probe to call the failing indexer" },
+      );
       proxy.setMode("forward");
       // The readiness probe is cached: wait until it has seen the RPC back before the next round takes offers.
       await waitFor(async () => (await sendRawRequest(daemon.url, { method: "GET", path: "/readyz" })).status === 200, { what: "readiness to recover" });

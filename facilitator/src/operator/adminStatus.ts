@@ -11,14 +11,19 @@ const BacklogBucketSchema = z.object({ count: z.int().min(0), oldestAgeSeconds: 
 const AccountSchema = z.object({
   address: z.string(),
   /** Native balance in wei as a decimal string; `null` when the RPC did not answer in time. */
-  balanceWei: z.string().regex(/^[0-9]+$/).nullable(),
+  balanceWei: z
+    .string()
+    .regex(/^[0-9]+$/)
+    .nullable(),
 });
 
 /** `GET /admin/status`: backlog by state, open challenges, burn-address stock, relayer and treasury accounts. */
 export const AdminStatusSchema = z.object({
   profile: z.string().nullable(),
   chainId: z.int(),
-  backlog: z.object(Object.fromEntries(BACKLOG_STATES.map((state) => [state, BacklogBucketSchema])) as Record<(typeof BACKLOG_STATES)[number], typeof BacklogBucketSchema>),
+  backlog: z.object(
+    Object.fromEntries(BACKLOG_STATES.map((state) => [state, BacklogBucketSchema])) as Record<(typeof BACKLOG_STATES)[number], typeof BacklogBucketSchema>,
+  ),
   openChallenges: z.int().min(0),
   /** `null` under a non-local profile, which derives no burn addresses. */
   stock: z.object({ stocked: z.int().min(0), deriving: z.int().min(0), derived: z.int().min(0), stopped: z.boolean() }).nullable(),

@@ -19,7 +19,9 @@ const ComponentSchema = z.object({
 const ReadinessAnswerSchema = z.object({
   status: z.enum(["ready", "not_ready"]),
   failing: z.array(z.string()).optional(),
-  components: z.object(Object.fromEntries(READINESS_COMPONENTS.map((name) => [name, ComponentSchema])) as Record<(typeof READINESS_COMPONENTS)[number], typeof ComponentSchema>),
+  components: z.object(
+    Object.fromEntries(READINESS_COMPONENTS.map((name) => [name, ComponentSchema])) as Record<(typeof READINESS_COMPONENTS)[number], typeof ComponentSchema>,
+  ),
 });
 
 const SettlementPageSchema = z.object({

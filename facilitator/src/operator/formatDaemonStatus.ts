@@ -42,7 +42,10 @@ export function formatDaemonStatus(status: DaemonStatus): string {
 function entryLines(title: string, page: DaemonStatus["failed"]): string[] {
   if (page.total === 0) return [`${title}: none`];
   const shown = page.settlements.length < page.total ? ` (first ${page.settlements.length})` : "";
-  return [`${title}: ${page.total}${shown}`, ...page.settlements.map((entry) => `  ${entry.challengeNonce} ${entry.path} ${entry.amount}: ${entry.reason ?? "no reason recorded"}`)];
+  return [
+    `${title}: ${page.total}${shown}`,
+    ...page.settlements.map((entry) => `  ${entry.challengeNonce} ${entry.path} ${entry.amount}: ${entry.reason ?? "no reason recorded"}`),
+  ];
 }
 
 function formatBalance(wei: string | null): string {
@@ -51,7 +54,12 @@ function formatBalance(wei: string | null): string {
 
 /** `3d 4h`, `2h 5m`, `4m 10s`, `12s`: two units are enough to see what is stuck. */
 export function formatAge(seconds: number): string {
-  const units: [string, number][] = [["d", 86_400], ["h", 3_600], ["m", 60], ["s", 1]];
+  const units: [string, number][] = [
+    ["d", 86_400],
+    ["h", 3_600],
+    ["m", 60],
+    ["s", 1],
+  ];
   const parts: string[] = [];
   let rest = seconds;
   for (const [unit, size] of units) {

@@ -30,9 +30,7 @@ export function createReadinessProbe(params: { checks: ReadinessChecks; cacheMs?
   let running: Promise<ReadinessReport> | undefined;
 
   const probe = async (): Promise<ReadinessReport> => {
-    const entries = await Promise.all(
-      Object.entries(params.checks).map(async ([name, check]) => [name, await check()] as const),
-    );
+    const entries = await Promise.all(Object.entries(params.checks).map(async ([name, check]) => [name, await check()] as const));
     const components = Object.fromEntries(entries) as Record<ReadinessComponent, ComponentReadiness>;
     return { ready: entries.every(([, verdict]) => verdict.ready), checkedAt: now(), components };
   };

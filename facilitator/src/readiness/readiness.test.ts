@@ -26,10 +26,13 @@ async function readyz(url: string): Promise<{ status: number; body: any }> {
 }
 
 async function waitForReadyz(url: string, status: number, timeoutMs = 15_000): Promise<any> {
-  const answer = await waitFor(async () => {
-    const current = await readyz(url);
-    return current.status === status ? current : undefined;
-  }, { what: `/readyz answering ${status}`, timeoutMs });
+  const answer = await waitFor(
+    async () => {
+      const current = await readyz(url);
+      return current.status === status ? current : undefined;
+    },
+    { what: `/readyz answering ${status}`, timeoutMs },
+  );
   return answer.body;
 }
 
@@ -39,7 +42,10 @@ describe("readiness", () => {
     const daemon = await startTestDaemon(stack, "readiness", { network: { rpc_url: proxy.url } });
     try {
       const ready = await waitForReadyz(daemon.url, 200);
-      expect(ready).toMatchObject({ status: "ready", components: { rpc: { ready: true }, indexer: { ready: true }, journal: { ready: true }, stock: { ready: true } } });
+      expect(ready).toMatchObject({
+        status: "ready",
+        components: { rpc: { ready: true }, indexer: { ready: true }, journal: { ready: true }, stock: { ready: true } },
+      });
 
       await proxy.stop();
       const down = await waitForReadyz(daemon.url, 503);
@@ -47,7 +53,11 @@ describe("readiness", () => {
       expect(down.components.rpc.reason).toBe("unreachable");
       expect(JSON.stringify(down)).not.toContain("rpc-readiness-secret-4711");
       expect(down.components.rpc.detail.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?apikey=\*\*\*$/);
-      const refused = await fetch(`${daemon.url}/challenge`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ amount: "1000" }) });
+      const refused = await fetch(`${daemon.url}/challenge`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ amount: "1000" }),
+      });
       expect(refused.status).toBe(503);
       expect(refused.headers.get("retry-after")).toBe(String(NOT_READY_RETRY_AFTER_SECONDS));
       expect(((await refused.json()) as { error: string }).error).toMatch(/^not ready \(rpc\)/);

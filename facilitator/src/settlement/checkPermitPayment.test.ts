@@ -4,11 +4,14 @@ import { describe, expect, it } from "vitest";
 import { checkPermitPayment, PERMIT_RELAY_MARGIN_SECONDS } from "./checkPermitPayment.js";
 
 // The checks below decide before any chain read, so no client is reached: one that throws proves it.
-const unreachable = new Proxy({}, {
-  get: () => {
-    throw new TypeError("the chain must not be read for this check");
+const unreachable = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new TypeError("the chain must not be read for this check");
+    },
   },
-}) as PublicClient;
+) as PublicClient;
 
 describe("the relay margin before the signed deadline", () => {
   const now = 1_900_000_000;

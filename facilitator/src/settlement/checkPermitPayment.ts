@@ -23,15 +23,7 @@ import {
   type PermitPayload,
   type ReasonCode,
 } from "@svc/scheme";
-import {
-  encodeFunctionData,
-  hashTypedData,
-  hexToBigInt,
-  isAddressEqual,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from "viem";
+import { encodeFunctionData, hashTypedData, hexToBigInt, isAddressEqual, type Address, type Hex, type PublicClient } from "viem";
 import { readRelayFees } from "../chain/readRelayFees.js";
 import type { EstimatedCall } from "../chain/createSerialSender.js";
 import { createSignerRecovery, SIGNER_RECOVERY_CAPACITY, type SignerRecovery } from "./createSignerRecovery.js";
@@ -125,10 +117,7 @@ export async function checkPermitPayment(parameters: CheckPermitPaymentParameter
   const authorizationId = digestOrUndefined(() => hashTypedData(burnTyped));
   if (!authorizationId) return { ok: false, reason: INVALID_BURN_AUTHORIZATION };
   const signers = parameters.signers ?? permitSignerRecovery;
-  const [permitSigner, burnSigner] = await Promise.all([
-    signers.recover(permitDigest, permitSignature),
-    signers.recover(authorizationId, payload.burnAuthSig),
-  ]);
+  const [permitSigner, burnSigner] = await Promise.all([signers.recover(permitDigest, permitSignature), signers.recover(authorizationId, payload.burnAuthSig)]);
   if (!permitSigner || !isAddressEqual(permitSigner, payload.payer)) return { ok: false, reason: INVALID_PERMIT_SIGNATURE };
   if (!burnSigner || !isAddressEqual(burnSigner, payload.payer)) return { ok: false, reason: INVALID_BURN_AUTHORIZATION };
 
@@ -159,10 +148,7 @@ export async function checkPermitPayment(parameters: CheckPermitPaymentParameter
 
 async function estimateRelay(client: PublicClient, relayer: Address, helper: Address, data: Hex): Promise<EstimatedCall | undefined> {
   // A relay that would revert has no estimate; the checks above name the reason, so the error is dropped here.
-  const [gas, fees] = await Promise.all([
-    client.estimateGas({ account: relayer, to: helper, data }).catch(() => undefined),
-    readRelayFees(client),
-  ]);
+  const [gas, fees] = await Promise.all([client.estimateGas({ account: relayer, to: helper, data }).catch(() => undefined), readRelayFees(client)]);
   if (gas === undefined) return undefined;
   return { to: helper, data, gas: (gas * 12n) / 10n, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
 }

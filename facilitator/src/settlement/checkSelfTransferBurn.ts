@@ -34,9 +34,7 @@ export type SelfTransferBurnEvidence = {
 };
 
 /** The check's outcome; `late` carries what the operator needs to judge a burn that landed after expiry. */
-export type SelfTransferBurnCheck =
-  | { ok: true; evidence: SelfTransferBurnEvidence }
-  | { ok: false; reason: ReasonCode; late?: SelfTransferBurnEvidence };
+export type SelfTransferBurnCheck = { ok: true; evidence: SelfTransferBurnEvidence } | { ok: false; reason: ReasonCode; late?: SelfTransferBurnEvidence };
 
 /** Checks a self-transfer burn against its offer. Throws only when the RPC itself fails. */
 export async function checkSelfTransferBurn(client: PublicClient, expected: SelfTransferBurnExpectation): Promise<SelfTransferBurnCheck> {

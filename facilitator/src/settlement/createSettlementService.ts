@@ -46,7 +46,15 @@ import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journal
 import type { AcceptedRecord, JournalRecord } from "../journal/journalRecord.js";
 import type { Logger } from "../log/createLogger.js";
 import type { CheckedPermit } from "./checkPermitPayment.js";
-import { checkEvidence, checkPayment, matchPayment, type CheckPaymentContext, type IssuedChallenges, type OpenMatch, type PaymentBody } from "./checkPayment.js";
+import {
+  checkEvidence,
+  checkPayment,
+  matchPayment,
+  type CheckPaymentContext,
+  type IssuedChallenges,
+  type OpenMatch,
+  type PaymentBody,
+} from "./checkPayment.js";
 import type { SelfTransferBurnEvidence } from "./checkSelfTransferBurn.js";
 import { createPermitRelays, type ExecutedBurn, type PermitRelay } from "./createPermitRelays.js";
 import { findPermitBurn } from "./findPermitBurn.js";
@@ -136,7 +144,13 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     payer,
   });
 
-  const accept = async (challenge: ChallengeRecord, path: PaymentPath, digest: Hex, payer: Address | undefined, burn: ExecutedBurn): Promise<SettleResponse> => {
+  const accept = async (
+    challenge: ChallengeRecord,
+    path: PaymentPath,
+    digest: Hex,
+    payer: Address | undefined,
+    burn: ExecutedBurn,
+  ): Promise<SettleResponse> => {
     const record: AcceptedRecord = {
       type: "accepted",
       challenge: toJournaledChallenge(challenge),
@@ -182,7 +196,12 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
       blockTimestamp: evidence.blockTimestamp,
       at: deps.now(),
     });
-    logger.warn("late_burn_refused", { challenge_nonce: challenge.challengeNonce, burn_tx: burnTxHash, expires_at: challenge.expiresAt, block_timestamp: evidence.blockTimestamp });
+    logger.warn("late_burn_refused", {
+      challenge_nonce: challenge.challengeNonce,
+      burn_tx: burnTxHash,
+      expires_at: challenge.expiresAt,
+      block_timestamp: evidence.blockTimestamp,
+    });
   };
 
   const relayPermit = async (match: OpenMatch, digest: Hex, permit: CheckedPermit): Promise<SettleResponse> => {
@@ -229,7 +248,14 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     const { challenge, intent } = match;
     const journaled = book.relay(challenge.challengeNonce);
     if (!intent?.authorizationId || !journaled || !challenge.helper) return undefined;
-    const relay: PermitRelay = { challenge, digest, payer: payload.payer, helper: challenge.helper, authorizationId: intent.authorizationId, fromBlock: BigInt(intent.fromBlock) };
+    const relay: PermitRelay = {
+      challenge,
+      digest,
+      payer: payload.payer,
+      helper: challenge.helper,
+      authorizationId: intent.authorizationId,
+      fromBlock: BigInt(intent.fromBlock),
+    };
     const followed = await relays.follow(relay, journaled);
     return followed === "released" ? undefined : followed;
   };
@@ -324,7 +350,8 @@ function isChainError(error: unknown): boolean {
   if (!(error instanceof ViemBaseError)) return false;
   return (
     error.walk(
-      (cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError || cause instanceof WebSocketRequestError || cause instanceof RpcRequestError,
+      (cause) =>
+        cause instanceof HttpRequestError || cause instanceof TimeoutError || cause instanceof WebSocketRequestError || cause instanceof RpcRequestError,
     ) !== null
   );
 }

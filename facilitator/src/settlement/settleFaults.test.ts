@@ -141,7 +141,12 @@ describe("a relayed burn that reverts", () => {
     try {
       // The relay waits in the mempool; the payer empties the account ahead of it with a higher tip.
       expect((await settle(body)).body).toMatchObject({ success: false, errorReason: "pending_burn" });
-      const balance = await stack.client.readContract({ address: stack.deployment.token, abi: zerc20TokenAbi, functionName: "balanceOf", args: [payer2.address] });
+      const balance = await stack.client.readContract({
+        address: stack.deployment.token,
+        abi: zerc20TokenAbi,
+        functionName: "balanceOf",
+        args: [payer2.address],
+      });
       // Signed by hand: a wallet client would simulate against the pending state, where the relay already spent.
       const account = privateKeyToAccount(payer2.privateKey);
       const serializedTransaction = await account.signTransaction({

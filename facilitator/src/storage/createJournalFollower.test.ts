@@ -89,13 +89,26 @@ describe("journal follower", () => {
     await followA.appendAndApply({ type: "intent_released", challengeNonce: hash("p1"), reason: "relay dropped", at: 1_700_000_011 });
     await followB.appendAndApply(intent("p1", "second payload"));
     await Promise.all(["p2", "p3", "p4", "p5"].map((label, index) => (index % 2 === 0 ? followA : followB).appendAndApply(accepted(label))));
-    await followA.appendAndApply({ type: "late_burn", challenge: challenge("p6"), path: "self-transfer", burnTxHash: hash("late"), value: "5", blockTimestamp: 1, at: 2 });
+    await followA.appendAndApply({
+      type: "late_burn",
+      challenge: challenge("p6"),
+      path: "self-transfer",
+      burnTxHash: hash("late"),
+      value: "5",
+      blockTimestamp: 1,
+      at: 2,
+    });
 
     expect(await followA.catchUp()).toBe(0);
     await followB.catchUp();
     expect(bookA.intent(hash("p1"))?.payloadDigest).toBe(hash("second payload"));
     expect(bookB.intent(hash("p1"))?.payloadDigest).toBe(hash("second payload"));
-    expect(bookA.list("accepted").map((entry) => entry.challenge.challengeNonce).sort()).toEqual(["p2", "p3", "p4", "p5"].map(hash).sort());
+    expect(
+      bookA
+        .list("accepted")
+        .map((entry) => entry.challenge.challengeNonce)
+        .sort(),
+    ).toEqual(["p2", "p3", "p4", "p5"].map(hash).sort());
     expect(bookB.list()).toEqual(bookA.list());
     expect(bookA.lateBurns).toHaveLength(1);
     expect(bookB.lateBurns).toEqual(bookA.lateBurns);

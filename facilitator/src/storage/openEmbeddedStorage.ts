@@ -118,7 +118,10 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
           nonces.set(slot, nonce + 1);
           return result;
         });
-        nonceTails.set(slot, run.catch(() => undefined));
+        nonceTails.set(
+          slot,
+          run.catch(() => undefined),
+        );
         return run;
       },
     },
@@ -133,8 +136,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
         return limiter.take(rateKey);
       },
     },
-    openBurnAddressStock: async (binding) =>
-      options.journalPath === null ? undefined : BurnAddressStockFile.open(`${options.journalPath}.stock`, binding),
+    openBurnAddressStock: async (binding) => (options.journalPath === null ? undefined : BurnAddressStockFile.open(`${options.journalPath}.stock`, binding)),
     ping: async () => undefined,
     close: () => journal.close(),
   };

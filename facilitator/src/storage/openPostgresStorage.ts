@@ -16,12 +16,7 @@
  */
 import pg from "pg";
 import { concat, keccak256, toHex, type Address, type Hex } from "viem";
-import {
-  BURN_ADDRESS_STOCK_TAG,
-  type BurnAddressStockBinding,
-  type BurnAddressStockStore,
-  type StockedNonce,
-} from "../challenges/burnAddressStockFile.js";
+import { BURN_ADDRESS_STOCK_TAG, type BurnAddressStockBinding, type BurnAddressStockStore, type StockedNonce } from "../challenges/burnAddressStockFile.js";
 import { InvalidStorageUrlError, StorageUnreachableError } from "./errors.js";
 import { JournaledChallengeSchema, JournalRecordSchema, type JournalRecord } from "../journal/journalRecord.js";
 import { assertSchemaCurrent } from "./postgresMigrations.js";
@@ -119,8 +114,7 @@ export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { 
       ]);
     });
   };
-  const readChallenge = (rows: { record: unknown }[]) =>
-    rows[0] === undefined ? undefined : JournaledChallengeSchema.parse(rows[0].record);
+  const readChallenge = (rows: { record: unknown }[]) => (rows[0] === undefined ? undefined : JournaledChallengeSchema.parse(rows[0].record));
 
   return {
     kind: "postgres",
@@ -134,16 +128,14 @@ export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { 
       },
       get: async (challengeNonce: Hex) =>
         readChallenge((await pool.query("select record from challenges where challenge_nonce = $1", [key(challengeNonce)])).rows),
-      findByPayTo: async (payTo: Address) =>
-        readChallenge((await pool.query("select record from challenges where pay_to = $1", [key(payTo)])).rows),
+      findByPayTo: async (payTo: Address) => readChallenge((await pool.query("select record from challenges where pay_to = $1", [key(payTo)])).rows),
     },
     journal: {
       append,
       readSince: async (cursor = 0n) => {
-        const { rows } = await pool.query<{ seq: string; record: unknown }>(
-          "select seq, record from journal_records where seq > $1 order by seq",
-          [cursor.toString()],
-        );
+        const { rows } = await pool.query<{ seq: string; record: unknown }>("select seq, record from journal_records where seq > $1 order by seq", [
+          cursor.toString(),
+        ]);
         return {
           records: rows.map((row) => JournalRecordSchema.parse(row.record)),
           cursor: rows.length === 0 ? cursor : BigInt(rows[rows.length - 1]!.seq),
@@ -166,10 +158,10 @@ export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { 
         await pool.query("delete from settle_claims where challenge_nonce = $1 and owner = $2 and not completed", [key(challengeNonce), owner]);
       },
       complete: async (challengeNonce, owner) => {
-        const { rowCount } = await pool.query(
-          "update settle_claims set completed = true where challenge_nonce = $1 and owner = $2 and not completed",
-          [key(challengeNonce), owner],
-        );
+        const { rowCount } = await pool.query("update settle_claims set completed = true where challenge_nonce = $1 and owner = $2 and not completed", [
+          key(challengeNonce),
+          owner,
+        ]);
         return rowCount === 1;
       },
     },
@@ -198,10 +190,10 @@ export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { 
       withNextNonce: (chainId, account, pendingNonce, broadcast) =>
         inTransaction(pool, async (client) => {
           await client.query("insert into relay_nonces (chain_id, account, next_nonce) values ($1, $2, 0) on conflict do nothing", [chainId, key(account)]);
-          const { rows } = await client.query<{ next_nonce: string }>(
-            "select next_nonce from relay_nonces where chain_id = $1 and account = $2 for update",
-            [chainId, key(account)],
-          );
+          const { rows } = await client.query<{ next_nonce: string }>("select next_nonce from relay_nonces where chain_id = $1 and account = $2 for update", [
+            chainId,
+            key(account),
+          ]);
           // Read under the lock: a broadcast another instance made a moment ago is already in the pending count.
           const nonce = Math.max(await pendingNonce(), Number(rows[0]!.next_nonce));
           const result = await broadcast(nonce);
@@ -263,10 +255,12 @@ export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { 
       const stock: BurnAddressStockStore = {
         restored,
         add: async (entry) => {
-          await pool.query(
-            "insert into burn_address_stock (payment_id, owner, binding_tag, nonce) values ($1, $2, $3, $4) on conflict do nothing",
-            [key(entry.paymentId), owner, tag, entry.nonce.toString()],
-          );
+          await pool.query("insert into burn_address_stock (payment_id, owner, binding_tag, nonce) values ($1, $2, $3, $4) on conflict do nothing", [
+            key(entry.paymentId),
+            owner,
+            tag,
+            entry.nonce.toString(),
+          ]);
         },
         take: async (paymentId) => {
           await pool.query("delete from burn_address_stock where payment_id = $1 and owner = $2", [key(paymentId), owner]);

@@ -83,7 +83,8 @@ describe("postgres migrations", () => {
     try {
       await storage.rateLimits.take("idle", 5, 50);
       await storage.rateLimits.take("busy", 5, 60_000);
-      const keys = async () => (await pool.query<{ limit_key: string }>("select limit_key from rate_limits order by limit_key")).rows.map((row) => row.limit_key);
+      const keys = async () =>
+        (await pool.query<{ limit_key: string }>("select limit_key from rate_limits order by limit_key")).rows.map((row) => row.limit_key);
       expect(await keys()).toEqual(["5/50/idle", "5/60000/busy"]);
       await waitFor(
         async () => {

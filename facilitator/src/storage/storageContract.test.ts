@@ -178,10 +178,13 @@ describe.each([
     const crashed = nonceOf("crashed");
     await a.finalizeQueue.enqueue(crashed);
     expect(await a.finalizeQueue.lease("a", 1, 100)).toEqual([crashed.toLowerCase()]);
-    const retaken = await waitFor(async () => {
-      const leased = await b.finalizeQueue.lease("b", 1, 60_000);
-      return leased.length > 0 ? leased : undefined;
-    }, { what: "the crashed owner's lease to run out", timeoutMs: 5_000, intervalMs: 20 });
+    const retaken = await waitFor(
+      async () => {
+        const leased = await b.finalizeQueue.lease("b", 1, 60_000);
+        return leased.length > 0 ? leased : undefined;
+      },
+      { what: "the crashed owner's lease to run out", timeoutMs: 5_000, intervalMs: 20 },
+    );
     expect(retaken).toEqual([crashed.toLowerCase()]);
     expect(await a.finalizeQueue.complete(crashed, "a")).toBe(false);
     expect(await b.finalizeQueue.complete(crashed, "b")).toBe(true);
@@ -206,14 +209,40 @@ describe.each([
     expect([...nonces].sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, index) => 5 + index));
     expect(overlapped).toBe(false);
 
-    const refused = a.relayNonces.withNextNonce(31337, account, async () => pending, async () => {
-      throw new Error("node refused the transaction");
-    });
+    const refused = a.relayNonces.withNextNonce(
+      31337,
+      account,
+      async () => pending,
+      async () => {
+        throw new Error("node refused the transaction");
+      },
+    );
     await expect(refused).rejects.toThrow("node refused");
-    expect(await b.relayNonces.withNextNonce(31337, account, async () => pending, async (nonce) => nonce)).toBe(35);
+    expect(
+      await b.relayNonces.withNextNonce(
+        31337,
+        account,
+        async () => pending,
+        async (nonce) => nonce,
+      ),
+    ).toBe(35);
     pending = 100;
-    expect(await a.relayNonces.withNextNonce(31337, account, async () => pending, async (nonce) => nonce)).toBe(100);
-    expect(await b.relayNonces.withNextNonce(1, account, async () => 0, async (nonce) => nonce)).toBe(0);
+    expect(
+      await a.relayNonces.withNextNonce(
+        31337,
+        account,
+        async () => pending,
+        async (nonce) => nonce,
+      ),
+    ).toBe(100);
+    expect(
+      await b.relayNonces.withNextNonce(
+        1,
+        account,
+        async () => 0,
+        async (nonce) => nonce,
+      ),
+    ).toBe(0);
   });
 
   it("rate limits count requests from both instances against one limit", async () => {

@@ -58,8 +58,14 @@ export async function startCredentialedProxy(routes: Readonly<Record<string, str
     try {
       const upstream = `${(routes[prefix] ?? "").replace(/\/+$/, "")}${path.slice(prefix.length)}`;
       const body = request.method === "GET" || request.method === "HEAD" ? undefined : Buffer.concat(chunks);
-      const answer = await fetch(upstream, { method: request.method, headers: { "content-type": request.headers["content-type"] ?? "application/json" }, body });
-      response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(Buffer.from(await answer.arrayBuffer()));
+      const answer = await fetch(upstream, {
+        method: request.method,
+        headers: { "content-type": request.headers["content-type"] ?? "application/json" },
+        body,
+      });
+      response
+        .writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" })
+        .end(Buffer.from(await answer.arrayBuffer()));
     } catch {
       response.writeHead(502).end();
     }

@@ -58,7 +58,11 @@ export async function startFaultRpcProxy(target: string): Promise<FaultRpcProxy>
         return;
       }
       if (fault === "refuse") {
-        const refused = (call: RpcCall) => ({ jsonrpc: "2.0", id: call.id ?? null, error: { code: -32003, message: "transaction rejected by the test proxy" } });
+        const refused = (call: RpcCall) => ({
+          jsonrpc: "2.0",
+          id: call.id ?? null,
+          error: { code: -32003, message: "transaction rejected by the test proxy" },
+        });
         const passed = calls.filter((call) => !faulted.includes(call));
         const answers = passed.length === 0 ? [] : ([JSON.parse(await forward(JSON.stringify(passed)))] as unknown[]).flat();
         const byId = new Map(answers.map((answer) => [JSON.stringify((answer as RpcCall).id), answer]));

@@ -36,13 +36,10 @@ export type CreateSelfTransferPaymentParameters = PayerClients & {
  * @example
  * const payload = await createSelfTransferPayment({ requirements, publicClient, walletClient });
  */
-export async function createSelfTransferPayment(
-  parameters: CreateSelfTransferPaymentParameters,
-): Promise<SelfTransferPayload> {
+export async function createSelfTransferPayment(parameters: CreateSelfTransferPaymentParameters): Promise<SelfTransferPayload> {
   const { requirements, publicClient, walletClient, onPhase } = parameters;
   const now = parameters.now ?? Date.now;
-  const checkLife = () =>
-    assertOfferLife({ requirements, nowMs: now(), minimumSeconds: SELF_TRANSFER_MIN_SECONDS_LEFT });
+  const checkLife = () => assertOfferLife({ requirements, nowMs: now(), minimumSeconds: SELF_TRANSFER_MIN_SECONDS_LEFT });
   checkLife();
   const payer = walletClient.account.address;
   assertPayable({ requirements, state: await readPayerChain({ publicClient, requirements, payer, permit: false }) });

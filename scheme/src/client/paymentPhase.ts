@@ -5,10 +5,7 @@ import type { Hex } from "viem";
  * can persist the burn hash before waiting on it: `broadcasting` carries the hash of the signed transfer
  * before it is sent, so a crash mid-broadcast still leaves a record of what may be on-chain.
  */
-export type PaymentPhaseEvent =
-  | { phase: "signing" }
-  | { phase: "broadcasting"; txHash: Hex }
-  | { phase: "waiting-for-receipt"; txHash: Hex };
+export type PaymentPhaseEvent = { phase: "signing" } | { phase: "broadcasting"; txHash: Hex } | { phase: "waiting-for-receipt"; txHash: Hex };
 
 /** Receives phase events; the plugin waits for a returned promise before it goes on. */
 export type OnPaymentPhase = (event: PaymentPhaseEvent) => void | Promise<void>;

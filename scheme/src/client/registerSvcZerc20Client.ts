@@ -34,10 +34,7 @@ export type RegisterSvcZerc20ClientParameters = SvcZerc20SchemeClientOptions & {
  *   allowedAssets: [{ network: "eip155:31337", asset: token, maxAmountPerPayment: "1000000" }],
  * });
  */
-export function registerSvcZerc20Client(
-  client: x402Client,
-  parameters: RegisterSvcZerc20ClientParameters,
-): SvcZerc20SchemeClient {
+export function registerSvcZerc20Client(client: x402Client, parameters: RegisterSvcZerc20ClientParameters): SvcZerc20SchemeClient {
   const { allowedAssets, ...options } = parameters;
   const plugin = new SvcZerc20SchemeClient(options);
   for (const network of new Set(allowedAssets.map((entry) => entry.network))) client.register(network, plugin);

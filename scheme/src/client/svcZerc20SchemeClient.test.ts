@@ -140,11 +140,7 @@ describe("SvcZerc20SchemeClient, self-transfer mode", () => {
       args: [offer.payTo, 2500n],
     });
     expect(payload).toEqual({ challengeNonce: offer.extra.challengeNonce, burnTxHash: keccak256(raw) });
-    expect(phases).toEqual([
-      { phase: "signing" },
-      { phase: "broadcasting", txHash: keccak256(raw) },
-      { phase: "waiting-for-receipt", txHash: keccak256(raw) },
-    ]);
+    expect(phases).toEqual([{ phase: "signing" }, { phase: "broadcasting", txHash: keccak256(raw) }, { phase: "waiting-for-receipt", txHash: keccak256(raw) }]);
   });
 
   it("pays an offer without a helper: self-transfer does not need the gasless path", async () => {
@@ -208,9 +204,7 @@ describe("SvcZerc20SchemeClient input checks", () => {
 
   it("refuses an amount above the cap core resolved", async () => {
     const { client, fake } = setup("permit");
-    await expect(client.createPaymentPayload(2, offer, { maxAmountPerPayment: "2499" })).rejects.toThrow(
-      SpendCapExceededError,
-    );
+    await expect(client.createPaymentPayload(2, offer, { maxAmountPerPayment: "2499" })).rejects.toThrow(SpendCapExceededError);
     expect(fake.methods).toEqual([]);
   });
 });
@@ -247,9 +241,7 @@ describe("registerSvcZerc20Client with @x402/core's x402Client", () => {
   it("lets core refuse a token that is not listed", async () => {
     const { client, fake } = register("2500");
     const otherToken = buildRequirements({ amount: "2500", asset: "0x0000000000000000000000000000000000000001" });
-    await expect(client.createPaymentPayload({ ...buildPaymentRequired(), accepts: [otherToken] })).rejects.toThrow(
-      /spendControls/,
-    );
+    await expect(client.createPaymentPayload({ ...buildPaymentRequired(), accepts: [otherToken] })).rejects.toThrow(/spendControls/);
     expect(fake.methods).toEqual([]);
   });
 });

@@ -50,11 +50,7 @@ export class SvcZerc20SchemeClient implements SchemeNetworkClient {
    * Builds the payload for `paymentRequirements`. Throws `InvalidOfferError` for anything but a valid v2
    * svc-zerc20 offer and `SpendCapExceededError` when core resolved a cap below the quoted amount.
    */
-  async createPaymentPayload(
-    x402Version: number,
-    paymentRequirements: unknown,
-    context?: PaymentPayloadContext,
-  ): Promise<PaymentPayloadResult> {
+  async createPaymentPayload(x402Version: number, paymentRequirements: unknown, context?: PaymentPayloadContext): Promise<PaymentPayloadResult> {
     if (x402Version !== X402_VERSION) {
       throw new InvalidOfferError({ details: `x402Version ${x402Version} is not ${X402_VERSION}` });
     }
@@ -64,10 +60,7 @@ export class SvcZerc20SchemeClient implements SchemeNetworkClient {
       throw new SpendCapExceededError({ amount: requirements.amount, cap });
     }
     const { mode, ...rest } = this.options;
-    const payload =
-      mode === "permit"
-        ? await createPermitPayment({ ...rest, requirements })
-        : await createSelfTransferPayment({ ...rest, requirements });
+    const payload = mode === "permit" ? await createPermitPayment({ ...rest, requirements }) : await createSelfTransferPayment({ ...rest, requirements });
     return { x402Version: X402_VERSION, payload };
   }
 }

@@ -16,12 +16,8 @@ const tokenName = "zkERC20 Test";
 
 /** What a payer does: sign both messages for the offer and assemble the payload. */
 async function pay(nonce: bigint) {
-  const permitSignature = await account.signTypedData(
-    buildPermitTypedData({ requirements, payer: TEST_PAYER, nonce, tokenName }),
-  );
-  const burnAuthorizationSignature = await account.signTypedData(
-    buildBurnAuthorizationTypedData({ requirements, payer: TEST_PAYER }),
-  );
+  const permitSignature = await account.signTypedData(buildPermitTypedData({ requirements, payer: TEST_PAYER, nonce, tokenName }));
+  const burnAuthorizationSignature = await account.signTypedData(buildBurnAuthorizationTypedData({ requirements, payer: TEST_PAYER }));
   return buildPermitPayload({ requirements, payer: TEST_PAYER, nonce, permitSignature, burnAuthorizationSignature });
 }
 

@@ -1,34 +1,13 @@
-import {
-  encodeAbiParameters,
-  hashStruct,
-  hashTypedData,
-  keccak256,
-  recoverTypedDataAddress,
-  toHex,
-} from "viem";
+import { encodeAbiParameters, hashStruct, hashTypedData, keccak256, recoverTypedDataAddress, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 
-import {
-  buildExtra,
-  buildRequirements,
-  TEST_CHALLENGE_NONCE,
-  TEST_PAY_TO,
-  TEST_PAYER,
-  TEST_PAYER_KEY,
-  TEST_TOKEN,
-} from "../testing/builders.js";
+import { buildExtra, buildRequirements, TEST_CHALLENGE_NONCE, TEST_PAY_TO, TEST_PAYER, TEST_PAYER_KEY, TEST_TOKEN } from "../testing/builders.js";
 import { permitBurnerAbi } from "../zerc20/abis.js";
-import {
-  BURN_AUTHORIZATION_TYPE,
-  BURN_AUTHORIZATION_TYPEHASH,
-  buildBurnAuthorizationTypedData,
-  burnAuthorizationTypes,
-} from "./burnAuthorizationTypedData.js";
+import { BURN_AUTHORIZATION_TYPE, BURN_AUTHORIZATION_TYPEHASH, buildBurnAuthorizationTypedData, burnAuthorizationTypes } from "./burnAuthorizationTypedData.js";
 
 /** The struct exactly as the spec writes it, kept literal here so the test does not trust our constant. */
-const SPEC_TYPE =
-  "BurnAuthorization(address token,address payer,address burnAddress,uint256 value,bytes32 challengeNonce,uint256 deadline)";
+const SPEC_TYPE = "BurnAuthorization(address token,address payer,address burnAddress,uint256 value,bytes32 challengeNonce,uint256 deadline)";
 
 const account = privateKeyToAccount(TEST_PAYER_KEY);
 const requirements = buildRequirements({ amount: "2500" });
@@ -69,24 +48,8 @@ describe("buildBurnAuthorizationTypedData", () => {
     const { message } = buildBurnAuthorizationTypedData({ requirements, payer: TEST_PAYER });
     const byHand = keccak256(
       encodeAbiParameters(
-        [
-          { type: "bytes32" },
-          { type: "address" },
-          { type: "address" },
-          { type: "address" },
-          { type: "uint256" },
-          { type: "bytes32" },
-          { type: "uint256" },
-        ],
-        [
-          keccak256(toHex(SPEC_TYPE)),
-          message.token,
-          message.payer,
-          message.burnAddress,
-          message.value,
-          message.challengeNonce,
-          message.deadline,
-        ],
+        [{ type: "bytes32" }, { type: "address" }, { type: "address" }, { type: "address" }, { type: "uint256" }, { type: "bytes32" }, { type: "uint256" }],
+        [keccak256(toHex(SPEC_TYPE)), message.token, message.payer, message.burnAddress, message.value, message.challengeNonce, message.deadline],
       ),
     );
     expect(hashStruct({ types: burnAuthorizationTypes, primaryType: "BurnAuthorization", data: message })).toBe(byHand);

@@ -67,9 +67,7 @@ export type BuildBurnAuthorizationTypedDataReturnType = {
  * @example
  * const burnAuthSig = await account.signTypedData(buildBurnAuthorizationTypedData({ requirements, payer }));
  */
-export function buildBurnAuthorizationTypedData(
-  parameters: BuildBurnAuthorizationTypedDataParameters,
-): BuildBurnAuthorizationTypedDataReturnType {
+export function buildBurnAuthorizationTypedData(parameters: BuildBurnAuthorizationTypedDataParameters): BuildBurnAuthorizationTypedDataReturnType {
   const { requirements, payer } = parameters;
   const { helper, deadline } = getPermitFields(requirements);
   return {

@@ -17,10 +17,7 @@ export type PermitFields = {
 export function getPermitFields(requirements: PaymentRequirements): PermitFields {
   const { helper, deadline } = requirements.extra;
   if (helper === undefined || deadline === undefined) {
-    const missing = [
-      ...(helper === undefined ? (["helper"] as const) : []),
-      ...(deadline === undefined ? (["deadline"] as const) : []),
-    ];
+    const missing = [...(helper === undefined ? (["helper"] as const) : []), ...(deadline === undefined ? (["deadline"] as const) : [])];
     throw new PermitUnavailableError({ missing });
   }
   return { helper, deadline };

@@ -1,23 +1,9 @@
-import {
-  concat,
-  encodeAbiParameters,
-  hashTypedData,
-  keccak256,
-  recoverTypedDataAddress,
-  toHex,
-} from "viem";
+import { concat, encodeAbiParameters, hashTypedData, keccak256, recoverTypedDataAddress, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 
 import { PermitUnavailableError } from "./errors.js";
-import {
-  buildExtra,
-  buildRequirements,
-  TEST_HELPER,
-  TEST_PAYER,
-  TEST_PAYER_KEY,
-  TEST_TOKEN,
-} from "../testing/builders.js";
+import { buildExtra, buildRequirements, TEST_HELPER, TEST_PAYER, TEST_PAYER_KEY, TEST_TOKEN } from "../testing/builders.js";
 import { PaymentRequirementsSchema } from "../wire/paymentRequirements.js";
 import { buildPermitTypedData } from "./permitTypedData.js";
 
@@ -70,14 +56,7 @@ describe("buildPermitTypedData", () => {
     );
     const structHash = keccak256(
       encodeAbiParameters(
-        [
-          { type: "bytes32" },
-          { type: "address" },
-          { type: "address" },
-          { type: "uint256" },
-          { type: "uint256" },
-          { type: "uint256" },
-        ],
+        [{ type: "bytes32" }, { type: "address" }, { type: "address" }, { type: "uint256" }, { type: "uint256" }, { type: "uint256" }],
         [
           keccak256(toHex("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)")),
           TEST_PAYER,

@@ -42,6 +42,8 @@ describe("splitSignature / joinSignature", () => {
 
   it("rejects parts with s out of range", () => {
     const tooLarge = `0x${"ff".repeat(32)}` as const;
-    expect(() => joinSignature({ v: 27, r: keccak256(toHex("r")), s: tooLarge })).toThrowErrorMatchingInlineSnapshot(`[InvalidSignatureError: Invalid signature: expected 65 bytes r || s || v with r and s in range and v 0, 1, 27 or 28.]`);
+    expect(() => joinSignature({ v: 27, r: keccak256(toHex("r")), s: tooLarge })).toThrowErrorMatchingInlineSnapshot(
+      `[InvalidSignatureError: Invalid signature: expected 65 bytes r || s || v with r and s in range and v 0, 1, 27 or 28.]`,
+    );
   });
 });

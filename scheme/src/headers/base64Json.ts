@@ -19,11 +19,7 @@ export function encodeBase64Json(value: unknown): string {
  * what @x402/core's decoder (`atob`) accepts, unpadded input included, and nothing more: a bare `Buffer.from`
  * would silently skip junk characters.
  */
-export function decodeBase64Json<Schema extends z.ZodType>(
-  header: string,
-  value: string,
-  schema: Schema,
-): z.infer<Schema> {
+export function decodeBase64Json<Schema extends z.ZodType>(header: string, value: string, schema: Schema): z.infer<Schema> {
   // Padding must complete a 4-character group, and one leftover character cannot encode a byte.
   const misPadded = value.includes("=") ? value.length % 4 !== 0 : value.length % 4 === 1;
   if (!BASE64.test(value) || misPadded) {

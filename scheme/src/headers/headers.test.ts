@@ -9,14 +9,7 @@ import {
 import { describe, expect, it } from "vitest";
 
 import { InvalidHeaderError } from "./errors.js";
-import {
-  buildExtra,
-  buildPaymentPayload,
-  buildPermitPayload,
-  buildRequirements,
-  buildResourceInfo,
-  buildSettleResponse,
-} from "../testing/builders.js";
+import { buildExtra, buildPaymentPayload, buildPermitPayload, buildRequirements, buildResourceInfo, buildSettleResponse } from "../testing/builders.js";
 import type { PaymentRequired } from "../wire/paymentRequired.js";
 import { X402_VERSION } from "../wire/scheme.js";
 import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from "./paymentRequiredHeader.js";

@@ -114,10 +114,8 @@ export function createHistoryClient(parameters: CreateHistoryClientParameters): 
     return parsed.data;
   };
 
-  const requestChallenge = (subject: HistorySubject) =>
-    call("POST", "/history/auth/challenge", HistoryChallengeResponseSchema, { body: { subject } });
-  const verifySignature = (request: HistoryVerifyRequest) =>
-    call("POST", "/history/auth/verify", HistoryTokenResponseSchema, { body: request });
+  const requestChallenge = (subject: HistorySubject) => call("POST", "/history/auth/challenge", HistoryChallengeResponseSchema, { body: { subject } });
+  const verifySignature = (request: HistoryVerifyRequest) => call("POST", "/history/auth/verify", HistoryTokenResponseSchema, { body: request });
 
   return {
     requestChallenge,
@@ -132,8 +130,7 @@ export function createHistoryClient(parameters: CreateHistoryClientParameters): 
       return verifySignature({ message: challenge.message, signature });
     },
     listPayments: async (token) => (await call("GET", "/history/payments", HistoryPaymentsResponseSchema, { token })).payments,
-    getPayment: (token, paymentId) =>
-      call("GET", `/history/payments/${encodeURIComponent(paymentId)}`, HistoryPaymentViewSchema, { token }),
+    getPayment: (token, paymentId) => call("GET", `/history/payments/${encodeURIComponent(paymentId)}`, HistoryPaymentViewSchema, { token }),
     issueProof: (token, paymentId) => call("POST", "/history/proofs/issue", ProofIssueResponseSchema, { token, body: { paymentId } }),
     verifyProof: (token, proofId) => call("POST", "/history/proofs/verify", ProofVerifyResponseSchema, { token, body: { proofId } }),
     revokeProof: (token, proofId, reason) =>

@@ -8,8 +8,7 @@ import { ArtifactTimeSchema, formatArtifactTime, parseArtifactTime } from "./art
 export const HISTORY_LOGIN_TITLE = "svc-zerc20 payment history login";
 
 /** The purpose line: a wallet owner reading the message learns that it moves no money. */
-export const HISTORY_LOGIN_PURPOSE =
-  "Purpose: sign in to read payment history and manage payment proofs; this signature authorizes no payment";
+export const HISTORY_LOGIN_PURPOSE = "Purpose: sign in to read payment history and manage payment proofs; this signature authorizes no payment";
 
 /** What a login message binds: where, who (tenant, actor, role), a single-use nonce and an expiry. */
 export type HistoryLoginMessageFields = {

@@ -3,14 +3,7 @@ import { z } from "zod";
 import { AddressSchema } from "../wire/address.js";
 import { DecimalStringSchema } from "../wire/decimalString.js";
 import { NetworkSchema } from "../wire/network.js";
-import {
-  HistorySubjectSchema,
-  KeyIdSchema,
-  PaymentIdSchema,
-  ProofIdSchema,
-  Sha256HexSchema,
-  VisibleIdSchema,
-} from "./artifactFields.js";
+import { HistorySubjectSchema, KeyIdSchema, PaymentIdSchema, ProofIdSchema, Sha256HexSchema, VisibleIdSchema } from "./artifactFields.js";
 import { ArtifactSignatureSchema } from "./artifactSignature.js";
 import { ArtifactTimeSchema } from "./artifactTime.js";
 

@@ -7,9 +7,7 @@ import { type TrustAnchor, TrustAnchorSchema } from "./trustAnchor.js";
 export type VerifyIssuerManifestParameters = { manifest: unknown; trustAnchor: unknown };
 
 /** A trusted manifest with its anchor, or why it is not trusted. */
-export type VerifyIssuerManifestReturnType =
-  | { valid: true; manifest: IssuerManifest; trustAnchor: TrustAnchor }
-  | { valid: false; reason: string };
+export type VerifyIssuerManifestReturnType = { valid: true; manifest: IssuerManifest; trustAnchor: TrustAnchor } | { valid: false; reason: string };
 
 /**
  * Checks a key manifest against the out-of-band trust anchor before any of its keys is used: both parse,

@@ -114,9 +114,7 @@ describe("verifyPaymentProof: INVALID before anything else", () => {
       result: "INVALID",
       reason: "manifest signature does not verify against the trust anchor",
     });
-    expect(check({ trustAnchor: buildTrustAnchor([testKey("other-root", "root-9")]) }).reason).toBe(
-      "manifest is not signed by a root key of the trust anchor",
-    );
+    expect(check({ trustAnchor: buildTrustAnchor([testKey("other-root", "root-9")]) }).reason).toBe("manifest is not signed by a root key of the trust anchor");
     expect(check({ trustAnchor: buildTrustAnchor(undefined, { issuer: "someone-else" }) }).result).toBe("INVALID");
   });
 

@@ -41,9 +41,7 @@ describe("reason codes", () => {
 
   it("each have a constant named after the code, and every constant is listed", () => {
     const constants = Object.entries(reasons).filter(([name]) => /^[A-Z_]+$/.test(name) && name !== "REASON_CODES");
-    expect(constants.map(([name, value]) => [name.toLowerCase(), value])).toEqual(
-      constants.map(([name]) => [name.toLowerCase(), name.toLowerCase()]),
-    );
+    expect(constants.map(([name, value]) => [name.toLowerCase(), value])).toEqual(constants.map(([name]) => [name.toLowerCase(), name.toLowerCase()]));
     expect(constants.map(([, value]) => value).sort()).toEqual([...REASON_CODES].sort());
   });
 

@@ -65,9 +65,7 @@ describe("createChallengeClient", () => {
     const challenge = createChallengeClient({ facilitatorUrl: "http://facilitator.test", network, fetch });
     const error = await rejection(challenge("1000"));
     expect(error.failure).toEqual({ kind: "refused", status: 503, facilitatorError: undefined });
-    expect(error.shortMessage).toBe(
-      "The payment facilitator could not issue an svc-zerc20 offer: POST /challenge answered HTTP 503.",
-    );
+    expect(error.shortMessage).toBe("The payment facilitator could not issue an svc-zerc20 offer: POST /challenge answered HTTP 503.");
   });
 
   it("reports an unreachable facilitator without its address in the short message", async () => {

@@ -45,8 +45,7 @@ export function createChallengeClient(parameters: CreateChallengeClientParameter
   const timeoutMs = parameters.timeoutMs ?? DEFAULT_CHALLENGE_TIMEOUT_MS;
   const fail = (failure: ChallengeFailure, cause?: unknown) => new ChallengeRequestError({ failure, url, cause });
 
-  const authorization: Record<string, string> =
-    parameters.providerKey === undefined ? {} : { authorization: providerAuthorization(parameters.providerKey) };
+  const authorization: Record<string, string> = parameters.providerKey === undefined ? {} : { authorization: providerAuthorization(parameters.providerKey) };
 
   return async (listPrice, options = {}) => {
     const fetchFn = parameters.fetch ?? globalThis.fetch;

@@ -58,7 +58,7 @@ export class UnsupportedPriceError extends BaseError {
 
   constructor() {
     super("svc-zerc20 prices must come from the plugin's accepts({ price }) option, in base units.", {
-      details: "configure the route with accepts: svcZerc20.accepts({ price: \"1000\" }) instead of a static price",
+      details: 'configure the route with accepts: svcZerc20.accepts({ price: "1000" }) instead of a static price',
     });
   }
 }

@@ -1,11 +1,4 @@
-import type {
-  DeepReadonly,
-  SchemeServerHooks,
-  SettleContext,
-  SettleResponse,
-  VerifyContext,
-  VerifyResultContext,
-} from "@x402/core/types";
+import type { DeepReadonly, SchemeServerHooks, SettleContext, SettleResponse, VerifyContext, VerifyResultContext } from "@x402/core/types";
 import type { Hex } from "viem";
 
 import { CHALLENGE_EXPIRED, PAYLOAD_CONFLICT } from "../reasons/reasonCodes.js";
@@ -22,9 +15,7 @@ type Outcome = "accepted" | "failed";
 type InFlight = { done: Promise<Outcome>; finish: (outcome: Outcome) => void };
 
 /** What one request is to the gate: the run's owner, or a re-send served from the accepted record. */
-type Ticket =
-  | { role: "owner"; challengeNonce: string; fingerprint: Hex; inFlight: InFlight }
-  | { role: "replay"; response: SettleResponse };
+type Ticket = { role: "owner"; challengeNonce: string; fingerprint: Hex; inFlight: InFlight } | { role: "replay"; response: SettleResponse };
 
 /** What the gate works on. */
 export type PaymentGateParameters = {

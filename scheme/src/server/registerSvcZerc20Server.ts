@@ -11,10 +11,7 @@ import { type SvcZerc20ServerOptions, SvcZerc20ServerScheme } from "./svcZerc20S
  * const zerc20 = registerSvcZerc20Server(resourceServer, { network: "eip155:31337", facilitatorUrl });
  * app.use(paymentMiddleware({ "GET /weather": { accepts: zerc20.accepts({ price: "1000" }) } }, resourceServer));
  */
-export function registerSvcZerc20Server(
-  resourceServer: x402ResourceServer,
-  options: SvcZerc20ServerOptions,
-): SvcZerc20ServerScheme {
+export function registerSvcZerc20Server(resourceServer: x402ResourceServer, options: SvcZerc20ServerOptions): SvcZerc20ServerScheme {
   const scheme = new SvcZerc20ServerScheme(options);
   resourceServer.register(options.network, scheme);
   return scheme;

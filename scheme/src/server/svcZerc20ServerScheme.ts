@@ -1,13 +1,6 @@
 import type { HTTPRequestContext, PaymentOption } from "@x402/core/http";
 import { FacilitatorResponseError, SDK_DEFAULT_ASSET_TRANSFER_METHOD } from "@x402/core/server";
-import type {
-  AssetAmount,
-  PaymentFlowConfig,
-  PaymentRequirements,
-  Price,
-  SchemeNetworkServer,
-  SchemeServerHooks,
-} from "@x402/core/types";
+import type { AssetAmount, PaymentFlowConfig, PaymentRequirements, Price, SchemeNetworkServer, SchemeServerHooks } from "@x402/core/types";
 
 import { decodePaymentSignatureHeader } from "../headers/paymentSignatureHeader.js";
 import { type DecimalString, DecimalStringSchema } from "../wire/decimalString.js";

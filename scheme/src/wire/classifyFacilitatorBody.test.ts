@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { MALFORMED_PAYLOAD, UNSUPPORTED_SCHEME } from "../reasons/reasonCodes.js";
-import {
-  buildFacilitatorRequest,
-  buildPaymentPayload,
-  buildPermitPayload,
-  buildRequirements,
-  buildSelfTransferPayload,
-} from "../testing/builders.js";
+import { buildFacilitatorRequest, buildPaymentPayload, buildPermitPayload, buildRequirements, buildSelfTransferPayload } from "../testing/builders.js";
 import { classifyFacilitatorBody } from "./classifyFacilitatorBody.js";
 
 describe("classifyFacilitatorBody", () => {

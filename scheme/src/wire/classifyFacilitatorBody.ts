@@ -34,9 +34,7 @@ export function classifyFacilitatorBody(body: unknown): ClassifiedFacilitatorBod
 
   if (!Object.hasOwn(body, "paymentPayload")) {
     const payment = classifyPayload(body);
-    return payment.kind === "malformed"
-      ? { kind: "rejected", reason: payment.reason, detail: payment.detail }
-      : { kind: "legacy", payment };
+    return payment.kind === "malformed" ? { kind: "rejected", reason: payment.reason, detail: payment.detail } : { kind: "legacy", payment };
   }
 
   if (namesForeignScheme(body)) {
@@ -47,9 +45,7 @@ export function classifyFacilitatorBody(body: unknown): ClassifiedFacilitatorBod
     return { kind: "rejected", reason: MALFORMED_PAYLOAD, detail: describeIssues(parsed.error) };
   }
   const payment = classifyPayload(parsed.data.paymentPayload.payload);
-  return payment.kind === "malformed"
-    ? { kind: "rejected", reason: payment.reason, detail: payment.detail }
-    : { kind: "x402", request: parsed.data, payment };
+  return payment.kind === "malformed" ? { kind: "rejected", reason: payment.reason, detail: payment.detail } : { kind: "x402", request: parsed.data, payment };
 }
 
 /** True when the requirements or the echoed offer name a scheme other than ours. */

@@ -9,14 +9,7 @@ import { parseSchemePayload } from "./parseSchemePayload.js";
 const TRIPLE = ["permit", "payer", "burnAuthSig"] as const;
 
 /** Every non-empty proper subset of the permit triple: the six partial combinations. */
-const PARTIAL_TRIPLES = [
-  ["permit"],
-  ["payer"],
-  ["burnAuthSig"],
-  ["permit", "payer"],
-  ["permit", "burnAuthSig"],
-  ["payer", "burnAuthSig"],
-] as const;
+const PARTIAL_TRIPLES = [["permit"], ["payer"], ["burnAuthSig"], ["permit", "payer"], ["permit", "burnAuthSig"], ["payer", "burnAuthSig"]] as const;
 
 describe("classifyPayload", () => {
   it("classifies a complete permit payload", () => {
@@ -35,9 +28,7 @@ describe("classifyPayload", () => {
 
   describe.each(PARTIAL_TRIPLES.map((kept) => [kept.join(" + "), kept] as const))("a partial triple with only %s", (_name, kept) => {
     const full = { ...buildPermitPayload(), burnTxHash: TEST_BURN_TX_HASH };
-    const partial = Object.fromEntries(
-      Object.entries(full).filter(([key]) => !TRIPLE.some((field) => field === key) || kept.some((k) => k === key)),
-    );
+    const partial = Object.fromEntries(Object.entries(full).filter(([key]) => !TRIPLE.some((field) => field === key) || kept.some((k) => k === key)));
 
     it("is malformed, never self-transfer, even next to a valid burnTxHash", () => {
       const result = classifyPayload(partial);

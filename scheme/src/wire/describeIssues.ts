@@ -5,7 +5,5 @@ import type { z } from "zod";
  * the summary is safe to return to a client or log even when the input held signatures.
  */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join(".") : "(root)"}: ${issue.message}`)
-    .join("; ");
+  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join(".") : "(root)"}: ${issue.message}`).join("; ");
 }

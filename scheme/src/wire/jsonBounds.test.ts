@@ -22,7 +22,7 @@ describe("findJsonBoundsViolation", () => {
 
   it.each([
     ["1e400 under an unknown key", '{"payload":{"x":1e400}}'],
-    ["-1e400 inside an array", '[1,[-1e400]]'],
+    ["-1e400 inside an array", "[1,[-1e400]]"],
   ])("refuses %s, naming the rule and not the value", (_label, text) => {
     expect(findJsonBoundsViolation(JSON.parse(text))).toBe("holds a number outside the finite range");
   });

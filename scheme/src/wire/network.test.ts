@@ -23,7 +23,9 @@ describe("toNetwork / parseNetwork", () => {
   });
 
   it("throws InvalidNetworkError on a bad identifier", () => {
-    expect(() => parseNetwork("eip155:abc")).toThrowErrorMatchingInlineSnapshot(`[InvalidNetworkError: Invalid network "eip155:abc": expected eip155:<chainId>.]`);
+    expect(() => parseNetwork("eip155:abc")).toThrowErrorMatchingInlineSnapshot(
+      `[InvalidNetworkError: Invalid network "eip155:abc": expected eip155:<chainId>.]`,
+    );
     expect(() => parseNetwork("solana:mainnet")).toThrow(InvalidNetworkError);
   });
 

@@ -41,7 +41,10 @@ describe("payloadDigest is the payment's semantic identity", () => {
   it("keeps a permit payment and a self-transfer payment for one challenge apart", () => {
     expect(payloadDigest(permit)).not.toBe(payloadDigest(selfTransfer));
     expect(paymentIdentity(permit)).toHaveProperty("burnAuthSig");
-    expect(paymentIdentity(selfTransfer)).toEqual({ challengeNonce: selfTransfer.challengeNonce.toLowerCase(), burnTxHash: selfTransfer.burnTxHash.toLowerCase() });
+    expect(paymentIdentity(selfTransfer)).toEqual({
+      challengeNonce: selfTransfer.challengeNonce.toLowerCase(),
+      burnTxHash: selfTransfer.burnTxHash.toLowerCase(),
+    });
   });
 
   it("has no identity for a malformed payload, which is digested as written", () => {

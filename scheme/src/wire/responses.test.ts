@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import {
-  buildChallengeOffer,
-  buildSettleResponse,
-  buildSupportedResponse,
-  buildVerifyResponse,
-} from "../testing/builders.js";
+import { buildChallengeOffer, buildSettleResponse, buildSupportedResponse, buildVerifyResponse } from "../testing/builders.js";
 import { ChallengeOfferSchema } from "./challengeOffer.js";
 import { ChallengeRequestSchema, MAX_CHALLENGE_AMOUNT } from "./challengeRequest.js";
 import { SettleResponseSchema } from "./settleResponse.js";

@@ -91,13 +91,10 @@ const cases: [string, z.ZodType, unknown, (string | number)[][]][] = [
 ];
 
 describe.each(cases)("%s", (_name, schema, valid, paths) => {
-  it.each(paths.map((path) => [path.length > 0 ? path.join(".") : "(root)", path] as const))(
-    "accepts and keeps an unknown key at %s",
-    (_where, path) => {
-      const value = withUnknownKey(valid, path);
-      expect(schema.parse(value)).toEqual(value);
-    },
-  );
+  it.each(paths.map((path) => [path.length > 0 ? path.join(".") : "(root)", path] as const))("accepts and keeps an unknown key at %s", (_where, path) => {
+    const value = withUnknownKey(valid, path);
+    expect(schema.parse(value)).toEqual(value);
+  });
 });
 
 describe("classifyPayload", () => {

@@ -46,14 +46,11 @@ const requirementsSamples = [
 ];
 
 describe("our accepted shapes pass @x402/core/schemas", () => {
-  it.each(requirementsSamples.map((sample, index) => [index, sample] as const))(
-    "PaymentRequirements sample %i",
-    (_index, sample) => {
-      const ours = PaymentRequirementsSchema.parse(sample);
-      expect(isPaymentRequirementsV2(ours)).toBe(true);
-      expect(() => validatePaymentRequirements(ours)).not.toThrow();
-    },
-  );
+  it.each(requirementsSamples.map((sample, index) => [index, sample] as const))("PaymentRequirements sample %i", (_index, sample) => {
+    const ours = PaymentRequirementsSchema.parse(sample);
+    expect(isPaymentRequirementsV2(ours)).toBe(true);
+    expect(() => validatePaymentRequirements(ours)).not.toThrow();
+  });
 
   it.each([
     ["one offer", buildPaymentRequired()],

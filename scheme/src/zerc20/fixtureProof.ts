@@ -7,15 +7,7 @@
  *
  * Only the fixture stack and the facilitator's fixture prover adapter (profile `local`, chain 31337) use it.
  */
-import {
-  decodeAbiParameters,
-  encodeAbiParameters,
-  keccak256,
-  recoverMessageAddress,
-  toHex,
-  type Address,
-  type Hex,
-} from "viem";
+import { decodeAbiParameters, encodeAbiParameters, keccak256, recoverMessageAddress, toHex, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
 /**
@@ -28,14 +20,7 @@ export const FIXTURE_PROVER_PRIVATE_KEY: Hex = keccak256(toHex("svc-zerc20 local
  * The circuits a fixture proof can stand in for. The `ivc_*` tags mark folded (Nova) proofs that only the
  * decider turns into the on-chain `withdraw_local` / `withdraw_global` proof, as on the real batch path.
  */
-export type FixtureCircuit =
-  | "root"
-  | "withdraw_single"
-  | "withdraw_local"
-  | "withdraw_global"
-  | "ivc_root"
-  | "ivc_withdraw_local"
-  | "ivc_withdraw_global";
+export type FixtureCircuit = "root" | "withdraw_single" | "withdraw_local" | "withdraw_global" | "ivc_root" | "ivc_withdraw_local" | "ivc_withdraw_global";
 
 /** `keccak256(circuit name)`: the tag a fixture verifier contract is deployed for. */
 export function fixtureCircuitTag(circuit: FixtureCircuit): Hex {
@@ -44,21 +29,11 @@ export function fixtureCircuitTag(circuit: FixtureCircuit): Hex {
 
 /** The digest the fixture key signs (EIP-191 personal-sign over these 32 bytes). */
 export function fixtureProofDigest(circuit: FixtureCircuit, chainId: bigint, publicInputs: readonly bigint[]): Hex {
-  return keccak256(
-    encodeAbiParameters(
-      [{ type: "bytes32" }, { type: "uint256" }, { type: "uint256[]" }],
-      [fixtureCircuitTag(circuit), chainId, publicInputs],
-    ),
-  );
+  return keccak256(encodeAbiParameters([{ type: "bytes32" }, { type: "uint256" }, { type: "uint256[]" }], [fixtureCircuitTag(circuit), chainId, publicInputs]));
 }
 
 /** Signs public inputs with the fixture key and returns the proof bytes the verifier contracts take. */
-export async function signFixtureProof(params: {
-  privateKey: Hex;
-  circuit: FixtureCircuit;
-  chainId: bigint;
-  publicInputs: readonly bigint[];
-}): Promise<Hex> {
+export async function signFixtureProof(params: { privateKey: Hex; circuit: FixtureCircuit; chainId: bigint; publicInputs: readonly bigint[] }): Promise<Hex> {
   const account = privateKeyToAccount(params.privateKey);
   const digest = fixtureProofDigest(params.circuit, params.chainId, params.publicInputs);
   const signature = await account.signMessage({ message: { raw: digest } });

@@ -51,12 +51,7 @@ export function merkleRootFromPath(leaf: bigint, leafIndex: bigint, siblings: re
 }
 
 /** Whether `siblings` prove `leaf` at `leafIndex` under `root`. */
-export function verifyMerklePath(params: {
-  leaf: bigint;
-  leafIndex: bigint;
-  siblings: readonly bigint[];
-  root: bigint;
-}): boolean {
+export function verifyMerklePath(params: { leaf: bigint; leafIndex: bigint; siblings: readonly bigint[]; root: bigint }): boolean {
   if (params.siblings.length !== TRANSFER_TREE_HEIGHT) return false;
   return merkleRootFromPath(params.leaf, params.leafIndex, params.siblings) === params.root;
 }

@@ -28,12 +28,21 @@ export class ApprovalsListCommand extends Command {
     if (this.json) {
       for (const request of pending) {
         // Every time as ISO 8601, like `createdAt`: no mix of seconds, milliseconds and strings.
-        writeJsonLine(stdout, { ...request, amount: request.amount.toString(), offerExpiresAt: new Date(request.offerExpiresAt * 1000).toISOString(), decideBy: new Date(request.decideBy).toISOString() });
+        writeJsonLine(stdout, {
+          ...request,
+          amount: request.amount.toString(),
+          offerExpiresAt: new Date(request.offerExpiresAt * 1000).toISOString(),
+          decideBy: new Date(request.decideBy).toISOString(),
+        });
       }
       return EXIT_OK;
     }
     if (pending.length === 0) writeLine(stdout, "no pending approvals");
-    const formatFor = await readAmountFormats(policy, pending.map((request) => request.asset), { baseUnits: this.baseUnits });
+    const formatFor = await readAmountFormats(
+      policy,
+      pending.map((request) => request.asset),
+      { baseUnits: this.baseUnits },
+    );
     for (const request of pending) {
       const format = formatFor(request.asset);
       const seconds = Math.max(0, Math.ceil((request.decideBy - Date.now()) / 1000));

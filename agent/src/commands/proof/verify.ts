@@ -31,7 +31,9 @@ export class ProofVerifyCommand extends Command {
 
   trustAnchor = Option.String("--trust-anchor", { required: true, description: "the issuer's trust anchor, obtained out of band" });
 
-  statusChain = Option.String("--status-chain", { description: "the proof's status chain (status-chain.jsonl); without it only validity at issuance is checked" });
+  statusChain = Option.String("--status-chain", {
+    description: "the proof's status chain (status-chain.jsonl); without it only validity at issuance is checked",
+  });
 
   at = Option.String("--at", { description: "when to evaluate, RFC 3339 (e.g. 2030-06-01T00:00:00Z); default now" });
 

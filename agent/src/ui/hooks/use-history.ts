@@ -34,13 +34,15 @@ export function useHistory(read: (() => Promise<HistoryPaymentView[]>) | undefin
     if (!openRef.current) return;
     setLoading(true);
     setOffset(0);
-    read().then(
-      (next) => {
-        setPayments(next);
-        setError(undefined);
-      },
-      (failure: unknown) => setError(describeError(failure)),
-    ).finally(() => setLoading(false));
+    read()
+      .then(
+        (next) => {
+          setPayments(next);
+          setError(undefined);
+        },
+        (failure: unknown) => setError(describeError(failure)),
+      )
+      .finally(() => setLoading(false));
   }, [read]);
   const count = payments?.length ?? 0;
   const scroll = useCallback((delta: number) => setOffset((current) => Math.max(0, Math.min(Math.max(0, count - 1), current + delta))), [count]);

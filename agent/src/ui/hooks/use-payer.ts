@@ -9,10 +9,7 @@ export type PayerView = { address: `0x${string}` | undefined; balance: bigint | 
 /** The payer's address and token balance, re-read with the spend so a payment shows up in it. */
 export function usePayer(dependencies: TuiDependencies, asset: string | undefined): PayerView {
   const { balance } = dependencies;
-  const read = useCallback(
-    async () => (asset === undefined || balance === undefined ? undefined : balance(asset as `0x${string}`)),
-    [asset, balance],
-  );
+  const read = useCallback(async () => (asset === undefined || balance === undefined ? undefined : balance(asset as `0x${string}`)), [asset, balance]);
   const { value } = usePolled(read, Math.max(dependencies.pollMs, 2_000));
   return { address: dependencies.payerAddress, balance: value };
 }

@@ -169,10 +169,13 @@ export function usePaymentSession(dependencies: TuiDependencies, url: URL | unde
               answer.current = undefined;
               patchApproval(undefined);
             };
-            const timer = setTimeout(() => {
-              settle();
-              resolve("timed-out");
-            }, Math.max(0, request.decideBy - dependencies.now()));
+            const timer = setTimeout(
+              () => {
+                settle();
+                resolve("timed-out");
+              },
+              Math.max(0, request.decideBy - dependencies.now()),
+            );
             answer.current = {
               resolve: (result) => {
                 settle();

@@ -53,10 +53,13 @@ export function usePendingApprovals(dependencies: TuiDependencies): PendingAppro
   const move = useCallback((delta: number) => setCursor((current) => Math.max(0, current + delta)), []);
   const decide = useCallback(
     (id: string, decision: "approved" | "denied") => {
-      dependencies.decide(id, decision).then(
-        () => setNotice(`${decision} ${id}`),
-        (failure: unknown) => setNotice(`could not answer ${id}: ${describeError(failure)}`),
-      ).finally(refresh);
+      dependencies
+        .decide(id, decision)
+        .then(
+          () => setNotice(`${decision} ${id}`),
+          (failure: unknown) => setNotice(`could not answer ${id}: ${describeError(failure)}`),
+        )
+        .finally(refresh);
     },
     [dependencies, refresh],
   );

@@ -15,19 +15,21 @@ export function usePolled<T>(read: () => Promise<T>, intervalMs: number): Polled
   const refresh = useCallback(() => {
     if (running.current) return;
     running.current = true;
-    read().then(
-      (next) => {
-        if (mounted.current) {
-          setValue(next);
-          setError(undefined);
-        }
-      },
-      (failure: unknown) => {
-        if (mounted.current) setError(failure instanceof Error ? failure.message.split("\n")[0] : String(failure));
-      },
-    ).finally(() => {
-      running.current = false;
-    });
+    read()
+      .then(
+        (next) => {
+          if (mounted.current) {
+            setValue(next);
+            setError(undefined);
+          }
+        },
+        (failure: unknown) => {
+          if (mounted.current) setError(failure instanceof Error ? failure.message.split("\n")[0] : String(failure));
+        },
+      )
+      .finally(() => {
+        running.current = false;
+      });
   }, [read]);
   useEffect(() => {
     mounted.current = true;

@@ -76,6 +76,7 @@ export function useTui(dependencies: TuiDependencies, url: URL | undefined, onEx
     ...(history.payments ?? []).map((payment) => payment.asset),
   ]);
   const { refresh } = spend;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the spend is re-read whenever a payment ends or the stage moves
   useEffect(() => {
     refresh();
   }, [lastOutcome, state.stage, refresh]);

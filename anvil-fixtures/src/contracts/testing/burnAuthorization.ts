@@ -32,10 +32,7 @@ export const burnAuthorizationTypes = {
 export const TEST_BURN_ADDRESS: Address = "0x14C7a9cA62574b09437A1EAF1CC92a5Aa869d2F8";
 
 /** A valid authorization from `payer` for 5 tokens, one hour ahead of the latest block, with overrides. */
-export async function buildBurnAuthorization(
-  chain: LocalChain,
-  overrides: Partial<TestBurnAuthorization> = {},
-): Promise<TestBurnAuthorization> {
+export async function buildBurnAuthorization(chain: LocalChain, overrides: Partial<TestBurnAuthorization> = {}): Promise<TestBurnAuthorization> {
   const { timestamp } = await chain.publicClient.getBlock();
   return {
     token: chain.deployment.token,

@@ -5,14 +5,7 @@
  * the error's name, never on message text.
  */
 import { expect } from "vitest";
-import {
-  BaseError,
-  ContractFunctionRevertedError,
-  decodeErrorResult,
-  isHex,
-  type Abi,
-  type Hex,
-} from "viem";
+import { BaseError, ContractFunctionRevertedError, decodeErrorResult, isHex, type Abi, type Hex } from "viem";
 import { loadArtifacts } from "../../compile/loadArtifacts.js";
 
 /** The decoded custom error of a revert. */

@@ -6,11 +6,7 @@ import { ANVIL_CHAIN_ID } from "../../anvil/startAnvil.js";
 export type TestGeneralRecipient = { chainId: bigint; recipient: Hex; tweak: Hex };
 
 /** A recipient paying `to` on the local chain, with a tweak derived from `tweakLabel`, plus overrides. */
-export function buildGeneralRecipient(
-  to: Address,
-  tweakLabel = "tweak-1",
-  overrides: Partial<TestGeneralRecipient> = {},
-): TestGeneralRecipient {
+export function buildGeneralRecipient(to: Address, tweakLabel = "tweak-1", overrides: Partial<TestGeneralRecipient> = {}): TestGeneralRecipient {
   return {
     chainId: BigInt(ANVIL_CHAIN_ID),
     recipient: pad(to, { size: 32 }),

@@ -11,11 +11,7 @@ import { describeFailure } from "./describeFailure.js";
 import type { CheckChain } from "./probeRpc.js";
 
 /** Checks for deployed code at `network.token`, `network.verifier`, `network.hub` and `settlement.permit_burner`. */
-export async function probeContracts(
-  config: FacilitatorConfig,
-  chain: CheckChain,
-  timeoutMs: number,
-): Promise<CheckFinding[]> {
+export async function probeContracts(config: FacilitatorConfig, chain: CheckChain, timeoutMs: number): Promise<CheckFinding[]> {
   const list = new FindingList("contracts");
   const targets: [key: string, address: Address][] = [
     ["network.token", config.network.token],
@@ -39,11 +35,7 @@ export async function probeContracts(
 }
 
 /** Whether `address` holds code, or why that could not be read. */
-export async function readCode(
-  chain: CheckChain,
-  address: Address,
-  timeoutMs: number,
-): Promise<{ hasCode: boolean; error?: string }> {
+export async function readCode(chain: CheckChain, address: Address, timeoutMs: number): Promise<{ hasCode: boolean; error?: string }> {
   try {
     const code = await chain.client.getCode({ address });
     return { hasCode: code !== undefined && code !== "0x" };

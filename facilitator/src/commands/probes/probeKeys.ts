@@ -101,10 +101,7 @@ function applyStartupRules(config: FacilitatorConfig, secrets: FacilitatorSecret
     for (const variable of variables) {
       const index = developmentKeyIndex(variable === "SVC_TREASURY_PK" ? secrets.treasuryPk : secrets.relayerPk);
       if (index === undefined) continue;
-      list.warn(
-        `${variable} is a well-known development key (anvil account ${index}); ` +
-          "accepted only because the setup is fully local",
-      );
+      list.warn(`${variable} is a well-known development key (anvil account ${index}); ` + "accepted only because the setup is fully local");
     }
   }
   if (config.profile === "local" && config.network.chain_id !== LOCAL_CHAIN_ID) {

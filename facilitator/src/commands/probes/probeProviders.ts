@@ -23,8 +23,7 @@ export function probeProviders(config: FacilitatorConfig): CheckFinding[] {
     const money = provider.rate_limit_per_min ?? config.daemon.rate_limit_per_min;
     const offers = provider.challenge_per_payer_per_min ?? config.daemon.challenge_per_key_per_min;
     list.ok(
-      `${name} (key sha256 ${provider.key_sha256.slice(0, 12)}…): ${describeLimit(money, "money calls")}, ` +
-        `${describeLimit(offers, "offers per payer")}`,
+      `${name} (key sha256 ${provider.key_sha256.slice(0, 12)}…): ${describeLimit(money, "money calls")}, ` + `${describeLimit(offers, "offers per payer")}`,
     );
   }
   return list.findings;

@@ -12,11 +12,7 @@ import { describeFailure } from "./describeFailure.js";
 import type { CheckChain } from "./probeRpc.js";
 
 /** Reads the native balance of the address of `SVC_RELAYER_PK`. */
-export async function probeRelayer(
-  secrets: FacilitatorSecrets,
-  chain: CheckChain,
-  timeoutMs: number,
-): Promise<CheckFinding[]> {
+export async function probeRelayer(secrets: FacilitatorSecrets, chain: CheckChain, timeoutMs: number): Promise<CheckFinding[]> {
   const list = new FindingList("relayer");
   const address = privateKeyToAddress(secrets.relayerPk);
   try {

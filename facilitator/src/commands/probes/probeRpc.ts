@@ -5,13 +5,7 @@
  */
 import { createPublicClient, http, webSocket, type PublicClient } from "viem";
 
-import {
-  assertRpcChainId,
-  describeUrlCredential,
-  findUrlCredentials,
-  redactUrl,
-  type FacilitatorConfig,
-} from "../../config/index.js";
+import { assertRpcChainId, describeUrlCredential, findUrlCredentials, redactUrl, type FacilitatorConfig } from "../../config/index.js";
 import { ChainIdMismatchError } from "../../config/errors.js";
 import { FindingList, type CheckFinding } from "./checkFinding.js";
 import { describeFailure } from "./describeFailure.js";

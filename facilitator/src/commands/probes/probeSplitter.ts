@@ -48,9 +48,7 @@ export async function probeSplitter(
     list.fail(`fee splitter ${address}: feeRecipient() cannot be read (${feeRecipient.error ?? "no value"})`);
   }
   if (list.findings.length === 0) {
-    list.ok(
-      `fee splitter ${address}: bps() ${bps.value} = fee.bps, payee ${payee.value}, fee recipient ${feeRecipient.value}`,
-    );
+    list.ok(`fee splitter ${address}: bps() ${bps.value} = fee.bps, payee ${payee.value}, fee recipient ${feeRecipient.value}`);
   }
   return list.findings;
 }

@@ -38,7 +38,13 @@ async function cli(argv: string[]): Promise<{ code: number; stdout: string; stde
         callback();
       },
     });
-  const code = await runCli(argv, { env: {}, stdin: process.stdin, stdout: sink((text) => (stdout += text)), stderr: sink((text) => (stderr += text)), colorDepth: 1 });
+  const code = await runCli(argv, {
+    env: {},
+    stdin: process.stdin,
+    stdout: sink((text) => (stdout += text)),
+    stderr: sink((text) => (stderr += text)),
+    colorDepth: 1,
+  });
   return { code, stdout, stderr };
 }
 
@@ -66,7 +72,14 @@ async function issueProofFiles(keys: string, issuedAt: number, ttl = 86_400): Pr
     issued_at: formatArtifactTime(issuedAt),
     expires_at: formatArtifactTime(issuedAt + ttl),
     requested_by: "payer",
-    payment: { payment_id: `0x${"cd".repeat(32)}`, state: "accepted", network: "eip155:31337", asset: "0x5fbdb2315678afecb367f032d93f642f64180aa3", amount: "1000", accepted_at: formatArtifactTime(issuedAt - 5) },
+    payment: {
+      payment_id: `0x${"cd".repeat(32)}`,
+      state: "accepted",
+      network: "eip155:31337",
+      asset: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+      amount: "1000",
+      accepted_at: formatArtifactTime(issuedAt - 5),
+    },
     participants: { payer: { tenant_id: "t", actor_id: "a" }, provider: { tenant_id: "p", actor_id: "s" } },
     record_commitment: { alg: RECORD_COMMITMENT_ALG, value: "ab".repeat(32) },
   };
@@ -88,7 +101,12 @@ async function issueProofFiles(keys: string, issuedAt: number, ttl = 86_400): Pr
     },
     { keyId, privateKey },
   );
-  const files = { proof: join(keys, "proof.json"), chain: join(keys, "status-chain.jsonl"), manifest: join(keys, "manifest.json"), anchor: join(keys, "trust-anchor.json") };
+  const files = {
+    proof: join(keys, "proof.json"),
+    chain: join(keys, "status-chain.jsonl"),
+    manifest: join(keys, "manifest.json"),
+    anchor: join(keys, "trust-anchor.json"),
+  };
   await writeFile(files.proof, JSON.stringify(proof, null, 2));
   await writeFile(files.chain, `${JSON.stringify(status)}\n`);
   return files;

@@ -74,7 +74,10 @@ export class VerifyProofCommand extends Command {
     examples: [
       ["Was it valid when issued?", "$0 verify-proof --proof proof.json --manifest manifest.json --trust-anchor trust-anchor.json"],
       ["Is it valid now?", "$0 verify-proof --proof proof.json --manifest manifest.json --trust-anchor trust-anchor.json --status-chain status-chain.jsonl"],
-      ["Was it valid at a given time?", "$0 verify-proof --proof proof.json --manifest manifest.json --trust-anchor trust-anchor.json --status-chain status-chain.jsonl --at 2030-06-01T00:00:00Z"],
+      [
+        "Was it valid at a given time?",
+        "$0 verify-proof --proof proof.json --manifest manifest.json --trust-anchor trust-anchor.json --status-chain status-chain.jsonl --at 2030-06-01T00:00:00Z",
+      ],
     ],
   });
 
@@ -99,9 +102,7 @@ export class VerifyProofCommand extends Command {
       atSeconds: this.at === undefined ? undefined : parseTimeOption(this.at, "--at"),
     });
     this.context.stdout.write(
-      this.json
-        ? `${JSON.stringify({ result: verification.result, reason: verification.reason })}\n`
-        : `${verification.result}: ${verification.reason}\n`,
+      this.json ? `${JSON.stringify({ result: verification.result, reason: verification.reason })}\n` : `${verification.result}: ${verification.reason}\n`,
     );
     return PASSING_PROOF_RESULTS.includes(verification.result) ? 0 : 1;
   }

@@ -49,9 +49,7 @@ function fromLegacyHeaders(request: IdentityRequest, bindings: ParticipantBindin
   const actor = VisibleIdSchema.safeParse(request.header("x-history-actor"));
   if (!tenant.success || !actor.success) return refuse("unauthorized", "missing x-history-tenant or x-history-actor header");
   const named = HistorySubjectSchema.safeParse(request.header("x-history-subject"));
-  const matching = (["payer", "provider"] as const).find(
-    (subject) => bindings[subject].tenantId === tenant.data && bindings[subject].actorId === actor.data,
-  );
+  const matching = (["payer", "provider"] as const).find((subject) => bindings[subject].tenantId === tenant.data && bindings[subject].actorId === actor.data);
   const subject = named.success ? named.data : matching;
   if (subject === undefined) return refuse("unauthorized", "x-history headers name no configured participant");
   return { ok: true, value: { subject, tenantId: tenant.data, actorId: actor.data } };

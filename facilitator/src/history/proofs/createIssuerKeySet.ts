@@ -30,7 +30,10 @@ export function generateNamedKey(prefix: "root" | "issuer"): NamedKey {
 
 /** The derived id of a key (see {@link generateNamedKey}). */
 export function keyIdOf(prefix: string, key: KeyObject): string {
-  return `${prefix}-${createHash("sha256").update(Buffer.from(ed25519PublicKeyOf(key), "base64url")).digest("hex").slice(0, 8)}`;
+  return `${prefix}-${createHash("sha256")
+    .update(Buffer.from(ed25519PublicKeyOf(key), "base64url"))
+    .digest("hex")
+    .slice(0, 8)}`;
 }
 
 /**

@@ -72,7 +72,8 @@ export function createProofService({ history, issuer, artifacts, policy, canSee,
   const visibleProof = (identity: HistoryIdentity, proofId: string): HistoryOutcome<{ proof: IssuedProof; entry: PaymentHistoryEntry }> => {
     const proof = history.book.proof(proofId);
     const entry = proof === undefined ? undefined : history.book.entry(proof.paymentId);
-    if (proof === undefined || entry === undefined || !canSee(identity, entry)) return refuse("not_found", "no proof with this id is visible to this participant");
+    if (proof === undefined || entry === undefined || !canSee(identity, entry))
+      return refuse("not_found", "no proof with this id is visible to this participant");
     return { ok: true, value: { proof, entry } };
   };
 
@@ -137,7 +138,14 @@ export function createProofService({ history, issuer, artifacts, policy, canSee,
       record_commitment: { alg: RECORD_COMMITMENT_ALG, value: computeRecordCommitment({ record: committedRecord(entry, state), salt: entry.salt }) },
     };
     const proof = signArtifact(payload, issuer.signer);
-    const first = signStatus(proof, { sequence: 0, previous: null, status: "active", effective_at: payload.issued_at, issued_at: payload.issued_at, reason: undefined });
+    const first = signStatus(proof, {
+      sequence: 0,
+      previous: null,
+      status: "active",
+      effective_at: payload.issued_at,
+      issued_at: payload.issued_at,
+      reason: undefined,
+    });
     await artifacts.writeIssued(proof, issuer.manifest, first);
     await history.append({
       v: 1,

@@ -27,7 +27,10 @@ async function settings(env: Record<string, string> = {}): Promise<{ settings: P
 const now = () => Math.floor(Date.now() / 1000);
 
 async function refusal(run: Promise<unknown>): Promise<ProofConfigurationError> {
-  const error = await run.then(() => undefined, (thrown: unknown) => thrown);
+  const error = await run.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
   expect(error).toBeInstanceOf(ProofConfigurationError);
   return error as ProofConfigurationError;
 }
@@ -56,7 +59,12 @@ describe("loadProofIssuer", () => {
     expect((await refusal(loadProofIssuer(proof, now()))).variable).toBe("HISTORY_ISSUER_PRIVATE_KEY_PATH");
 
     await writeFile(env.files.issuerKey, String(keys.issuer.privateKey.export({ format: "pem", type: "pkcs8" })));
-    const revoked = updateIssuerManifest({ manifest: keys.manifest, root: keys.root, nowSeconds: now() - 10, change: { kind: "revoke", keyId: keys.issuer.keyId } });
+    const revoked = updateIssuerManifest({
+      manifest: keys.manifest,
+      root: keys.root,
+      nowSeconds: now() - 10,
+      change: { kind: "revoke", keyId: keys.issuer.keyId },
+    });
     await writeFile(env.files.manifest, JSON.stringify(revoked.manifest));
     expect((await refusal(loadProofIssuer(proof, now()))).shortMessage).toMatch(/is revoked or not yet valid/);
 

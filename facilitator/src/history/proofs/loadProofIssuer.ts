@@ -11,14 +11,7 @@
  */
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
-import {
-  type ArtifactSigner,
-  ed25519PublicKeyOf,
-  issuerKeyValidAt,
-  type IssuerManifest,
-  type TrustAnchor,
-  verifyIssuerManifest,
-} from "@svc/scheme";
+import { type ArtifactSigner, ed25519PublicKeyOf, issuerKeyValidAt, type IssuerManifest, type TrustAnchor, verifyIssuerManifest } from "@svc/scheme";
 
 import { ProofConfigurationError } from "../errors.js";
 import type { ProofSettings } from "../parseHistoryEnvironment.js";
@@ -56,7 +49,10 @@ export async function loadProofIssuer(settings: ProofSettings, nowSeconds: numbe
     });
   }
   if (!issuerKeyValidAt(key, nowSeconds)) {
-    throw new ProofConfigurationError({ variable: "HISTORY_ISSUER_PRIVATE_KEY_PATH", reason: `issuer key ${key.key_id} is revoked or not yet valid in the manifest` });
+    throw new ProofConfigurationError({
+      variable: "HISTORY_ISSUER_PRIVATE_KEY_PATH",
+      reason: `issuer key ${key.key_id} is revoked or not yet valid in the manifest`,
+    });
   }
   try {
     await mkdir(settings.artifactPath, { recursive: true });

@@ -5,8 +5,8 @@ import { generateNamedKey, type NamedKey } from "./createIssuerKeySet.js";
 
 /** A change to a manifest's key list. */
 export type ManifestChange =
-  | { kind: "rotate"; /** Also revoke this key (the one being replaced) at `nowSeconds`. */ revokeKeyId?: string | undefined }
-  | { kind: "revoke"; keyId: string; /** Unix seconds; defaults to now. Never before the key's creation. */ atSeconds?: number | undefined };
+  | { kind: "rotate" /** Also revoke this key (the one being replaced) at `nowSeconds`. */; revokeKeyId?: string | undefined }
+  | { kind: "revoke"; keyId: string /** Unix seconds; defaults to now. Never before the key's creation. */; atSeconds?: number | undefined };
 
 /** The re-signed manifest, and the new issuer key when the change was a rotation. */
 export type UpdateIssuerManifestReturnType = { manifest: IssuerManifest; newKey: NamedKey | undefined };

@@ -54,7 +54,10 @@ describe("createHistoryRecorder", () => {
     await recorder.recordAccepted({ ...payment, burnTxHash: BURN_TX });
     await recorder.recordFinalized({ challengeNonce: payment.challengeNonce, mintTxHash: TEST_MINT_TX });
     await recorder.recordIntent(buildHistoryPayment({ challengeNonce: `0x${"c2".repeat(32)}` }));
-    const lines = (await readFile(path, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = (await readFile(path, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => line.type)).toEqual(["intent", "accepted", "finalized", "intent"]);
     expect(lines[0]).toMatchObject({
       v: 1,
@@ -95,7 +98,15 @@ describe("createHistoryRecorder", () => {
     const reopened = await open();
     expect(history?.tornLine).toEqual({ lineNumber: 2, bytes: 18 });
     const written = await reopened.recorder.reconcile([
-      { challenge: { challengeNonce: payment.challengeNonce }, state: "finalized", burnTxHash: BURN_TX, payer: payment.payer, at: 1_900_000_001, mintTxHash: TEST_MINT_TX, finalizedAt: 1_900_000_100 },
+      {
+        challenge: { challengeNonce: payment.challengeNonce },
+        state: "finalized",
+        burnTxHash: BURN_TX,
+        payer: payment.payer,
+        at: 1_900_000_001,
+        mintTxHash: TEST_MINT_TX,
+        finalizedAt: 1_900_000_100,
+      },
       { challenge: { challengeNonce: `0x${"dd".repeat(32)}` }, state: "accepted", burnTxHash: BURN_TX, at: 1 },
     ]);
     expect(written).toBe(2);

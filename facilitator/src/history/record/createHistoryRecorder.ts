@@ -109,7 +109,10 @@ export function createHistoryRecorder({ history, bindings, recipient, now }: Cre
       const entry = history.book.entry(id(settlement.challenge.challengeNonce));
       if (!entry || settlement.state === "failed") continue;
       if (entry.state === "intent") {
-        await recordAccepted({ challengeNonce: settlement.challenge.challengeNonce, burnTxHash: settlement.burnTxHash, payer: settlement.payer }, settlement.at);
+        await recordAccepted(
+          { challengeNonce: settlement.challenge.challengeNonce, burnTxHash: settlement.burnTxHash, payer: settlement.payer },
+          settlement.at,
+        );
         written++;
       }
       if (settlement.state === "finalized" && settlement.mintTxHash !== undefined && history.book.entry(entry.paymentId)?.state !== "finalized") {

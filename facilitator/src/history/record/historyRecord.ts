@@ -7,7 +7,16 @@
  * The bindings are optional in the schema on purpose: a line written without one (by hand, or by another
  * writer) still loads, and the missing role then sees nothing of that payment (fail closed).
  */
-import { AddressSchema, Bytes32Schema, DecimalStringSchema, HistorySubjectSchema, NetworkSchema, PaymentIdSchema, ProofIdSchema, VisibleIdSchema } from "@svc/scheme";
+import {
+  AddressSchema,
+  Bytes32Schema,
+  DecimalStringSchema,
+  HistorySubjectSchema,
+  NetworkSchema,
+  PaymentIdSchema,
+  ProofIdSchema,
+  VisibleIdSchema,
+} from "@svc/scheme";
 import { z } from "zod";
 
 const unixSeconds = z.int().nonnegative();

@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { openJsonlFile, type JsonlFile } from "../../journal/jsonlFile.js";
 import { createLogger } from "../../log/createLogger.js";
-import { buildHistoryPayment, createHistoryTestEnvironment, type HistoryTestEnvironment, TEST_BINDINGS, TEST_RECIPIENT } from "../testing/historyTestEnvironment.js";
+import {
+  buildHistoryPayment,
+  createHistoryTestEnvironment,
+  type HistoryTestEnvironment,
+  TEST_BINDINGS,
+  TEST_RECIPIENT,
+} from "../testing/historyTestEnvironment.js";
 import { createHistoryRecorder } from "./createHistoryRecorder.js";
 import { noHistory } from "./historyRecorder.js";
 import { openPaymentHistory, type PaymentHistory } from "./openPaymentHistory.js";

@@ -16,7 +16,15 @@ export type HistoryRateLimit = (clientIp: string, subject: string) => void;
  * its /64) plus the requested subject, over the same sliding-window limiter as the money routes. Requests
  * with an unreadable subject share one key per client, so malformed traffic is limited too.
  */
-export function historyRateLimit({ scope, perMinute, now }: { scope: HistoryRateLimitScope; perMinute: number; now?: (() => number) | undefined }): HistoryRateLimit {
+export function historyRateLimit({
+  scope,
+  perMinute,
+  now,
+}: {
+  scope: HistoryRateLimitScope;
+  perMinute: number;
+  now?: (() => number) | undefined;
+}): HistoryRateLimit {
   const limiter = new SlidingWindowRateLimiter({ limit: perMinute, ...(now === undefined ? {} : { now }) });
   return (clientIp, subject) => {
     const decision = limiter.take(`${rateLimitKey(clientIp)}|${subject}`);

@@ -221,9 +221,17 @@ describe("identity and projections", () => {
     const payer = await get(url, "/history/payments", undefined, { "x-history-tenant": "tenant-payer", "x-history-actor": "agent-1" });
     expect(payer.status).toBe(200);
     expect(((await payer.json()) as { payments: unknown[] }).payments).toHaveLength(3);
-    const unrelated = await get(url, "/history/payments", undefined, { "x-history-tenant": "tenant-payer", "x-history-actor": "someone-else", "x-history-subject": "payer" });
+    const unrelated = await get(url, "/history/payments", undefined, {
+      "x-history-tenant": "tenant-payer",
+      "x-history-actor": "someone-else",
+      "x-history-subject": "payer",
+    });
     expect(((await unrelated.json()) as { payments: unknown[] }).payments).toEqual([]);
-    const ungranted = await get(url, "/history/payments", undefined, { "x-history-tenant": "tenant-x", "x-history-actor": "agent-1", "x-history-subject": "payer" });
+    const ungranted = await get(url, "/history/payments", undefined, {
+      "x-history-tenant": "tenant-x",
+      "x-history-actor": "agent-1",
+      "x-history-subject": "payer",
+    });
     expect(ungranted.status).toBe(403);
   });
 
@@ -231,7 +239,15 @@ describe("identity and projections", () => {
     const url = await start({ env: { HISTORY_PROVIDER_SETTLEMENT_EVIDENCE: "1" } });
     const token = await loginAs(url, "payer", environment.wallets.payer);
     const text = await (await get(url, "/history/payments", token)).text();
-    for (const secret of [TEST_RECIPIENT, TEST_MINT_TX, "0x1111111111111111111111111111111111111111", "salt", "recipient", "mintTxHash", "settlementEvidence"]) {
+    for (const secret of [
+      TEST_RECIPIENT,
+      TEST_MINT_TX,
+      "0x1111111111111111111111111111111111111111",
+      "salt",
+      "recipient",
+      "mintTxHash",
+      "settlementEvidence",
+    ]) {
       expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
     }
     const one = await (await get(url, `/history/payments/${`0x${"f1".repeat(32)}`}`, token)).json();
@@ -281,7 +297,12 @@ describe("proofs over HTTP", () => {
     const providerToken = await loginAs(url, "provider", environment.wallets.provider);
     const client = createHistoryClient({ facilitatorUrl: url });
     // A caller-supplied commitment is ignored.
-    const raw = await post(url, "/history/proofs/issue", { paymentId: PAYMENT_ID, record_commitment: "00".repeat(32) }, { authorization: `Bearer ${payerToken}` });
+    const raw = await post(
+      url,
+      "/history/proofs/issue",
+      { paymentId: PAYMENT_ID, record_commitment: "00".repeat(32) },
+      { authorization: `Bearer ${payerToken}` },
+    );
     expect(raw.status).toBe(200);
     const issued = (await raw.json()) as Awaited<ReturnType<typeof client.issueProof>>;
     expect(issued.proof.payload.record_commitment.value).not.toBe("00".repeat(32));

@@ -3,13 +3,7 @@
  * core closely enough to test the HTTP mapping (profile gating, malformed bodies), and a server on a free
  * loopback port. Shipped in `src` so every test of the package can use them; nothing in the daemon imports them.
  */
-import {
-  type ChallengeOffer,
-  type ClassifiedFacilitatorBody,
-  PROFILE_UNSUPPORTED,
-  type SettleResponse,
-  type VerifyResponse,
-} from "@svc/scheme";
+import { type ChallengeOffer, type ClassifiedFacilitatorBody, PROFILE_UNSUPPORTED, type SettleResponse, type VerifyResponse } from "@svc/scheme";
 
 import { capabilitiesOf } from "../../config/capabilities.js";
 import { ProfileDisabledError } from "../../challenges/errors.js";
@@ -134,10 +128,7 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
 export type TestServer = { url: string; listening: ListeningApp; close: () => Promise<void> };
 
 /** Serves `createApp(buildAppDependencies(overrides))` on 127.0.0.1 with a free port. */
-export async function startTestServer(
-  overrides: AppDependenciesOverrides | AppDependencies = {},
-  options: CreateAppOptions = {},
-): Promise<TestServer> {
+export async function startTestServer(overrides: AppDependenciesOverrides | AppDependencies = {}, options: CreateAppOptions = {}): Promise<TestServer> {
   const deps = "config" in overrides ? overrides : buildAppDependencies(overrides);
   const listening = await listenApp(createApp(deps, options), { host: "127.0.0.1", port: 0 });
   return { url: `http://${listening.address}`, listening, close: () => listening.close(0) };

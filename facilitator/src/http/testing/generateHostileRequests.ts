@@ -129,7 +129,12 @@ function paymentRequest(random: Random, route: "verify" | "settle", bases: Hosti
 
 function challengeRequest(random: Random): HostileRequest {
   // Never a valid positive amount: a genuine offer would take a burn address and change the state on purpose.
-  const amount = random.pick([...HOSTILE_FRAGMENTS.filter((fragment) => !isPositiveAmount(fragment)), JSON.stringify((1n << 248n).toString()), JSON.stringify("0"), "1000"]);
+  const amount = random.pick([
+    ...HOSTILE_FRAGMENTS.filter((fragment) => !isPositiveAmount(fragment)),
+    JSON.stringify((1n << 248n).toString()),
+    JSON.stringify("0"),
+    "1000",
+  ]);
   const extra = random.next() < 0.4 ? `,${JSON.stringify(random.pick(UNKNOWN_KEYS))}:${random.pick(HOSTILE_FRAGMENTS)}` : "";
   const shapes = [`{"amount":${amount}${extra}}`, `[${amount}]`, amount, `{"amount":${amount}`, `{"Amount":"1000"${extra}}`];
   const text = random.pick(shapes);
@@ -195,7 +200,8 @@ function mutateJson(random: Random, body: unknown): { text: string; label: strin
       const node = random.pick(objects);
       const key = random.pick(UNKNOWN_KEYS);
       const fragment = random.pick(HOSTILE_FRAGMENTS);
-      if (isPlainObject(node.value)) Object.defineProperty(node.value, key, { value: placeholder(fragment), enumerable: true, configurable: true, writable: true });
+      if (isPlainObject(node.value))
+        Object.defineProperty(node.value, key, { value: placeholder(fragment), enumerable: true, configurable: true, writable: true });
       label = `add ${node.path}.${key || "(empty)"} = ${describeFragment(fragment)}`;
       break;
     }
@@ -211,10 +217,7 @@ function mutateJson(random: Random, body: unknown): { text: string; label: strin
       if (hexNodes.length === 0) return { text: JSON.stringify(body), label: "unchanged (no hex value)" };
       const node = random.pick(hexNodes);
       const value = node.value as string;
-      const changed =
-        operation === 3
-          ? `0x${random.next() < 0.5 ? value.slice(2).toUpperCase() : value.slice(2).toLowerCase()}`
-          : alterHexDigit(random, value);
+      const changed = operation === 3 ? `0x${random.next() < 0.5 ? value.slice(2).toUpperCase() : value.slice(2).toLowerCase()}` : alterHexDigit(random, value);
       setChild(node, changed);
       label = `${operation === 3 ? "re-case" : "alter a digit of"} ${node.path}`;
       break;
@@ -280,7 +283,8 @@ function collectNodes(root: unknown): JsonNode[] {
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     nodes.push(node);
     const { value } = node;
-    if (Array.isArray(value)) value.forEach((child, index) => pending.push({ path: `${node.path}[${index}]`, value: child, parent: value, key: index }));
+    if (Array.isArray(value))
+      for (const [index, child] of value.entries()) pending.push({ path: `${node.path}[${index}]`, value: child, parent: value, key: index });
     else if (isPlainObject(value)) {
       for (const [key, child] of Object.entries(value)) pending.push({ path: `${node.path}.${key}`, value: child, parent: value, key });
     }

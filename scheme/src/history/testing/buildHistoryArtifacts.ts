@@ -102,13 +102,17 @@ export function buildStatusChain(proof: PaymentProof, steps: readonly StatusStep
   for (const [index, step] of steps.entries()) {
     const previous = chain[index - 1];
     chain.push(
-      buildStatus(proof, {
-        sequence: index,
-        previous: previous === undefined ? null : artifactDigest(previous),
-        status: step.status,
-        issued_at: formatArtifactTime(step.issuedAt),
-        effective_at: formatArtifactTime(step.effectiveAt ?? step.issuedAt),
-      }, step.signer),
+      buildStatus(
+        proof,
+        {
+          sequence: index,
+          previous: previous === undefined ? null : artifactDigest(previous),
+          status: step.status,
+          issued_at: formatArtifactTime(step.issuedAt),
+          effective_at: formatArtifactTime(step.effectiveAt ?? step.issuedAt),
+        },
+        step.signer,
+      ),
     );
   }
   return chain;

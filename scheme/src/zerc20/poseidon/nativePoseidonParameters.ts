@@ -39,8 +39,7 @@ function field(p: bigint) {
   };
   const mulMatrix = (a: Matrix, b: Matrix): Matrix =>
     a.map((row) => b[0]!.map((_, column) => mod(row.reduce((sum, value, k) => sum + value * b[k]![column]!, 0n))));
-  const mulVector = (a: Matrix, v: bigint[]): bigint[] =>
-    a.map((row) => mod(row.reduce((sum, value, k) => sum + value * v[k]!, 0n)));
+  const mulVector = (a: Matrix, v: bigint[]): bigint[] => a.map((row) => mod(row.reduce((sum, value, k) => sum + value * v[k]!, 0n)));
   return { mod, power, inverse, mulMatrix, mulVector };
 }
 
@@ -69,8 +68,7 @@ export function optimisePoseidonParameters(constants: PoseidonConstants, p: bigi
   const F = field(p);
   const { fullRounds, partialRounds, mds } = constants;
   const half = fullRounds / 2;
-  const roundVector = (round: number) =>
-    Array.from({ length: width }, (_, i) => F.mod(at(constants.roundConstants, round * width + i)));
+  const roundVector = (round: number) => Array.from({ length: width }, (_, i) => F.mod(at(constants.roundConstants, round * width + i)));
 
   const fullConstants: bigint[][] = [];
   for (let round = 0; round < half; round++) fullConstants.push(roundVector(round));
@@ -140,14 +138,14 @@ export function nativePoseidonParameters(constants: PoseidonConstants, p: bigint
   words.push(negInverse);
   element((r * r) % p);
   element(r);
-  for (const round of optimised.fullConstants) round.forEach((c) => element(montgomery(c)));
-  for (const row of optimised.mds) row.forEach((c) => element(montgomery(c)));
-  optimised.partialConstants.forEach((c) => element(montgomery(c)));
-  for (const sparse of optimised.sparseMatrices) sparse.forEach((c) => element(montgomery(c)));
-  for (const row of optimised.lastPartialMatrix) row.forEach((c) => element(montgomery(c)));
+  for (const round of optimised.fullConstants) for (const c of round) element(montgomery(c));
+  for (const row of optimised.mds) for (const c of row) element(montgomery(c));
+  for (const c of optimised.partialConstants) element(montgomery(c));
+  for (const sparse of optimised.sparseMatrices) for (const c of sparse) element(montgomery(c));
+  for (const row of optimised.lastPartialMatrix) for (const c of row) element(montgomery(c));
 
   const block = new Uint8Array(words.length * 8);
   const view = new DataView(block.buffer);
-  words.forEach((value, index) => view.setBigUint64(index * 8, value, true));
+  for (const [index, value] of words.entries()) view.setBigUint64(index * 8, value, true);
   return block;
 }

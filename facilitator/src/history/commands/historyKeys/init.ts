@@ -30,7 +30,10 @@ export type HistoryKeysInitResult = {
   /** The folder for `HISTORY_ARTIFACT_PATH` (absolute, created). */
   artifactPath: string;
   /** Every variable of the proof group, ready to export: `start` needs all four. */
-  environment: Record<"HISTORY_ISSUER_PRIVATE_KEY_PATH" | "HISTORY_ISSUER_MANIFEST_PATH" | "HISTORY_ISSUER_TRUST_ANCHOR_PATH" | "HISTORY_ARTIFACT_PATH", string>;
+  environment: Record<
+    "HISTORY_ISSUER_PRIVATE_KEY_PATH" | "HISTORY_ISSUER_MANIFEST_PATH" | "HISTORY_ISSUER_TRUST_ANCHOR_PATH" | "HISTORY_ARTIFACT_PATH",
+    string
+  >;
 };
 
 /**

@@ -19,7 +19,12 @@ export type RunHistoryKeysRevokeParameters = { dir: string; keyId: string; atSec
  * @example
  * await runHistoryKeysRevoke({ dir: "/etc/facilitator/history-keys", keyId: "issuer-1a2b3c4d" });
  */
-export async function runHistoryKeysRevoke({ dir, keyId, atSeconds, nowSeconds = Math.floor(Date.now() / 1000) }: RunHistoryKeysRevokeParameters): Promise<{ keyId: string; revokedAt: string; sequence: number }> {
+export async function runHistoryKeysRevoke({
+  dir,
+  keyId,
+  atSeconds,
+  nowSeconds = Math.floor(Date.now() / 1000),
+}: RunHistoryKeysRevokeParameters): Promise<{ keyId: string; revokedAt: string; sequence: number }> {
   const root = resolve(dir);
   const keys = await readKeyDirectory(root);
   const { manifest } = asUsageError(() =>
@@ -54,7 +59,11 @@ export class HistoryKeysRevokeCommand extends Command {
 
   override async execute(): Promise<number> {
     if (this.dir.trim() === "") throw new UsageError("--dir needs a folder");
-    const result = await runHistoryKeysRevoke({ dir: this.dir, keyId: this.keyId, atSeconds: this.at === undefined ? undefined : parseTimeOption(this.at, "--at") });
+    const result = await runHistoryKeysRevoke({
+      dir: this.dir,
+      keyId: this.keyId,
+      atSeconds: this.at === undefined ? undefined : parseTimeOption(this.at, "--at"),
+    });
     this.context.stdout.write(
       this.json ? `${JSON.stringify(result)}\n` : `✓ issuer key ${result.keyId} revoked at ${result.revokedAt} (manifest sequence ${result.sequence})\n`,
     );

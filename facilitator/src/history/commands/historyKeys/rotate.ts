@@ -26,7 +26,11 @@ export type HistoryKeysRotateResult = { previousKeyId: string; newKeyId: string;
  * @example
  * await runHistoryKeysRotate({ dir: "/etc/facilitator/history-keys" });
  */
-export async function runHistoryKeysRotate({ dir, revokePrevious = false, nowSeconds = Math.floor(Date.now() / 1000) }: RunHistoryKeysRotateParameters): Promise<HistoryKeysRotateResult> {
+export async function runHistoryKeysRotate({
+  dir,
+  revokePrevious = false,
+  nowSeconds = Math.floor(Date.now() / 1000),
+}: RunHistoryKeysRotateParameters): Promise<HistoryKeysRotateResult> {
   const root = resolve(dir);
   const keys = await readKeyDirectory(root);
   const currentPath = join(root, KEY_FILES.issuerKey);
@@ -39,7 +43,12 @@ export async function runHistoryKeysRotate({ dir, revokePrevious = false, nowSec
   const previous = keys.manifest.payload.keys.find((key) => key.public_key === currentPublicKey);
   if (previous === undefined) throw new UsageError(`${currentPath} is not listed in the manifest`);
   const updated = asUsageError(() =>
-    updateIssuerManifest({ manifest: keys.manifest, root: keys.root, nowSeconds, change: { kind: "rotate", revokeKeyId: revokePrevious ? previous.key_id : undefined } }),
+    updateIssuerManifest({
+      manifest: keys.manifest,
+      root: keys.root,
+      nowSeconds,
+      change: { kind: "rotate", revokeKeyId: revokePrevious ? previous.key_id : undefined },
+    }),
   );
   const newKey = updated.newKey;
   if (newKey === undefined) throw new UsageError("rotation produced no key");
@@ -47,7 +56,13 @@ export async function runHistoryKeysRotate({ dir, revokePrevious = false, nowSec
   await rename(currentPath, previousKeyFile);
   await writePrivateKey(currentPath, newKey);
   await writeJson(join(root, KEY_FILES.manifest), updated.manifest, { exclusive: false });
-  return { previousKeyId: previous.key_id, newKeyId: newKey.keyId, previousRevoked: revokePrevious, sequence: updated.manifest.payload.sequence, previousKeyFile };
+  return {
+    previousKeyId: previous.key_id,
+    newKeyId: newKey.keyId,
+    previousRevoked: revokePrevious,
+    sequence: updated.manifest.payload.sequence,
+    previousKeyFile,
+  };
 }
 
 /** The `history-keys rotate` command. */
