@@ -52,20 +52,9 @@ type SetupOptions = {
 };
 
 function setup(options: SetupOptions = {}) {
-  const policy = buildPolicy({
-    stateDir: dir.path,
-    maxTotal: (5n * ZRC).toString(),
-    maxPerPayment: (2n * ZRC).toString(),
-    payerKey: undefined,
-    ...options.policy,
-  });
+  const policy = buildPolicy({ stateDir: dir.path, maxTotal: (5n * ZRC).toString(), maxPerPayment: (2n * ZRC).toString(), payerKey: undefined, ...options.policy });
   const offer = options.offer ?? buildRequirements({ amount: "1010000000000000000", extra: buildExtra({ fee: { amount: "10000000000000000", bps: 100 } }) });
-  const quote: Quote = {
-    url: new URL("http://127.0.0.1:4021/weather"),
-    paymentRequired: buildPaymentRequired({ accepts: [offer] }),
-    offer,
-    evaluation: evaluateOffer(policy, offer, NOW),
-  };
+  const quote: Quote = { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired({ accepts: [offer] }), offer, evaluation: evaluateOffer(policy, offer, NOW) };
   const payments: ScriptedPayment[] = [];
   const decisions: { id: string; decision: string }[] = [];
   let quoteCount = 0;
@@ -109,9 +98,7 @@ function setup(options: SetupOptions = {}) {
     pollMs: 20,
   };
   const url = options.url === null ? undefined : (options.url ?? quote.url);
-  const app_ = (
-    <App dependencies={dependencies} url={url} binaryName="svc-agent" onExit={options.onExit} colors={options.colors} rows={options.small === true ? 24 : 60} />
-  );
+  const app_ = <App dependencies={dependencies} url={url} binaryName="svc-agent" onExit={options.onExit} colors={options.colors} rows={options.small === true ? 24 : 60} />;
   const app = render(options.small === true ? <Box width={80}>{app_}</Box> : app_);
   const nextPayment = async (): Promise<ScriptedPayment> => {
     for (;;) {
@@ -125,10 +112,7 @@ function setup(options: SetupOptions = {}) {
 
 /** Waits until `onExit` has been called and returns its code. */
 async function exitCode(read: () => number | undefined): Promise<number> {
-  await waitForFrame(
-    () => String(read()),
-    (value) => value !== "undefined",
-  );
+  await waitForFrame(() => String(read()), (value) => value !== "undefined");
   return read() ?? -1;
 }
 
@@ -194,24 +178,13 @@ describe("TUI offer screen", () => {
     expect(await exitCode(() => code)).toBe(6);
     app.unmount();
   });
+
 });
 
 /** Outcomes and the texts their error state must show. */
 const ERROR_STATES: [PayOutcome, string[]][] = [
-  [
-    { kind: "failed", id: "0123456789ab", errorReason: "stale_permit_nonce", message: "the payment was refused: stale_permit_nonce; nothing was paid" },
-    ["PAYMENT FAILED: stale_permit_nonce", "the payment was refused", "r fresh quote"],
-  ],
-  [
-    {
-      kind: "approval-denied",
-      id: "0123456789ab",
-      result: "timed-out",
-      offer: { network: "eip155:1", asset: "0x0000000000000000000000000000000000000001", amount: 1n },
-      message: "no decision",
-    },
-    ["NOT PAID (approval timed out)", "r fresh quote"],
-  ],
+  [{ kind: "failed", id: "0123456789ab", errorReason: "stale_permit_nonce", message: "the payment was refused: stale_permit_nonce; nothing was paid" }, ["PAYMENT FAILED: stale_permit_nonce", "the payment was refused", "r fresh quote"]],
+  [{ kind: "approval-denied", id: "0123456789ab", result: "timed-out", offer: { network: "eip155:1", asset: "0x0000000000000000000000000000000000000001", amount: 1n }, message: "no decision" }, ["NOT PAID (approval timed out)", "r fresh quote"]],
 ];
 
 describe("TUI payment", () => {
@@ -229,13 +202,7 @@ describe("TUI payment", () => {
     payment.onEvent({ type: "phase", id: "0123456789ab", phase: "verifying" });
     expect(await waitForText(app.lastFrame, "✓ signing", "… provider verifying and settling")).toContain("· settled");
     payment.onEvent({ type: "phase", id: "0123456789ab", phase: "settled" });
-    payment.finish({
-      kind: "paid",
-      id: "0123456789ab",
-      offer: { network: "eip155:31337", asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3", amount: 1010000000000000000n },
-      transaction: BURN,
-      resource: { status: 200, contentType: "application/json", body: '{"weather":"sunny"}' },
-    });
+    payment.finish({ kind: "paid", id: "0123456789ab", offer: { network: "eip155:31337", asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3", amount: 1010000000000000000n }, transaction: BURN, resource: { status: 200, contentType: "application/json", body: '{"weather":"sunny"}' } });
     const frame = await waitForText(app.lastFrame, "PAID 1.01 ZRC · payment 0123456789ab", `burn ${BURN}`);
     expect(frame).toContain('{"weather":"sunny"}');
     expect(frame).toContain("✓ settled");
@@ -276,11 +243,7 @@ describe("TUI payment", () => {
     app.stdin.write(key);
     await expect(answered).resolves.toBe(expected);
     await waitForFrame(app.lastFrame, (frame) => !frame.includes("Approve payment"));
-    payment.finish(
-      expected === "approved"
-        ? { kind: "paid", id: request.id, offer: outcomeOffer(request), transaction: BURN, resource: { status: 200, contentType: undefined, body: "ok" } }
-        : { kind: "approval-denied", id: request.id, result: "denied", offer: outcomeOffer(request), message: "a human denied the payment" },
-    );
+    payment.finish(expected === "approved" ? { kind: "paid", id: request.id, offer: outcomeOffer(request), transaction: BURN, resource: { status: 200, contentType: undefined, body: "ok" } } : { kind: "approval-denied", id: request.id, result: "denied", offer: outcomeOffer(request), message: "a human denied the payment" });
     await waitForText(app.lastFrame, expected === "approved" ? "PAID" : "NOT PAID (approval denied)");
     app.stdin.write("q");
     expect(await exitCode(() => code)).toBe(exit);
@@ -294,14 +257,7 @@ describe("TUI payment", () => {
     const payment = await nextPayment();
     setSpent(1200n + 1010000000000000000n);
     // The offer expires in 4:50; a self-transfer must be paid 30 s before that, so the question closes at 4:19.
-    const request = buildApprovalRequest({
-      id: "0123456789ab",
-      amount: 1010000000000000000n,
-      threshold: "1000",
-      mode: "self-transfer",
-      decideBy: (TEST_EXPIRES_AT - 31) * 1000,
-      decideByReason: "offer_expiry",
-    });
+    const request = buildApprovalRequest({ id: "0123456789ab", amount: 1010000000000000000n, threshold: "1000", mode: "self-transfer", decideBy: (TEST_EXPIRES_AT - 31) * 1000, decideByReason: "offer_expiry" });
     const answered = payment.approve(request);
     const frame = await waitForText(app.lastFrame, "Approve payment 0123456789ab?", "3.9899999999999988 ZRC remaining");
     const lines = frame.split("\n");
@@ -380,12 +336,7 @@ describe("TUI payment", () => {
     await waitForText(app.lastFrame, "p/enter pay");
     app.stdin.write("p");
     const offer: OutcomeOffer = { network: "eip155:31337", asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3", amount: 1010000000000000000n };
-    (await nextPayment()).finish({
-      kind: "unknown",
-      id: "0123456789ab",
-      offer,
-      message: "No answer within 30000 ms; run `svc-agent resend 0123456789ab` to re-send the same payment",
-    });
+    (await nextPayment()).finish({ kind: "unknown", id: "0123456789ab", offer, message: "No answer within 30000 ms; run `svc-agent resend 0123456789ab` to re-send the same payment" });
     const frame = await waitForText(app.lastFrame, "OUTCOME UNKNOWN · payment 0123456789ab", "s re-send");
     expect(frame).toContain("press s to re-send the same signed payment now");
     expect(frame.match(/resend 0123456789ab/g)).toHaveLength(1);
@@ -428,9 +379,7 @@ describe("TUI supervising headless agents", () => {
     expect(frame).toContain(`› ${request.id}  0.00101 ZRC to 127.0.0.1:4021`);
     expect(frame).toContain("above 0.001 ZRC · permit · eip155:31337 · /weather");
     const lines = frame.split("\n");
-    expect(lines.findIndex((line) => line.includes("Pending approvals from other agents (1)"))).toBeLessThan(
-      lines.findIndex((line) => line.includes("Caps and spend")),
-    );
+    expect(lines.findIndex((line) => line.includes("Pending approvals from other agents (1)"))).toBeLessThan(lines.findIndex((line) => line.includes("Caps and spend")));
     app.stdin.write("a");
     await waitForText(app.lastFrame, `Approve payment ${request.id} of process ${process.pid}: 0.00101 ZRC to 127.0.0.1:4021?`);
     app.stdin.write("n");

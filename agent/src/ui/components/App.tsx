@@ -63,8 +63,7 @@ function Screen({ tui, dependencies, height }: { tui: TuiState; dependencies: Tu
   const promptSpent =
     prompt === undefined
       ? "0"
-      : (spend.summaries.find((summary) => summary.network === prompt.network && summary.asset.toLowerCase() === prompt.asset.toLowerCase())?.total ??
-        prompt.amount.toString());
+      : (spend.summaries.find((summary) => summary.network === prompt.network && summary.asset.toLowerCase() === prompt.asset.toLowerCase())?.total ?? prompt.amount.toString());
   const compact = height < ROOMY_ROWS && (approvals.pending.length > 0 || state.stage === "paying" || state.stage === "done");
   const localIds = new Map(spend.entries.map((entry) => [entry.challengeNonce.toLowerCase(), entry.id]));
   return (
@@ -75,27 +74,12 @@ function Screen({ tui, dependencies, height }: { tui: TuiState; dependencies: Tu
         <ApprovalPrompt request={prompt} format={formatFor(prompt.asset)} spent={promptSpent} maxTotal={policy.maxTotal} now={now} />
       )}
       {approvals.pending.length === 0 ? null : (
-        <PendingApprovalsPanel
-          pending={approvals.pending}
-          selected={approvals.selected}
-          now={now}
-          format={formatFor}
-          arrived={approvals.arrived}
-          notice={approvals.notice}
-          error={approvals.error}
-        />
+        <PendingApprovalsPanel pending={approvals.pending} selected={approvals.selected} now={now} format={formatFor} arrived={approvals.arrived} notice={approvals.notice} error={approvals.error} />
       )}
       {tui.helpOpen ? (
         <HelpOverlay />
       ) : history.open ? (
-        <HistoryPanel
-          payments={history.payments}
-          loading={history.loading}
-          error={history.error}
-          offset={history.offset}
-          localIds={localIds}
-          format={formatFor}
-        />
+        <HistoryPanel payments={history.payments} loading={history.loading} error={history.error} offset={history.offset} localIds={localIds} format={formatFor} />
       ) : prompt !== undefined ? null : (
         <>
           {state.stage === "idle" ? <Text color={color("gray")}>no resource given: supervising approvals and spend</Text> : null}
@@ -117,17 +101,10 @@ function Screen({ tui, dependencies, height }: { tui: TuiState; dependencies: Tu
           )}
           <SpendPanel summaries={spend.summaries} policy={policy} focus={offered?.quote.offer} format={formatFor} compact={compact} error={spend.error} />
           {state.stage === "paying" || state.stage === "done" ? (
-            <PhaseList
-              mode={policy.mode}
-              reached={state.phases}
-              running={state.stage === "paying"}
-              txHash={state.stage === "paying" ? state.txHash : undefined}
-            />
+            <PhaseList mode={policy.mode} reached={state.phases} running={state.stage === "paying"} txHash={state.stage === "paying" ? state.txHash : undefined} />
           ) : null}
           {state.stage === "done" ? <OutcomePanel outcome={state.outcome} format={format} /> : null}
-          {approvals.pending.length === 0 ? (
-            <PendingApprovalsPanel pending={[]} selected={0} now={now} format={formatFor} notice={approvals.notice} error={approvals.error} />
-          ) : null}
+          {approvals.pending.length === 0 ? <PendingApprovalsPanel pending={[]} selected={0} now={now} format={formatFor} notice={approvals.notice} error={approvals.error} /> : null}
         </>
       )}
       {tui.notice === undefined ? null : <Text color={color("cyan")}>{tui.notice}</Text>}

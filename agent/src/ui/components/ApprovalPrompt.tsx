@@ -29,17 +29,14 @@ export function ApprovalPrompt({ request, format, spent, maxTotal, now }: Approv
         Approve payment {request.id}?
       </Text>
       <Text>
-        pay {format(request.amount)} to {url.host} ({url.pathname}) by {request.mode}
+        pay      {format(request.amount)} to {url.host} ({url.pathname}) by {request.mode}
       </Text>
-      <Text>why above SVC_APPROVE_ABOVE ({format(request.threshold)})</Text>
+      <Text>why      above SVC_APPROVE_ABOVE ({format(request.threshold)})</Text>
       <Text>
-        cap{" "}
-        {maxTotal === undefined
-          ? `no SVC_MAX_TOTAL; ${format(spent)} spent with this payment`
-          : `${format(remainingUnder(maxTotal, spent))} remaining of ${format(maxTotal)} after this payment`}
+        cap      {maxTotal === undefined ? `no SVC_MAX_TOTAL; ${format(spent)} spent with this payment` : `${format(remainingUnder(maxTotal, spent))} remaining of ${format(maxTotal)} after this payment`}
       </Text>
       <Text>
-        token {request.asset} · {request.network}
+        token    {request.asset} · {request.network}
       </Text>
       <Text>
         deadline declined automatically in {formatCountdown(request.decideBy, now)}

@@ -26,7 +26,7 @@ export function HelpOverlay() {
         </Text>
       ))}
       <Text>exit: 0 paid/nothing paid · 1 failed · 3 declined · 4 not approved</Text>
-      <Text> 5 unknown · 6 HTTP error · 130 interrupted (as for pay)</Text>
+      <Text>      5 unknown · 6 HTTP error · 130 interrupted (as for pay)</Text>
     </Box>
   );
 }

@@ -79,9 +79,7 @@ describe("history view", () => {
   });
 
   it("shows a bounded window of a long history and scrolls it with the arrows", async () => {
-    const payments = Array.from({ length: 10 }, (_, index) =>
-      buildHistoryPayment({ paymentId: `0x${index.toString(16).padStart(2, "0").repeat(32)}`, amount: String(1000 + index) }),
-    );
+    const payments = Array.from({ length: 10 }, (_, index) => buildHistoryPayment({ paymentId: `0x${index.toString(16).padStart(2, "0").repeat(32)}`, amount: String(1000 + index) }));
     const app = renderApp(async () => payments);
     await waitForText(app.lastFrame, "h history");
     app.stdin.write("h");

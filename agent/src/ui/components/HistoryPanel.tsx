@@ -42,14 +42,9 @@ export function HistoryPanel({ payments, loading, error, offset, localIds, forma
         return (
           <Box key={payment.paymentId} flexDirection="column">
             <Text>
-              {(localId ?? "-").padEnd(12)} {payment.state.padEnd(9)} {format(payment.asset)(payment.amount)} {payment.path}{" "}
-              {new Date((payment.finalizedAt ?? payment.acceptedAt ?? payment.intentAt) * 1000).toISOString().slice(0, 19)}Z
+              {(localId ?? "-").padEnd(12)}  {payment.state.padEnd(9)}  {format(payment.asset)(payment.amount)}  {payment.path}  {new Date((payment.finalizedAt ?? payment.acceptedAt ?? payment.intentAt) * 1000).toISOString().slice(0, 19)}Z
             </Text>
-            {localId === undefined ? (
-              <Text color={color("gray")}>
-                {"  "}id {payment.paymentId}
-              </Text>
-            ) : null}
+            {localId === undefined ? <Text color={color("gray")}>{"  "}id {payment.paymentId}</Text> : null}
           </Box>
         );
       })}

@@ -36,19 +36,14 @@ export function OfferPanel({ url, offer, token, mode, now }: OfferPanelProps) {
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>Offer for {url}</Text>
-      <Text>amount {formatAmount(offer.amount, token)}</Text>
+      <Text>amount   {formatAmount(offer.amount, token)}</Text>
       {offer.extra.fee === undefined ? null : (
-        <Text>
-          fee {formatAmount(offer.extra.fee.amount, token)} ({offer.extra.fee.bps} bps, included)
-        </Text>
+        <Text>fee      {formatAmount(offer.extra.fee.amount, token)} ({offer.extra.fee.bps} bps, included)</Text>
       )}
-      <Text>
-        token {token === undefined ? "" : `${token.symbol} `}
-        {offer.asset} on {offer.network}
-      </Text>
-      <Text>pay to {offer.payTo} (one-time burn address)</Text>
-      <Text color={payableFor === "expired" ? color("red") : undefined}>expires {expiry}</Text>
-      <Text>mode {mode === "permit" ? "permit (sign only, the facilitator pays gas)" : "self-transfer (this wallet burns and pays gas)"}</Text>
+      <Text>token    {token === undefined ? "" : `${token.symbol} `}{offer.asset} on {offer.network}</Text>
+      <Text>pay to   {offer.payTo} (one-time burn address)</Text>
+      <Text color={payableFor === "expired" ? color("red") : undefined}>expires  {expiry}</Text>
+      <Text>mode     {mode === "permit" ? "permit (sign only, the facilitator pays gas)" : "self-transfer (this wallet burns and pays gas)"}</Text>
     </Box>
   );
 }

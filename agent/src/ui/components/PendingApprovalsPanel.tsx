@@ -44,8 +44,7 @@ export function PendingApprovalsPanel({ pending, selected, now, format, arrived,
       {pending.map((request, index) => (
         <Box key={request.id} flexDirection="column">
           <Text inverse={index === selected}>
-            {index === selected ? "›" : " "} {request.id} {format(request.asset)(request.amount)} to {new URL(request.url).host}{" "}
-            {formatCountdown(request.decideBy, now)} left
+            {index === selected ? "›" : " "} {request.id}  {format(request.asset)(request.amount)} to {new URL(request.url).host}  {formatCountdown(request.decideBy, now)} left
           </Text>
           <Text color={color("gray")}>
             {"    "}above {format(request.asset)(request.threshold)} · {request.mode} · {request.network} · {new URL(request.url).pathname}

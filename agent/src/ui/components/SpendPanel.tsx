@@ -21,14 +21,12 @@ export type SpendPanelProps = {
 /** The caps and the spend so far per network and token, in token units, with what remains under the total cap. */
 export function SpendPanel({ summaries, policy, focus, format, compact, error }: SpendPanelProps) {
   const color = useColor();
-  const focused =
-    focus === undefined
-      ? undefined
-      : summaries.find((summary) => summary.network === focus.network && summary.asset.toLowerCase() === focus.asset.toLowerCase());
+  const focused = focus === undefined ? undefined : summaries.find((summary) => summary.network === focus.network && summary.asset.toLowerCase() === focus.asset.toLowerCase());
   const rows = focus === undefined ? summaries : focused === undefined ? [] : [focused];
   // Caps apply per network and token, so they read in the units of the token in view.
   const capFormat = format(focus?.asset ?? rows[0]?.asset ?? "");
-  const spentOf = (total: string, asset: string) => `${format(asset)(total)}${policy.maxTotal === undefined ? "" : ` of ${format(asset)(policy.maxTotal)}`}`;
+  const spentOf = (total: string, asset: string) =>
+    `${format(asset)(total)}${policy.maxTotal === undefined ? "" : ` of ${format(asset)(policy.maxTotal)}`}`;
   const remainingOf = (total: string, asset: string) =>
     policy.maxTotal === undefined ? "no total cap" : `${format(asset)(remainingUnder(policy.maxTotal, total))} remaining`;
   if (compact === true) {
@@ -44,24 +42,22 @@ export function SpendPanel({ summaries, policy, focus, format, compact, error }:
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>Caps and spend</Text>
       <Text>
-        per payment {policy.maxPerPayment === undefined ? "no cap" : capFormat(policy.maxPerPayment)} · approval{" "}
-        {policy.approveAbove === undefined ? "off" : `above ${capFormat(policy.approveAbove)}`}
+        per payment  {policy.maxPerPayment === undefined ? "no cap" : capFormat(policy.maxPerPayment)} · approval {policy.approveAbove === undefined ? "off" : `above ${capFormat(policy.approveAbove)}`}
       </Text>
-      <Text>total cap {policy.maxTotal === undefined ? "no cap" : `${capFormat(policy.maxTotal)} per network and token`}</Text>
+      <Text>total cap    {policy.maxTotal === undefined ? "no cap" : `${capFormat(policy.maxTotal)} per network and token`}</Text>
       {rows.length === 0 ? (
         <Text>
-          spent {capFormat("0")} · {policy.maxTotal === undefined ? "no total cap" : `${capFormat(policy.maxTotal)} remaining`}
+          spent        {capFormat("0")} · {policy.maxTotal === undefined ? "no total cap" : `${capFormat(policy.maxTotal)} remaining`}
         </Text>
       ) : null}
       {rows.map((summary) => (
         <Box key={`${summary.network}/${summary.asset}`} flexDirection="column">
           <Text>
-            spent {spentOf(summary.total, summary.asset)} · {remainingOf(summary.total, summary.asset)}
+            spent        {spentOf(summary.total, summary.asset)} · {remainingOf(summary.total, summary.asset)}
             {focus === undefined ? ` on ${summary.network} ${summary.asset}` : ""}
           </Text>
           <Text color={color("gray")}>
-            {"             "}settled {format(summary.asset)(summary.settled)} · pending {format(summary.asset)(summary.pending)} · failed after burn{" "}
-            {format(summary.asset)(summary.failed)}
+            {"             "}settled {format(summary.asset)(summary.settled)} · pending {format(summary.asset)(summary.pending)} · failed after burn {format(summary.asset)(summary.failed)}
           </Text>
         </Box>
       ))}
