@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFacilitatorProcess, startProcess, startProviderProcess, waitFor } from "@svc/anvil-fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSettlements } from "./harness/admin.js";
+import { adminSettlements, finalizePasses } from "./harness/admin.js";
 import { chainClient, mintCount, permitBurnCount, tokenBalance } from "./harness/chain.js";
 import { writeFacilitatorConfig } from "./harness/facilitatorConfig.js";
 import { fetchOffer, payWith, permitPayload } from "./harness/payerSignatures.js";
@@ -66,7 +66,9 @@ describe("facilitator restarts", () => {
       timeoutMs: 150_000,
       what: "finalized",
     });
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Two more complete passes over the finalized entry: a second mint would have been submitted by then.
+    const passes = await finalizePasses(second.url, adminToken());
+    await waitFor(async () => (await finalizePasses(second.url, adminToken())) >= passes + 2, { timeoutMs: 30_000, what: "two more finalize passes" });
     expect(await mintCount(stack, treasury())).toBe(mints + 1);
   });
 

@@ -10,3 +10,11 @@ export async function adminSettlements(facilitatorUrl: string, adminToken: strin
   });
   return ((await response.json()) as { settlements: AdminSettlement[] }).settlements;
 }
+
+/** `facilitator_finalize_passes_total` from `/metrics`: how many finalize passes the daemon completed. */
+export async function finalizePasses(facilitatorUrl: string, adminToken: string): Promise<number> {
+  const response = await fetch(`${facilitatorUrl}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } });
+  const sample = (await response.text()).split("\n").find((line) => line.startsWith("facilitator_finalize_passes_total "));
+  if (sample === undefined) throw new TypeError("/metrics has no facilitator_finalize_passes_total sample");
+  return Number(sample.split(" ")[1]);
+}

@@ -270,6 +270,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     history: history?.recorder ?? noHistory,
     logger,
     now: unixNow,
+    onPass: metrics.finalizePass,
     finalize: instrumentFinalize(metrics, (entry) =>
       prover
         ? finalizeEntry({ client, relayer: relayerSender, prover, indexer, deployment, burnSecret }, entry)

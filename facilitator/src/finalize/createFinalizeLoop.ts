@@ -25,6 +25,8 @@ export type FinalizeLoopDependencies = {
   history: HistoryRecorder;
   logger: Logger;
   now: () => number;
+  /** Called after every completed pass: how an operator (or a test) sees that the loop is alive. */
+  onPass?: (() => void) | undefined;
 };
 
 /** A running loop. */
@@ -104,6 +106,7 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     running = pass()
       .then(() => {
         failures = 0;
+        deps.onPass?.();
         schedule(deps.intervalMs);
       })
       .catch((error: unknown) => {

@@ -55,6 +55,8 @@ export type FacilitatorMetrics = {
   /** `reason` is the finalize failure code. */
   finalizeFailed: (reason: FinalizeFailedReason) => void;
   finalizePassFailed: (error: string) => void;
+  /** One finalize pass completed (whatever it found to do). */
+  finalizePass: () => void;
   /** `outcome` is `ok` or the HTTP status of the refusal. */
   history: (operation: HistoryOperation, outcome: string) => void;
 };
@@ -162,6 +164,11 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     labelNames: ["reason"],
     registers,
   });
+  const finalizePasses = new Counter({
+    name: "facilitator_finalize_passes_total",
+    help: "Finalize passes completed (the loop is alive; a pass may find nothing to do).",
+    registers,
+  });
   const finalizePassErrors = new Counter({
     name: "facilitator_finalize_pass_errors_total",
     help: "Finalize attempts that threw (RPC, indexer or prover trouble; retried with backoff), by error name.",
@@ -224,6 +231,7 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     },
     finalizeFailed: (reason) => finalizeFailures.inc({ reason }),
     finalizePassFailed: (error) => finalizePassErrors.inc({ error }),
+    finalizePass: () => finalizePasses.inc(),
     history: (operation, outcome) => {
       if (operation === "login") historyLogins.inc({ outcome });
       else historyProofs.inc({ operation: operation.slice("proof_".length), outcome });
