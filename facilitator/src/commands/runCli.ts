@@ -8,6 +8,7 @@ import { Builtins, Cli, UsageError, type BaseContext, type Command } from "./cli
 
 import { CheckCommand } from "./check.js";
 import { describeError } from "./describeError.js";
+import { MigrateCommand } from "./migrate.js";
 import { redactOutput } from "./redactOutput.js";
 import { HistoryKeysInitCommand } from "../history/commands/historyKeys/init.js";
 import { HistoryKeysRevokeCommand } from "../history/commands/historyKeys/revoke.js";
@@ -22,6 +23,7 @@ export const EXIT_USAGE = 2;
 /** Commands whose usage mistakes exit 2 and whose unexpected errors print one redacted line. */
 const OWN_EXIT_CODES = [
   CheckCommand,
+  MigrateCommand,
   StartCommand,
   StatusCommand,
   VerifyProofCommand,
@@ -41,6 +43,7 @@ export function createCli(): Cli {
     enableColors: false,
   });
   cli.register(CheckCommand);
+  cli.register(MigrateCommand);
   cli.register(StartCommand);
   cli.register(StatusCommand);
   cli.register(VerifyProofCommand);

@@ -168,6 +168,17 @@ const daemonTable = table({
   log_level: z.enum(["debug", "info", "warn", "error"], { error: 'expected "debug", "info", "warn" or "error"' }).default("info"),
 });
 
+// Shared state for several instances. The password never sits in the file (it would be printed and copied
+// around with it): it comes from SVC_STORAGE_PASSWORD.
+const storageTable = table({
+  url: urlField(["postgres:", "postgresql:"]).refine((value) => new URL(value).password === "", {
+    error: "must not carry a password: set SVC_STORAGE_PASSWORD instead",
+  }),
+  max_connections: integerField(1, 1000).default(10),
+  // How long a finalize lease outlives an instance that stopped mid-pass before another takes the payment.
+  finalize_lease_ms: integerField(1000, 3_600_000).default(60_000),
+});
+
 const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 // One authenticated caller of the money endpoints. Only the key's SHA-256 is kept, so the file holds nothing
@@ -205,6 +216,7 @@ export const facilitatorConfigSchema = table({
   fee: feeTable.optional(),
   daemon: daemonTable.prefault({}),
   providers: providersTable.optional(),
+  storage: storageTable.optional(),
 })
   .superRefine((config, ctx) => {
     const fee = config.fee;
@@ -252,6 +264,9 @@ function feeMode({ recipient, splitter, ...rate }: FeeTable) {
   if (recipient !== undefined) return { mode: "custodial" as const, recipient, ...rate };
   return z.NEVER;
 }
+
+/** The `[storage]` table: the PostgreSQL database several instances share. */
+export type StorageConfig = z.output<typeof storageTable>;
 
 /** A validated facilitator configuration, as `parseConfig` returns it. */
 export type FacilitatorConfig = z.output<typeof facilitatorConfigSchema>;

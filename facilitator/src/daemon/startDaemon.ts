@@ -4,14 +4,18 @@
  * accepting, waits up to `daemon.shutdown_grace_ms` for requests and settles in flight, then closes.
  */
 import { parsePoseidonSelection, SCHEME, selectPoseidon, toNetwork, X402_VERSION, type SupportedResponse } from "@svc/scheme";
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import { getAddress, type Hex } from "viem";
+import type { PrivateKeyAccount } from "viem/accounts";
 import { BurnAddressPool } from "../challenges/burnAddressPool.js";
 import { BurnAddressStockFile } from "../challenges/burnAddressStockFile.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import { ChallengeStore } from "../challenges/challengeStore.js";
 import { createChallengeIssuer } from "../challenges/createChallengeIssuer.js";
 import { createChainClients } from "../chain/createChainClients.js";
-import { createSerialSender } from "../chain/createSerialSender.js";
+import { createSerialSender, type SerialSender } from "../chain/createSerialSender.js";
+import { createSharedKeySender } from "../chain/createSharedKeySender.js";
 import { BurnAddressWorker } from "../challenges/burnAddressWorker.js";
 import { deriveBurnSeed } from "../challenges/burnSeed.js";
 import { reopenBurnSecretOffThread } from "../challenges/reopenBurnSecret.js";
@@ -33,7 +37,7 @@ import { instrumentFinalize, instrumentSettlement, trackRelayerQueue } from "../
 import { readAdminStatus } from "../operator/readAdminStatus.js";
 import { settlementBacklog } from "../operator/settlementBacklog.js";
 import { createReadinessProbe } from "../readiness/createReadinessProbe.js";
-import { checkIndexerReadiness, checkJournalReadiness, checkRpcReadiness, checkStockReadiness } from "../readiness/readinessChecks.js";
+import { checkIndexerReadiness, checkJournalReadiness, checkRpcReadiness, checkStockReadiness, checkStorageReadiness } from "../readiness/readinessChecks.js";
 import { createFinalizeLoop } from "../finalize/createFinalizeLoop.js";
 import { createFixtureProver } from "../finalize/createFixtureProver.js";
 import { finalizeEntry } from "../finalize/finalizeEntry.js";
@@ -44,6 +48,9 @@ import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journal
 import type { JournalRecord } from "../journal/journalRecord.js";
 import { createSettlementService } from "../settlement/createSettlementService.js";
 import { SettlementBook, type SettlementEntry } from "../settlement/settlementBook.js";
+import { shareSettlement } from "../settlement/shareSettlement.js";
+import { createJournalFollower } from "../storage/createJournalFollower.js";
+import { openStorageDatabase, storagePassword } from "../storage/storageConnection.js";
 
 /** How to start the daemon. */
 export type StartDaemonOptions = {
@@ -75,6 +82,9 @@ export type RunningDaemon = {
 
 const unixNow = () => Math.floor(Date.now() / 1000);
 
+// A settle claim outlives the permit receipt timeout by this much before another instance may take it over.
+const SETTLE_CLAIM_MARGIN_MS = 10_000;
+
 // Each readiness check waits this long: a probe answered after it would already be too slow to settle on.
 const READINESS_TIMEOUT_MS = 2_000;
 
@@ -83,8 +93,14 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const { config, secrets, warnings } = await loadConfig(options.configPath, options.env);
   const loggerOptions = {
     write: options.write,
-    secrets: [secrets.treasuryPk, secrets.relayerPk, ...(secrets.adminToken ? [secrets.adminToken] : []), ...historySecretValues(options.env)],
-    urls: [config.network.rpc_url, config.network.indexer_url, config.network.decider_url],
+    secrets: [
+      secrets.treasuryPk,
+      secrets.relayerPk,
+      ...(secrets.adminToken ? [secrets.adminToken] : []),
+      ...[storagePassword(options.env)].filter((password) => password !== undefined),
+      ...historySecretValues(options.env),
+    ],
+    urls: [config.network.rpc_url, config.network.indexer_url, config.network.decider_url, ...(config.storage ? [config.storage.url] : [])],
     format: options.pretty ? ("pretty" as const) : ("json" as const),
   };
   const logger = createLogger({ ...loggerOptions, level: options.logLevel ?? config.daemon.log_level });
@@ -96,7 +112,13 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     relayerPk: secrets.relayerPk,
     treasuryPk: secrets.treasuryPk,
   });
-  const treasurySender = createSerialSender({ client, chain, account: treasuryAccount });
+  // With [storage] the state several instances share lives in the database; without it, in this process.
+  const shared = config.storage === undefined ? undefined : await openStorageDatabase(config.storage, options.env);
+  // Claims and leases name this process: a restarted instance is a new owner and waits out its old leases.
+  const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
+  const senderOf = (account: PrivateKeyAccount): SerialSender =>
+    shared ? createSharedKeySender({ client, chain, account, nonces: shared.relayNonces }) : createSerialSender({ client, chain, account });
+  const treasurySender = senderOf(treasuryAccount);
   const rpcChainId = await client.getChainId();
   assertRpcChainId(config, rpcChainId);
   const startupWarnings = [...warnings, ...checkStartupRules({ config, secrets, rpcChainId })];
@@ -104,15 +126,18 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
 
   // History is opened before the journal so a bad history or partial proof configuration stops startup early.
   const history = await openHistory({ env: options.env, recipient: getAddress(config.settlement.treasury), logger, options: options.history });
-  const journal = await openSettlementJournal(config.settlement.journal, {
+  // With [storage] the journal is the database's; the file journal is left closed.
+  const journal = await openSettlementJournal(shared ? null : config.settlement.journal, {
     retentionSeconds: config.settlement.expired_challenge_retention_seconds,
     now: unixNow,
   });
   if (journal.tornLine) logger.warn("journal_torn_line_repaired", { line: journal.tornLine.lineNumber, bytes: journal.tornLine.bytes });
   const book = new SettlementBook();
   for (const record of journal.restored) book.apply(record);
+  const follower = shared ? createJournalFollower(shared.journal, (record) => book.apply(record)) : undefined;
+  const followed = (await follower?.catchUp()) ?? 0;
   const pending = book.list("accepted").length;
-  logger.info("journal_restored", { records: journal.restored.length, pending, open_intents: book.openIntents().length });
+  logger.info("journal_restored", { records: journal.restored.length + followed, pending, open_intents: book.openIntents().length, ...(shared ? { storage: shared.kind } : {}) });
   const historyCaughtUp = (await history?.recorder.reconcile(book.list())) ?? 0;
   if (historyCaughtUp > 0) logger.info("history_reconciled", { records: historyCaughtUp });
 
@@ -124,7 +149,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const poseidon = selectPoseidon(parsePoseidonSelection(options.env));
   if (poseidon.fallback) logger.warn("poseidon_fallback", { implementation: poseidon.implementation.name });
   const stock =
-    capabilities.issuesOffers && config.settlement.journal !== null
+    capabilities.issuesOffers && config.settlement.journal !== null && !shared
       ? await BurnAddressStockFile.open(`${config.settlement.journal}.stock`, { chainId: config.network.chain_id, treasury, seed })
       : undefined;
   if (stock) logger.info("burn_address_stock_restored", { entries: stock.restored.length, discarded: stock.discarded ?? null });
@@ -152,7 +177,10 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   }
   const archived = await journal.compact();
   if (archived > 0) logger.info("journal_compacted", { archived });
-  const recordChallenge = (record: ChallengeRecord) => journal.append({ type: "challenge", challenge: toJournaledChallenge(record), at: record.issuedAt });
+  const recordChallenge = (record: ChallengeRecord) =>
+    shared
+      ? shared.challenges.put(toJournaledChallenge(record))
+      : journal.append({ type: "challenge", challenge: toJournaledChallenge(record), at: record.issuedAt });
   const issuer = pool ? createChallengeIssuer({ config, seed, pool, store, record: recordChallenge }) : undefined;
   const deployment = {
     chainId: config.network.chain_id,
@@ -161,13 +189,19 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     treasury,
   };
   // The one append-and-apply: every journal record is fsynced first, then folded into the book.
+  // Shared: appended to the database and folded in the journal's one order; an accept also queues the mint.
   const journalAndApply = async (record: JournalRecord) => {
+    if (shared && follower) {
+      await follower.appendAndApply(record);
+      if (record.type === "accepted") await shared.finalizeQueue.enqueue(record.challenge.challengeNonce);
+      return;
+    }
     await journal.append(record);
     book.apply(record);
   };
-  const trackedRelayer = trackRelayerQueue(createSerialSender({ client, chain, account: relayerAccount }));
+  const trackedRelayer = trackRelayerQueue(senderOf(relayerAccount));
   const relayerSender = trackedRelayer.queue;
-  const settlement = createSettlementService({
+  const core = createSettlementService({
     capabilities,
     network,
     deployment,
@@ -181,6 +215,21 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     now: unixNow,
     permitReceiptTimeoutMs: config.settlement.permit_receipt_timeout_ms,
   });
+  const settlement =
+    shared && follower
+      ? shareSettlement({
+          settlement: core,
+          catchUp: follower.catchUp,
+          issued: shared.challenges,
+          store,
+          book,
+          claims: shared.settleClaims,
+          owner,
+          // A settle waits at most the permit receipt timeout on the chain; the margin covers its checks.
+          claimLeaseMs: config.settlement.permit_receipt_timeout_ms + SETTLE_CLAIM_MARGIN_MS,
+          network,
+        })
+      : core;
 
   const metrics = createFacilitatorMetrics({
     poolStats: () => pool?.stats(),
@@ -205,7 +254,10 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
           timeoutMs: READINESS_TIMEOUT_MS,
         }),
       indexer: () => checkIndexerReadiness({ indexerUrl: config.network.indexer_url, timeoutMs: READINESS_TIMEOUT_MS }),
-      journal: () => checkJournalReadiness(config.settlement.journal),
+      journal: () =>
+        shared && config.storage
+          ? checkStorageReadiness({ storageUrl: config.storage.url, ping: shared.ping, timeoutMs: READINESS_TIMEOUT_MS })
+          : checkJournalReadiness(config.settlement.journal),
       stock: () => checkStockReadiness(pool?.stats()),
     },
   });
@@ -221,6 +273,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     logger,
     supported: () => supported,
     health: () => ({ status: "ok", profile: config.profile ?? null, chain_id: config.network.chain_id }),
+    ...(shared ? { rateLimits: shared.rateLimits } : {}),
     readiness: readiness.current,
     issueChallenge: async (listPrice) => {
       if (!issuer) throw new ProfileDisabledError(config.profile);
@@ -271,6 +324,10 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     logger,
     now: unixNow,
     onPass: metrics.finalizePass,
+    queue:
+      shared && follower && config.storage
+        ? { port: shared.finalizeQueue, owner, leaseMs: config.storage.finalize_lease_ms, catchUp: follower.catchUp }
+        : undefined,
     finalize: instrumentFinalize(metrics, (entry) =>
       prover
         ? finalizeEntry({ client, relayer: relayerSender, prover, indexer, deployment, burnSecret }, entry)
@@ -301,7 +358,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     profile: config.profile ?? null,
     rpc_url: redactUrl(config.network.rpc_url),
     permit_path: config.settlement.permit_burner !== undefined,
-    journal: config.settlement.journal ?? "none",
+    journal: shared ? "storage" : (config.settlement.journal ?? "none"),
+    ...(config.storage ? { storage: redactUrl(config.storage.url) } : {}),
     poseidon: poseidon.implementation.name,
   });
   void settlement
@@ -320,6 +378,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       await secretWorker?.terminate();
       await journal.close();
       await history?.close();
+      await shared?.close();
       logger.info("stopped");
     })();
     return stopping;

@@ -5,12 +5,27 @@
  * entry accepted under another chain, token, verifier or treasury stays frozen until that configuration
  * returns.
  */
-import { isAddressEqual, type Address } from "viem";
+import { isAddressEqual, type Address, type Hex } from "viem";
 import type { HistoryRecorder } from "../history/record/historyRecorder.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
 import type { LogFields, Logger } from "../log/createLogger.js";
 import type { SettlementBook, SettlementEntry } from "../settlement/settlementBook.js";
+import type { FinalizeQueuePort } from "../storage/storagePorts.js";
 import type { FinalizeOutcome } from "./finalizeEntry.js";
+
+/** The shared queue several instances finalize from, each payment under one instance's lease. */
+export type SharedFinalizeQueue = {
+  port: FinalizeQueuePort;
+  /** This process's lease owner (unique per process). */
+  owner: string;
+  /** How long a lease outlives a pass that stopped (a crashed instance). */
+  leaseMs: number;
+  /** Folds every journal record any instance appended since the last call. */
+  catchUp: () => Promise<unknown>;
+};
+
+/** Payments one pass leases from the shared queue. */
+export const SHARED_FINALIZE_BATCH = 32;
 
 /** What the loop drives. */
 export type FinalizeLoopDependencies = {
@@ -27,6 +42,8 @@ export type FinalizeLoopDependencies = {
   now: () => number;
   /** Called after every completed pass: how an operator (or a test) sees that the loop is alive. */
   onPass?: (() => void) | undefined;
+  /** With several instances: work comes from this queue under leases instead of from the whole book. */
+  queue?: SharedFinalizeQueue | undefined;
 };
 
 /** A running loop. */
@@ -79,8 +96,44 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
       );
   };
 
+  const owesFee = (entry: SettlementEntry | undefined): entry is SettlementEntry =>
+    entry?.state === "finalized" && entry.feeSettledAt === undefined && matchesDeployment(entry);
+
+  // One payment, leased: mint it, then pay its fee, and hand it back when something is still to do.
+  const finalizeLeased = async (queue: SharedFinalizeQueue, challengeNonce: Hex): Promise<void> => {
+    let entry = book.entry(challengeNonce);
+    if (entry?.state === "accepted" && matchesDeployment(entry)) {
+      await finalizeOne(entry);
+      entry = book.entry(challengeNonce);
+    }
+    if (owesFee(entry) && (await deps.settleFee(entry)) === "settled") {
+      logger.info("fee_settled", { challenge_nonce: entry.challenge.challengeNonce });
+    }
+    entry = book.entry(challengeNonce);
+    const open = entry !== undefined && matchesDeployment(entry) && (entry.state === "accepted" || owesFee(entry));
+    if (open) await queue.port.release(challengeNonce, queue.owner);
+    else await queue.port.complete(challengeNonce, queue.owner);
+  };
+
+  const sharedPass = async (queue: SharedFinalizeQueue): Promise<void> => {
+    await queue.catchUp();
+    // Whatever the book owes goes into the queue (idempotent), so an accept whose enqueue a crash cut off
+    // is queued anyway; the catch-up after leasing drops what another instance finished meanwhile.
+    for (const entry of [...book.list("accepted"), ...book.list("finalized")]) {
+      if (entry.state === "accepted" ? matchesDeployment(entry) : owesFee(entry)) await queue.port.enqueue(entry.challenge.challengeNonce);
+    }
+    const leased = await queue.port.lease(queue.owner, SHARED_FINALIZE_BATCH, queue.leaseMs);
+    if (leased.length === 0) return;
+    await queue.catchUp();
+    for (const challengeNonce of leased) {
+      if (stopped) await queue.port.release(challengeNonce, queue.owner);
+      else await finalizeLeased(queue, challengeNonce);
+    }
+  };
+
   const pass = async (): Promise<void> => {
     if (!deps.active) return;
+    if (deps.queue !== undefined) return sharedPass(deps.queue);
     for (const entry of book.list("accepted")) {
       if (stopped) return;
       if (matchesDeployment(entry)) await finalizeOne(entry);

@@ -9,6 +9,7 @@ import type { Logger } from "../log/createLogger.js";
 import type { FacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
 import type { AdminStatus } from "../operator/adminStatus.js";
 import type { ReadinessReport } from "../readiness/readinessReport.js";
+import type { RateLimitPort } from "../storage/storagePorts.js";
 
 /** States `GET /admin/settlements?state=` filters on. */
 export const SETTLEMENT_STATES = ["accepted", "finalized", "failed", "late_burn"] as const;
@@ -39,6 +40,8 @@ export type AppDependencies = {
   supported: () => SupportedResponse;
   /** Read-only liveness facts for `GET /healthz`. */
   health: () => Record<string, unknown>;
+  /** Rate-limit counts shared by several instances (`[storage]`); each process counts alone when omitted. */
+  rateLimits?: RateLimitPort | undefined;
   /** The cached readiness probe behind `GET /readyz` and the `/challenge` gate; never rejects. */
   readiness: () => Promise<ReadinessReport>;
   /**

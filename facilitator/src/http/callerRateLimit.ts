@@ -1,6 +1,7 @@
 import { RateLimitExceededError, type RateLimitScope } from "./errors.js";
 import type { AuthenticatedProvider, HttpMiddleware, HttpState } from "./httpState.js";
 import { rateLimitKey } from "./rateLimitKey.js";
+import type { RateLimitPort } from "../storage/storagePorts.js";
 import { SlidingWindowRateLimiter } from "./slidingWindowRateLimiter.js";
 
 /** How one limit keys and sizes its buckets. */
@@ -12,7 +13,12 @@ export type CallerRateLimitParameters = {
   forProvider: (provider: AuthenticatedProvider, state: HttpState) => { bucket: string; perMinute: number };
   /** Clock in milliseconds, for tests. */
   now?: (() => number) | undefined;
+  /** Counts shared by several instances (the storage's rate limits); in-process counts when omitted. */
+  counts?: RateLimitPort | undefined;
 };
+
+/** A per-minute budget's window. */
+const MINUTE_MS = 60_000;
 
 /**
  * A rate limit that follows the caller's identity: per client IP for anonymous callers (the behaviour
@@ -37,7 +43,10 @@ export function callerRateLimit(parameters: CallerRateLimitParameters): HttpMidd
       ? parameters.forProvider(ctx.state.provider, ctx.state)
       : { bucket: rateLimitKey(ctx.state.clientIp), perMinute: parameters.perMinuteByIp };
     if (perMinute > 0) {
-      const decision = limiter(perMinute).take(bucket);
+      const decision =
+        parameters.counts === undefined
+          ? limiter(perMinute).take(bucket)
+          : await parameters.counts.take(`${parameters.scope}|${bucket}`, perMinute, MINUTE_MS);
       if (!decision.allowed) {
         throw new RateLimitExceededError({ scope: parameters.scope, retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000) });
       }

@@ -60,6 +60,7 @@ export function createApp(deps: AppDependencies, options: CreateAppOptions = {})
     perMinuteByIp: deps.config.daemon.rate_limit_per_min,
     forProvider: (provider) => ({ bucket: `provider:${provider.name}`, perMinute: provider.ratePerMinute }),
     now: options.now,
+    counts: deps.rateLimits,
   });
   const issuance = callerRateLimit({
     scope: "challenge_issuance",
@@ -69,6 +70,7 @@ export function createApp(deps: AppDependencies, options: CreateAppOptions = {})
       perMinute: provider.challengePerPayerPerMinute,
     }),
     now: options.now,
+    counts: deps.rateLimits,
   });
 
   const router = new Router<HttpState>();

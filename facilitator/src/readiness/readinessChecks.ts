@@ -57,6 +57,20 @@ export async function checkJournalReadiness(path: string | null): Promise<Compon
 }
 
 /**
+ * Whether the shared database answers (the journal, claims and leases live there with `[storage]`): a
+ * daemon that cannot write its journal must not take a payment it could lose.
+ */
+export async function checkStorageReadiness(params: { storageUrl: string; ping: () => Promise<void>; timeoutMs: number }): Promise<ComponentReadiness> {
+  const url = redactUrl(params.storageUrl);
+  try {
+    await withTimeout(params.ping(), params.timeoutMs);
+    return { ready: true, detail: { storage: "postgres", url } };
+  } catch {
+    return { ready: false, reason: READINESS_REASON.unreachable, detail: { storage: "postgres", url } };
+  }
+}
+
+/**
  * Whether a burn address is ready to hand out. Without a pool (a non-local profile issues no offers) there is
  * no stock to run out of.
  */

@@ -102,6 +102,10 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
         }
         return leased;
       },
+      release: async (challengeNonce, owner) => {
+        const lease = queue.get(key(challengeNonce));
+        if (lease !== undefined && lease.owner === owner) queue.set(key(challengeNonce), undefined);
+      },
       complete: async (challengeNonce, owner) => {
         const lease = queue.get(key(challengeNonce));
         if (lease === undefined || lease.owner !== owner) return false;

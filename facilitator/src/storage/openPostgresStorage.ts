@@ -56,6 +56,18 @@ function challengeNonceOf(record: JournalRecord): string | null {
 
 /** Opens a pool on `options.url`, checks the database answers and its schema is current. */
 export async function openPostgresStorage(options: PostgresStorageOptions): Promise<FacilitatorStorage> {
+  const pool = await connectPostgres(options);
+  try {
+    await assertSchemaCurrent(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return createPostgresStorage(pool, { rateLimitSweepEvery: options.rateLimitSweepEvery });
+}
+
+/** Opens a pool on `options.url` and checks the database answers (`migrate` and `check` start here). */
+export async function connectPostgres(options: PostgresStorageOptions): Promise<pg.Pool> {
   const variable = options.variable ?? "storage.url";
   if (!URL.canParse(options.url) || !/^postgres(ql)?:$/.test(new URL(options.url).protocol)) {
     throw new InvalidStorageUrlError({ variable });
@@ -73,13 +85,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await pool.end();
     throw new StorageUnreachableError({ url: options.url, cause });
   }
-  try {
-    await assertSchemaCurrent(pool);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
-  return createPostgresStorage(pool, { rateLimitSweepEvery: options.rateLimitSweepEvery });
+  return pool;
 }
 
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -180,6 +186,9 @@ export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { 
           [owner, leaseMs, limit],
         );
         return rows.map((row) => row.challenge_nonce);
+      },
+      release: async (challengeNonce, owner) => {
+        await pool.query("update finalize_queue set owner = null, lease_until = null where challenge_nonce = $1 and owner = $2", [key(challengeNonce), owner]);
       },
       complete: async (challengeNonce, owner) => {
         const { rowCount } = await pool.query("delete from finalize_queue where challenge_nonce = $1 and owner = $2", [key(challengeNonce), owner]);

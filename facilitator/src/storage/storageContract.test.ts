@@ -190,6 +190,19 @@ describe.each([
     expect(await b.finalizeQueue.complete(crashed, "b")).toBe(true);
   });
 
+  it("a released lease is free at once for any instance; only its owner releases it", async () => {
+    const { a, b } = await openPair();
+    const waiting = nonceOf("waiting");
+    await a.finalizeQueue.enqueue(waiting);
+    expect(await a.finalizeQueue.lease("a", 1, 60_000)).toEqual([waiting.toLowerCase()]);
+    await b.finalizeQueue.release(waiting, "b");
+    expect(await b.finalizeQueue.lease("b", 1, 60_000)).toEqual([]);
+    await a.finalizeQueue.release(waiting, "a");
+    expect(await b.finalizeQueue.lease("b", 1, 60_000)).toEqual([waiting.toLowerCase()]);
+    expect(await a.finalizeQueue.complete(waiting, "a")).toBe(false);
+    expect(await b.finalizeQueue.complete(waiting, "b")).toBe(true);
+  });
+
   it("broadcasts of one key from two instances get distinct consecutive nonces; a failed one leaves no gap", async () => {
     const { a, b } = await openPair();
     const account = addressOf("relayer");

@@ -12,6 +12,7 @@ export type CheckProbe =
   | "contracts"
   | "splitter"
   | "journal"
+  | "storage"
   | "indexer"
   | "decider"
   | "poseidon"

@@ -1,0 +1,87 @@
+/**
+ * `facilitator migrate --config <path>`: brings the `[storage]` database's schema to the version this
+ * facilitator needs, applying each missing numbered migration once (two instances migrating together
+ * serialise on an advisory lock). Only the configuration file and `SVC_STORAGE_PASSWORD` are read: no key
+ * is needed to migrate. Exit codes: 0 current (now or already), 1 a problem, 2 usage.
+ */
+import { dirname, resolve } from "node:path";
+import { Command, Option, UsageError } from "./clipanion.js";
+
+import type { Environment } from "../config/index.js";
+import { readConfigToml } from "../config/loadConfig.js";
+import { parseConfig } from "../config/parseConfig.js";
+import { redactUrl } from "../config/redactUrl.js";
+import { LATEST_SCHEMA_VERSION, migratePostgres } from "../storage/postgresMigrations.js";
+import { connectStorageDatabase } from "../storage/storageConnection.js";
+import { describeError } from "./describeError.js";
+import { redactOutput } from "./redactOutput.js";
+
+/** Parameters of {@link runMigrate}. */
+export type RunMigrateParameters = {
+  configPath: string;
+  env: Environment;
+  write: (text: string) => void;
+  writeError: (text: string) => void;
+};
+
+/** Applies the missing migrations and returns the exit code (0 current, 1 a problem). */
+export async function runMigrate({ configPath, env, write, writeError }: RunMigrateParameters): Promise<number> {
+  const fail = (line: string) => {
+    writeError(`${redactOutput(line, env)}\n`);
+    return 1;
+  };
+  let storage;
+  try {
+    storage = parseConfig(await readConfigToml(configPath), { configDir: dirname(resolve(configPath)) }).storage;
+  } catch (error) {
+    return fail(describeError(error));
+  }
+  if (storage === undefined) return fail("no [storage] table in the configuration: the embedded storage has no schema to migrate");
+  let pool;
+  try {
+    pool = await connectStorageDatabase(storage, env);
+  } catch (error) {
+    return fail(describeError(error));
+  }
+  try {
+    const applied = await migratePostgres(pool);
+    const url = redactUrl(storage.url);
+    write(
+      applied.length === 0
+        ? `${url}: schema already at version ${LATEST_SCHEMA_VERSION}\n`
+        : `${url}: applied ${applied.map((version) => `#${version}`).join(", ")}; schema at version ${LATEST_SCHEMA_VERSION}\n`,
+    );
+    return 0;
+  } catch (error) {
+    return fail(`migration failed: ${describeError(error)}`);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** The `migrate` command. */
+export class MigrateCommand extends Command {
+  static override paths = [["migrate"]];
+
+  static override usage = Command.Usage({
+    description: "bring the [storage] PostgreSQL database's schema to this facilitator's version",
+    details: `
+      Reads \`[storage]\` from the configuration file and the password from \`SVC_STORAGE_PASSWORD\`, then applies the numbered migrations the database lacks, each once and in its own transaction. Safe to run again and from several machines at once. \`check\` reports the schema version; \`start\` refuses a database that is not current.
+
+      Exits 0 when the schema is current, 1 on a problem (no \`[storage]\`, database unreachable, a migration failing), 2 for usage mistakes.
+    `,
+    examples: [["Migrate before starting the instances", "$0 migrate --config facilitator.toml"]],
+  });
+
+  config = Option.String("--config", { required: true, description: "path of the facilitator TOML configuration file" });
+
+  override async execute(): Promise<number> {
+    if (this.config.trim() === "") throw new UsageError("--config needs the path of a TOML file");
+    return runMigrate({
+      configPath: this.config,
+      env: this.context.env,
+      write: (text) => this.context.stdout.write(text),
+      writeError: (text) => this.context.stderr.write(text),
+    });
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * Two facilitator processes on one PostgreSQL database, reached round-robin: an offer issued by one settles
+ * through the other, concurrent settles of one payment burn once, and an instance SIGKILLed in the middle
+ * of a permit settle or of a finalize pass loses nothing: every payment ends accepted and finalized with
+ * one burn and one mint. Real processes (`facilitator/dist/cli.js`), a real anvil (automine off to hold a
+ * relayed burn or a mint in the mempool), a real PostgreSQL server.
+ */
+import { execFile } from "node:child_process";
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
+import { FACILITATOR_CLI, startFacilitatorProcess, waitFor, type FacilitatorProcess } from "@svc/anvil-fixtures";
+import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
+import { permitBurnerAbi, zerc20VerifierAbi, type PaymentRequirements } from "@svc/scheme";
+import pg from "pg";
+import type { Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  broadcastBurn,
+  facilitatorBody,
+  postJson,
+  requestOffer,
+  signPermitPayment,
+  startTestStack,
+  writeConfigVariant,
+  type TestStack,
+} from "../testing/localFacilitator.js";
+
+const run = promisify(execFile);
+
+let stack: TestStack;
+let server: RunningPostgres;
+let database: pg.Pool;
+let configPath: string;
+let env: Record<string, string>;
+let password: string;
+const running: FacilitatorProcess[] = [];
+const proxies: Server[] = [];
+
+beforeAll(async () => {
+  [stack, server] = await Promise.all([startTestStack({ rootIntervalMs: 300 }), startPostgres()]);
+  const url = new URL(await server.createDatabase());
+  database = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  // The password travels apart from the URL, as an operator's would.
+  password = decodeURIComponent(url.password);
+  url.password = "";
+  env = { ...stack.env, SVC_STORAGE_PASSWORD: password };
+  configPath = await writeConfigVariant(stack, "shared", {
+    storage: { url: url.toString(), max_connections: 4, finalize_lease_ms: 2_000 },
+    settlement: { journal: "shared.journal.jsonl", permit_receipt_timeout_ms: 1_000 },
+    daemon: { burn_address_pool_size: 2, burn_address_workers: 1, finalize_interval_ms: 1_000 },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  for (const proxy of proxies) proxy.close();
+  for (const process of running) await process.stop("SIGKILL");
+  await database?.end();
+  await Promise.all([stack?.close(), server?.stop()]);
+});
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [FACILITATOR_CLI, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+async function startInstance(): Promise<FacilitatorProcess> {
+  const started = await startFacilitatorProcess({ configPath, env });
+  running.push(started);
+  return started;
+}
+
+/** A loopback HTTP round-robin in front of `targets`: each request goes to the next one. */
+async function roundRobin(targets: () => FacilitatorProcess[]): Promise<string> {
+  let turn = 0;
+  const proxy = createServer((incoming, outgoing) => {
+    const live = targets();
+    const target = new URL(live[turn++ % live.length]!.url);
+    const forwarded = request(
+      { host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forwarded.on("error", () => outgoing.writeHead(502).end());
+    incoming.pipe(forwarded);
+  });
+  proxies.push(proxy);
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
+
+const settle = (url: string, body: unknown) => postJson(`${url}/settle`, body);
+
+async function burnsTo(requirements: PaymentRequirements): Promise<Hex[]> {
+  const events = await stack.client.getContractEvents({ address: stack.deployment.permitBurner, abi: permitBurnerAbi, eventName: "BurnExecuted", fromBlock: 0n, strict: true });
+  return events.filter((event) => event.args.burnAddress.toLowerCase() === requirements.payTo.toLowerCase()).map((event) => event.transactionHash);
+}
+
+async function mintCount(): Promise<number> {
+  const to = stack.deployment.accounts.treasury.address;
+  const logs = await stack.client.getContractEvents({ address: stack.deployment.verifier, abi: zerc20VerifierAbi, eventName: "Teleported", args: { to }, fromBlock: 0n });
+  return logs.length;
+}
+
+function waitForState(instance: FacilitatorProcess, challengeNonce: string, state: string): Promise<unknown> {
+  return waitFor(
+    async () => {
+      const response = await fetch(`${instance.url}/admin/settlements?state=${state}`, { headers: { authorization: `Bearer ${stack.env.SVC_ADMIN_TOKEN}` } });
+      const { settlements } = (await response.json()) as { settlements: { challengeNonce: string }[] };
+      return settlements.find((entry) => entry.challengeNonce === challengeNonce);
+    },
+    { what: `${challengeNonce} ${state}`, timeoutMs: 40_000, intervalMs: 250 },
+  );
+}
+
+function waitForLine(instance: FacilitatorProcess, marker: string): Promise<string> {
+  return waitFor(() => instance.lines.find((line) => line.includes(marker)), { what: `a log line with ${marker}`, timeoutMs: 20_000, intervalMs: 50 });
+}
+
+const relayer = () => stack.deployment.accounts.relayer.address;
+
+type PoolTransaction = { from: string; to: string | null };
+
+/**
+ * Mines by hand: automine off, and a block whenever transactions wait and none of them is held, so a test
+ * can keep one kind of transaction (a relayed burn, a mint) in the mempool while everything else goes on.
+ */
+async function startMiner() {
+  let hold: (tx: PoolTransaction) => boolean = () => false;
+  let holding = false;
+  let stopped = false;
+  await stack.client.request({ method: "evm_setAutomine" as never, params: [false] as never });
+  const loop = (async () => {
+    while (!stopped) {
+      const pool = (await stack.client.request({ method: "txpool_content" as never, params: [] as never })) as { pending: Record<string, Record<string, PoolTransaction>> };
+      const waiting = Object.values(pool.pending).flatMap((byNonce) => Object.values(byNonce));
+      holding = waiting.some((tx) => hold(tx));
+      if (waiting.length > 0 && !holding) await stack.client.request({ method: "evm_mine" as never, params: [] as never });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  return {
+    hold: (predicate: (tx: PoolTransaction) => boolean) => {
+      hold = predicate;
+    },
+    held: () => holding,
+    stop: async () => {
+      stopped = true;
+      await loop;
+      await stack.client.request({ method: "evm_setAutomine" as never, params: [true] as never });
+    },
+  };
+}
+
+describe("facilitator instances sharing PostgreSQL", () => {
+  it("start refuses an unmigrated database; check names the schema version; migrate brings it current once", async () => {
+    await expect(startFacilitatorProcess({ configPath, env })).rejects.toThrow(/did not start/);
+    const before = await cli("check", "--config", configPath);
+    expect(before.code).toBe(1);
+    expect(before.stdout).toMatch(/✗ storage: .*schema at version 0, this facilitator needs \d+: run `svc-facilitator migrate/);
+
+    const migrated = await cli("migrate", "--config", configPath);
+    expect(migrated).toMatchObject({ code: 0, stderr: "" });
+    expect(migrated.stdout).toMatch(/applied #1/);
+    expect((await cli("migrate", "--config", configPath)).stdout).toMatch(/schema already at version/);
+
+    const after = await cli("check", "--config", configPath);
+    expect(after.stdout).toMatch(/✓ storage: postgres:\/\/.*: answers; schema at version \d+/);
+    expect(after.code).toBe(0);
+    expect(`${before.stdout}${migrated.stdout}${after.stdout}${after.stderr}`).not.toContain(password);
+  });
+
+  it("issues on one instance, settles on the other, burns once for concurrent settles, survives a SIGKILL mid-finalize and mid-settle", async () => {
+    const mintsBefore = await mintCount();
+    const miner = await startMiner();
+    try {
+      const [a, b] = await Promise.all([startInstance(), startInstance()]);
+      const live = [a, b];
+      const front = await roundRobin(() => live);
+      for (const instance of live) {
+        const ready = (await (await fetch(`${instance.url}/readyz`)).json()) as { components: { journal: { ready: boolean; detail: { storage: string } } } };
+        expect(ready.components.journal).toMatchObject({ ready: true, detail: { storage: "postgres" } });
+      }
+      const kill = async (instance: FacilitatorProcess) => {
+        await instance.stop("SIGKILL");
+        live.splice(live.indexOf(instance), 1);
+      };
+
+      // Round-robin: the offer comes from one instance, the settle lands on the other. Its mint is held in the
+      // mempool, and the instance holding the payment's finalize lease dies in the middle of that pass.
+      miner.hold((tx) => tx.to?.toLowerCase() === stack.deployment.verifier.toLowerCase() && tx.from.toLowerCase() === relayer().toLowerCase());
+      const transferred = await requestOffer({ url: front }, "1000");
+      const burnTxHash = await broadcastBurn(stack, transferred, stack.deployment.accounts.payer.privateKey);
+      expect((await settle(front, facilitatorBody(transferred, { challengeNonce: transferred.extra.challengeNonce, burnTxHash }))).body).toMatchObject({
+        success: true,
+        transaction: burnTxHash,
+      });
+      await waitFor(() => (miner.held() ? true : undefined), { what: "the mint broadcast and held", timeoutMs: 30_000, intervalMs: 100 });
+      const { rows } = await database.query<{ owner: string }>("select owner from finalize_queue where challenge_nonce = $1 and owner is not null", [
+        transferred.extra.challengeNonce.toLowerCase(),
+      ]);
+      const leaseHolder = live.find((instance) => rows[0] !== undefined && instance.child.pid === Number(rows[0].owner.split("/")[1]));
+      expect(leaseHolder).toBeDefined();
+      await kill(leaseHolder!);
+      miner.hold(() => false);
+      await waitForState(live[0]!, transferred.extra.challengeNonce, "finalized");
+
+      const c = await startInstance();
+      live.push(c);
+      const [x, y] = live as [FacilitatorProcess, FacilitatorProcess];
+
+      // One permit payment settled on both instances at once: one burn, both end with the accepted answer.
+      const permitted = await requestOffer({ url: front }, "2000");
+      const permitBody = facilitatorBody(permitted, await signPermitPayment(stack, permitted, stack.deployment.accounts.payer2.privateKey));
+      await Promise.all([settle(x.url, permitBody), settle(y.url, permitBody)]);
+      for (const instance of [x, y]) {
+        const answer = await waitFor(async () => {
+          const { body } = await settle(instance.url, permitBody);
+          return body.success === true ? body : undefined;
+        }, { what: "the accepted answer on every instance", timeoutMs: 30_000, intervalMs: 250 });
+        expect(answer).toMatchObject({ extra: { phase: "accepted" } });
+      }
+      expect(await burnsTo(permitted)).toHaveLength(1);
+
+      // SIGKILL in the middle of a permit settle: the relayed burn is held in the mempool, its instance dies.
+      const interrupted = await requestOffer({ url: x.url }, "3000");
+      const interruptedBody = facilitatorBody(interrupted, await signPermitPayment(stack, interrupted, stack.deployment.accounts.payer.privateKey));
+      miner.hold((tx) => tx.to?.toLowerCase() === stack.deployment.permitBurner.toLowerCase());
+      const lost = settle(x.url, interruptedBody).catch(() => undefined);
+      const broadcast = JSON.parse(await waitForLine(x, `"event":"permit_burn_broadcast","challenge_nonce":"${interrupted.extra.challengeNonce}"`)) as { burn_tx: Hex };
+      await kill(x);
+      await lost;
+      expect((await settle(y.url, interruptedBody)).body).toMatchObject({ success: false, errorReason: "pending_burn" });
+      miner.hold(() => false);
+      // The dead instance's claim runs out, then the survivor follows its journaled relay to the one burn.
+      const recovered = await waitFor(async () => {
+        const { body } = await settle(y.url, interruptedBody);
+        return body.success === true ? body : undefined;
+      }, { what: "the interrupted permit settle accepted on the survivor", timeoutMs: 30_000, intervalMs: 500 });
+      expect(recovered.transaction).toBe(broadcast.burn_tx);
+      expect(await burnsTo(interrupted)).toEqual([broadcast.burn_tx]);
+
+      const payments = [transferred, permitted, interrupted].map((requirements) => requirements.extra.challengeNonce);
+      for (const challengeNonce of payments) await waitForState(y, challengeNonce, "finalized");
+      await waitFor(async () => {
+        const { rows: queued } = await database.query<{ count: string }>("select count(*) from finalize_queue");
+        return queued[0]!.count === "0" ? true : undefined;
+      }, { what: "the finalize queue drained", timeoutMs: 20_000, intervalMs: 250 });
+      expect(await mintCount()).toBe(mintsBefore + payments.length);
+    } finally {
+      await miner.stop();
+    }
+  }, 180_000);
+});
