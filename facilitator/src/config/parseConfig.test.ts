@@ -507,3 +507,26 @@ describe("parseConfig: fee table", () => {
     ]);
   });
 });
+
+describe("parseConfig: storage", () => {
+  it("is absent by default: the embedded storage", () => {
+    expect(parse().storage).toBeUndefined();
+  });
+
+  it("takes a postgres URL without a password, with defaults for the pool and the finalize lease", () => {
+    expect(parse({ storage: { url: "postgres://svc@db.internal:5432/svc" } }).storage).toEqual({
+      url: "postgres://svc@db.internal:5432/svc",
+      max_connections: 10,
+      finalize_lease_ms: 60_000,
+    });
+  });
+
+  it("refuses a password in the URL without echoing it, and any other scheme", () => {
+    const error = errorOf({ storage: { url: "postgres://svc:hunter2-secret@db/svc" } });
+    expect(error).toBeInstanceOf(InvalidConfigValueError);
+    expect((error as Error).message).toContain("SVC_STORAGE_PASSWORD");
+    expect((error as Error).message).not.toContain("hunter2-secret");
+    expect(errorOf({ storage: { url: "mysql://svc@db/svc" } })).toBeInstanceOf(InvalidConfigValueError);
+    expect(errorOf({ storage: { url: "postgres://svc@db/svc", replicas: 2 } })).toBeInstanceOf(Error);
+  });
+});

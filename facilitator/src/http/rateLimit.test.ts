@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 
+import { openEmbeddedStorage } from "../storage/openEmbeddedStorage.js";
 import { type AppDependenciesOverrides, startTestServer, type TestServer } from "./testing/buildAppDependencies.js";
 
 const SELF_TRANSFER_BODY = JSON.stringify({
@@ -73,6 +74,27 @@ describe("shared per-key rate limit", () => {
     expect((await post(url, "/verify")).status).toBe(200);
     const response = await fetch(`${url}/verify`, { method: "POST", body: "x".repeat(70 * 1024) });
     expect(response.status).toBe(429);
+  });
+});
+
+describe("rate limits shared through the storage", () => {
+  it("two apps on one storage count one budget: the second app refuses what the first spent", async () => {
+    const storage = await openEmbeddedStorage({ journalPath: null, challenges: { maxOpenChallenges: 10, retentionSeconds: 0 } });
+    const limits = { daemon: { rate_limit_per_min: 2, challenge_per_key_per_min: 0 }, rateLimits: storage.rateLimits };
+    const first = await startTestServer(limits);
+    const second = await startTestServer(limits);
+    try {
+      expect((await post(first.url, "/verify")).status).toBe(200);
+      expect((await post(second.url, "/verify")).status).toBe(200);
+      const refused = await post(second.url, "/settle");
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await post(first.url, "/verify")).status).toBe(429);
+    } finally {
+      await first.close();
+      await second.close();
+      await storage.close();
+    }
   });
 });
 
