@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 
-.PHONY: install build typecheck lint format test e2e demo demo-tui stack bench clean install-commands
+.PHONY: install build typecheck lint format test e2e demo demo-cluster demo-tui stack bench clean install-commands
 
 # npm ci only when the lockfile changed since the last install.
 node_modules/.svc-installed: package-lock.json
@@ -32,6 +32,9 @@ e2e: build
 
 demo: build
 	node e2e/dist/demo/demo.js
+
+demo-cluster: build
+	node e2e/dist/demo/demoCluster.js
 
 demo-tui: build
 	node e2e/dist/demo/demoTui.js

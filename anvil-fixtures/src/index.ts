@@ -33,6 +33,7 @@ export {
 } from "./processes/startFacilitatorProcess.js";
 export { ProcessStartError, startProcess, type RunningProcess, type StartProcessOptions } from "./processes/startProcess.js";
 export { readEnvFile } from "./processes/readEnvFile.js";
+export { startRoundRobin, type RoundRobin } from "./processes/startRoundRobin.js";
 export {
   PROVIDER_SERVER,
   ProviderNotBuiltError,

@@ -6,10 +6,8 @@
  * relayed burn or a mint in the mempool), a real PostgreSQL server.
  */
 import { execFile } from "node:child_process";
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
-import { FACILITATOR_CLI, startFacilitatorProcess, waitFor, type FacilitatorProcess } from "@svc/anvil-fixtures";
+import { FACILITATOR_CLI, startFacilitatorProcess, startRoundRobin, waitFor, type FacilitatorProcess, type RoundRobin } from "@svc/anvil-fixtures";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
 import { permitBurnerAbi, zerc20VerifierAbi, type PaymentRequirements } from "@svc/scheme";
 import pg from "pg";
@@ -35,7 +33,7 @@ let configPath: string;
 let env: Record<string, string>;
 let password: string;
 const running: FacilitatorProcess[] = [];
-const proxies: Server[] = [];
+const proxies: RoundRobin[] = [];
 
 beforeAll(async () => {
   [stack, server] = await Promise.all([startTestStack({ rootIntervalMs: 300 }), startPostgres()]);
@@ -53,7 +51,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const proxy of proxies) proxy.close();
+  for (const proxy of proxies) await proxy.stop();
   for (const process of running) await process.stop("SIGKILL");
   await database?.end();
   await Promise.all([stack?.close(), server?.stop()]);
@@ -73,27 +71,6 @@ async function startInstance(): Promise<FacilitatorProcess> {
   const started = await startFacilitatorProcess({ configPath, env });
   running.push(started);
   return started;
-}
-
-/** A loopback HTTP round-robin in front of `targets`: each request goes to the next one. */
-async function roundRobin(targets: () => FacilitatorProcess[]): Promise<string> {
-  let turn = 0;
-  const proxy = createServer((incoming, outgoing) => {
-    const live = targets();
-    const target = new URL(live[turn++ % live.length]!.url);
-    const forwarded = request(
-      { host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    forwarded.on("error", () => outgoing.writeHead(502).end());
-    incoming.pipe(forwarded);
-  });
-  proxies.push(proxy);
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 }
 
 const settle = (url: string, body: unknown) => postJson(`${url}/settle`, body);
@@ -183,7 +160,9 @@ describe("facilitator instances sharing PostgreSQL", () => {
     try {
       const [a, b] = await Promise.all([startInstance(), startInstance()]);
       const live = [a, b];
-      const front = await roundRobin(() => live);
+      const proxy = await startRoundRobin(() => live.map((instance) => instance.url));
+      proxies.push(proxy);
+      const front = proxy.url;
       for (const instance of live) {
         const ready = (await (await fetch(`${instance.url}/readyz`)).json()) as { components: { journal: { ready: boolean; detail: { storage: string } } } };
         expect(ready.components.journal).toMatchObject({ ready: true, detail: { storage: "postgres" } });
