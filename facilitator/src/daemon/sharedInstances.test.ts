@@ -32,6 +32,7 @@ let database: pg.Pool;
 let configPath: string;
 let env: Record<string, string>;
 let password: string;
+let serverStopped = false;
 const running: FacilitatorProcess[] = [];
 const proxies: RoundRobin[] = [];
 
@@ -53,8 +54,8 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const proxy of proxies) await proxy.stop();
   for (const process of running) await process.stop("SIGKILL");
-  await database?.end();
-  await Promise.all([stack?.close(), server?.stop()]);
+  if (!serverStopped) await database?.end();
+  await Promise.all([stack?.close(), serverStopped ? undefined : server?.stop()]);
 });
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -233,6 +234,23 @@ describe("facilitator instances sharing PostgreSQL", () => {
         return queued[0]!.count === "0" ? true : undefined;
       }, { what: "the finalize queue drained", timeoutMs: 20_000, intervalMs: 250 });
       expect(await mintCount()).toBe(mintsBefore + payments.length);
+
+      // The database gone: readiness says so, no offer is issued and no settle is taken.
+      const unsettled = await requestOffer({ url: y.url }, "4000");
+      const unsettledBody = facilitatorBody(unsettled, await signPermitPayment(stack, unsettled, stack.deployment.accounts.payer2.privateKey));
+      await database.end();
+      await server.stop();
+      serverStopped = true;
+      const report = await waitFor(async () => {
+        const answer = await fetch(`${y.url}/readyz`);
+        const body = (await answer.json()) as { components: { journal: { ready: boolean; reason?: string } } };
+        return answer.status === 503 ? body : undefined;
+      }, { what: "readiness failing on the database", timeoutMs: 15_000, intervalMs: 250 });
+      expect(report.components.journal).toMatchObject({ ready: false, reason: "unreachable" });
+      expect((await postJson(`${y.url}/challenge`, { amount: "1000" })).status).toBe(503);
+      const refused = await settle(y.url, unsettledBody);
+      expect(refused.body?.success).not.toBe(true);
+      expect(await burnsTo(unsettled)).toEqual([]);
     } finally {
       await miner.stop();
     }
