@@ -22,7 +22,10 @@ class DemoError extends Error {
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const stoppers: (() => Promise<unknown>)[] = [];
 const stopAll = async () => {
-  while (stoppers.length > 0) await stoppers.pop()?.().catch(() => undefined);
+  while (stoppers.length > 0)
+    await stoppers
+      .pop()?.()
+      .catch(() => undefined);
 };
 process.once("SIGINT", () => void stopAll().then(() => process.exit(130)));
 
@@ -40,7 +43,9 @@ try {
   say(`  anvil ${stack.deployment.rpcUrl}; database ${url.toString()}`);
 
   say("svc-facilitator migrate...");
-  const migrated = await promisify(execFile)(process.execPath, [FACILITATOR_CLI, "migrate", "--config", configPath], { env: { PATH: process.env.PATH ?? "", ...env } });
+  const migrated = await promisify(execFile)(process.execPath, [FACILITATOR_CLI, "migrate", "--config", configPath], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+  });
   say(`  ${migrated.stdout.trim()}`);
 
   say("starting two facilitator instances on that database...");
@@ -63,7 +68,9 @@ try {
     const transaction = String(lastJson(paid.stdout).transaction);
     burns.push(transaction);
     const issuedBy = instances.findIndex((instance, index) => issuedCount(instance.lines) > (issuedBefore[index] ?? 0));
-    const acceptedBy = instances.findIndex((instance) => instance.lines.some((line) => line.includes('"event":"payment_accepted"') && line.includes(transaction)));
+    const acceptedBy = instances.findIndex((instance) =>
+      instance.lines.some((line) => line.includes('"event":"payment_accepted"') && line.includes(transaction)),
+    );
     say(`  payment ${round}: offer from instance ${issuedBy + 1}, accepted by instance ${acceptedBy + 1}, burn ${transaction}`);
   }
   say("waiting for the proof-gated mints (either instance's finalize loop, one lease per payment)...");

@@ -77,13 +77,25 @@ async function startInstance(): Promise<FacilitatorProcess> {
 const settle = (url: string, body: unknown) => postJson(`${url}/settle`, body);
 
 async function burnsTo(requirements: PaymentRequirements): Promise<Hex[]> {
-  const events = await stack.client.getContractEvents({ address: stack.deployment.permitBurner, abi: permitBurnerAbi, eventName: "BurnExecuted", fromBlock: 0n, strict: true });
+  const events = await stack.client.getContractEvents({
+    address: stack.deployment.permitBurner,
+    abi: permitBurnerAbi,
+    eventName: "BurnExecuted",
+    fromBlock: 0n,
+    strict: true,
+  });
   return events.filter((event) => event.args.burnAddress.toLowerCase() === requirements.payTo.toLowerCase()).map((event) => event.transactionHash);
 }
 
 async function mintCount(): Promise<number> {
   const to = stack.deployment.accounts.treasury.address;
-  const logs = await stack.client.getContractEvents({ address: stack.deployment.verifier, abi: zerc20VerifierAbi, eventName: "Teleported", args: { to }, fromBlock: 0n });
+  const logs = await stack.client.getContractEvents({
+    address: stack.deployment.verifier,
+    abi: zerc20VerifierAbi,
+    eventName: "Teleported",
+    args: { to },
+    fromBlock: 0n,
+  });
   return logs.length;
 }
 
@@ -117,7 +129,9 @@ async function startMiner() {
   await stack.client.request({ method: "evm_setAutomine" as never, params: [false] as never });
   const loop = (async () => {
     while (!stopped) {
-      const pool = (await stack.client.request({ method: "txpool_content" as never, params: [] as never })) as { pending: Record<string, Record<string, PoolTransaction>> };
+      const pool = (await stack.client.request({ method: "txpool_content" as never, params: [] as never })) as {
+        pending: Record<string, Record<string, PoolTransaction>>;
+      };
       const waiting = Object.values(pool.pending).flatMap((byNonce) => Object.values(byNonce));
       holding = waiting.some((tx) => hold(tx));
       if (waiting.length > 0 && !holding) await stack.client.request({ method: "evm_mine" as never, params: [] as never });
@@ -201,10 +215,13 @@ describe("facilitator instances sharing PostgreSQL", () => {
       const permitBody = facilitatorBody(permitted, await signPermitPayment(stack, permitted, stack.deployment.accounts.payer2.privateKey));
       await Promise.all([settle(x.url, permitBody), settle(y.url, permitBody)]);
       for (const instance of [x, y]) {
-        const answer = await waitFor(async () => {
-          const { body } = await settle(instance.url, permitBody);
-          return body.success === true ? body : undefined;
-        }, { what: "the accepted answer on every instance", timeoutMs: 30_000, intervalMs: 250 });
+        const answer = await waitFor(
+          async () => {
+            const { body } = await settle(instance.url, permitBody);
+            return body.success === true ? body : undefined;
+          },
+          { what: "the accepted answer on every instance", timeoutMs: 30_000, intervalMs: 250 },
+        );
         expect(answer).toMatchObject({ extra: { phase: "accepted" } });
       }
       expect(await burnsTo(permitted)).toHaveLength(1);
@@ -214,25 +231,33 @@ describe("facilitator instances sharing PostgreSQL", () => {
       const interruptedBody = facilitatorBody(interrupted, await signPermitPayment(stack, interrupted, stack.deployment.accounts.payer.privateKey));
       miner.hold((tx) => tx.to?.toLowerCase() === stack.deployment.permitBurner.toLowerCase());
       const lost = settle(x.url, interruptedBody).catch(() => undefined);
-      const broadcast = JSON.parse(await waitForLine(x, `"event":"permit_burn_broadcast","challenge_nonce":"${interrupted.extra.challengeNonce}"`)) as { burn_tx: Hex };
+      const broadcast = JSON.parse(await waitForLine(x, `"event":"permit_burn_broadcast","challenge_nonce":"${interrupted.extra.challengeNonce}"`)) as {
+        burn_tx: Hex;
+      };
       await kill(x);
       await lost;
       expect((await settle(y.url, interruptedBody)).body).toMatchObject({ success: false, errorReason: "pending_burn" });
       miner.hold(() => false);
       // The dead instance's claim runs out, then the survivor follows its journaled relay to the one burn.
-      const recovered = await waitFor(async () => {
-        const { body } = await settle(y.url, interruptedBody);
-        return body.success === true ? body : undefined;
-      }, { what: "the interrupted permit settle accepted on the survivor", timeoutMs: 30_000, intervalMs: 500 });
+      const recovered = await waitFor(
+        async () => {
+          const { body } = await settle(y.url, interruptedBody);
+          return body.success === true ? body : undefined;
+        },
+        { what: "the interrupted permit settle accepted on the survivor", timeoutMs: 30_000, intervalMs: 500 },
+      );
       expect(recovered.transaction).toBe(broadcast.burn_tx);
       expect(await burnsTo(interrupted)).toEqual([broadcast.burn_tx]);
 
       const payments = [transferred, permitted, interrupted].map((requirements) => requirements.extra.challengeNonce);
       for (const challengeNonce of payments) await waitForState(y, challengeNonce, "finalized");
-      await waitFor(async () => {
-        const { rows: queued } = await database.query<{ count: string }>("select count(*) from finalize_queue");
-        return queued[0]!.count === "0" ? true : undefined;
-      }, { what: "the finalize queue drained", timeoutMs: 20_000, intervalMs: 250 });
+      await waitFor(
+        async () => {
+          const { rows: queued } = await database.query<{ count: string }>("select count(*) from finalize_queue");
+          return queued[0]!.count === "0" ? true : undefined;
+        },
+        { what: "the finalize queue drained", timeoutMs: 20_000, intervalMs: 250 },
+      );
       expect(await mintCount()).toBe(mintsBefore + payments.length);
 
       // The database gone: readiness says so, no offer is issued and no settle is taken.
@@ -241,11 +266,14 @@ describe("facilitator instances sharing PostgreSQL", () => {
       await database.end();
       await server.stop();
       serverStopped = true;
-      const report = await waitFor(async () => {
-        const answer = await fetch(`${y.url}/readyz`);
-        const body = (await answer.json()) as { components: { journal: { ready: boolean; reason?: string } } };
-        return answer.status === 503 ? body : undefined;
-      }, { what: "readiness failing on the database", timeoutMs: 15_000, intervalMs: 250 });
+      const report = await waitFor(
+        async () => {
+          const answer = await fetch(`${y.url}/readyz`);
+          const body = (await answer.json()) as { components: { journal: { ready: boolean; reason?: string } } };
+          return answer.status === 503 ? body : undefined;
+        },
+        { what: "readiness failing on the database", timeoutMs: 15_000, intervalMs: 250 },
+      );
       expect(report.components.journal).toMatchObject({ ready: false, reason: "unreachable" });
       expect((await postJson(`${y.url}/challenge`, { amount: "1000" })).status).toBe(503);
       const refused = await settle(y.url, unsettledBody);

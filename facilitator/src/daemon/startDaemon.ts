@@ -137,7 +137,12 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const follower = shared ? createJournalFollower(shared.journal, (record) => book.apply(record)) : undefined;
   const followed = (await follower?.catchUp()) ?? 0;
   const pending = book.list("accepted").length;
-  logger.info("journal_restored", { records: journal.restored.length + followed, pending, open_intents: book.openIntents().length, ...(shared ? { storage: shared.kind } : {}) });
+  logger.info("journal_restored", {
+    records: journal.restored.length + followed,
+    pending,
+    open_intents: book.openIntents().length,
+    ...(shared ? { storage: shared.kind } : {}),
+  });
   const historyCaughtUp = (await history?.recorder.reconcile(book.list())) ?? 0;
   if (historyCaughtUp > 0) logger.info("history_reconciled", { records: historyCaughtUp });
 

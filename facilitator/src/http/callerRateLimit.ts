@@ -44,9 +44,7 @@ export function callerRateLimit(parameters: CallerRateLimitParameters): HttpMidd
       : { bucket: rateLimitKey(ctx.state.clientIp), perMinute: parameters.perMinuteByIp };
     if (perMinute > 0) {
       const decision =
-        parameters.counts === undefined
-          ? limiter(perMinute).take(bucket)
-          : await parameters.counts.take(`${parameters.scope}|${bucket}`, perMinute, MINUTE_MS);
+        parameters.counts === undefined ? limiter(perMinute).take(bucket) : await parameters.counts.take(`${parameters.scope}|${bucket}`, perMinute, MINUTE_MS);
       if (!decision.allowed) {
         throw new RateLimitExceededError({ scope: parameters.scope, retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000) });
       }
