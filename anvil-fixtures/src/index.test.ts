@@ -35,6 +35,7 @@ describe("public surface", () => {
       "startIndexer",
       "startProcess",
       "startProviderProcess",
+      "startRoundRobin",
       "startStack",
       "startWorld",
       "waitFor",
