@@ -42,7 +42,7 @@ demo-tui: build
 stack: build
 	node anvil-fixtures/dist/bin/stack.js
 
-# Side by side with the official x402 exact scheme on one local stack; writes bench/results.md (about 6 minutes).
+# Side by side with the official x402 exact scheme on one local stack; writes bench/results.md (about 90 s).
 bench: build
 	node bench/dist/run.js
 
