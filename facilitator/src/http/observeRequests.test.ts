@@ -2,7 +2,7 @@ import { Router } from "@koa/router";
 import Koa from "koa";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { HttpAnswerError } from "./errors.js";
+import { HttpAnswerError, RateLimitExceededError } from "./errors.js";
 import { createFacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
 import { parsePrometheusText, sampleValue } from "../testing/parsePrometheusText.js";
 import { listenApp, type ListeningApp } from "./listenApp.js";
@@ -66,5 +66,34 @@ describe("observeRequests", () => {
     expect(sampleValue(samples, "facilitator_history_proofs_total", { operation: "issue", outcome: "ok" })).toBe(1);
     // A balance the RPC could not give is left out rather than reported as zero.
     expect(samples.some((sample) => sample.name === "facilitator_gas_balance_wei")).toBe(false);
+  });
+
+  it("counts rate-limit refusals by limit and by caller: the provider's name, or anonymous", async () => {
+    const registry = metrics();
+    const app = new Koa();
+    const router = new Router();
+    router.post("/settle", (ctx) => {
+      if (ctx.get("x-provider") !== "") ctx.state.provider = { name: ctx.get("x-provider"), ratePerMinute: 1, challengePerPayerPerMinute: 1 };
+      throw new RateLimitExceededError({ scope: ctx.get("x-provider") === "" ? "challenge_issuance" : "shared", retryAfterSeconds: 1 });
+    });
+    app.use(async (ctx, next) => {
+      try {
+        await next();
+      } catch (error) {
+        ctx.status = error instanceof HttpAnswerError ? error.status : 500;
+      }
+    });
+    app.use(observeRequests(registry));
+    app.use(router.routes());
+    listening = await listenApp(app, { host: "127.0.0.1", port: 0 });
+    const post = (provider: string) =>
+      fetch(`http://${listening?.address}/settle`, { method: "POST", headers: provider === "" ? {} : { "x-provider": provider } });
+
+    expect((await post("shop")).status).toBe(429);
+    expect((await post("shop")).status).toBe(429);
+    expect((await post("")).status).toBe(429);
+    const samples = parsePrometheusText(await registry.registry.metrics());
+    expect(sampleValue(samples, "facilitator_rate_limited_total", { scope: "shared", caller: "shop" })).toBe(2);
+    expect(sampleValue(samples, "facilitator_rate_limited_total", { scope: "challenge_issuance", caller: "anonymous" })).toBe(1);
   });
 });

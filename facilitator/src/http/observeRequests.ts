@@ -13,8 +13,8 @@ const HISTORY_OPERATIONS: Readonly<Record<string, HistoryOperation>> = {
 };
 
 /**
- * Counts the outcomes of `/challenge` (offer issued, or the refusal's reason) and of the history login and
- * proof routes. Mounted inside the error boundary so it sees the error a refusal throws, and keyed on the
+ * Counts the outcomes of `/challenge` (offer issued, or the refusal's reason), the rate-limit refusals by limit
+ * and caller, and the history login and proof routes. Mounted inside the error boundary so it sees the error a refusal throws, and keyed on the
  * route the router matched, so case or a trailing slash cannot hide a request from the counts.
  */
 export function observeRequests(metrics: FacilitatorMetrics): HttpMiddleware {
@@ -27,6 +27,8 @@ export function observeRequests(metrics: FacilitatorMetrics): HttpMiddleware {
       failed = true;
       failure = error;
     }
+    // Who is being limited: the provider's configured name (bounded by the config), never a payer or an IP.
+    if (failed && failure instanceof RateLimitExceededError) metrics.rateLimited(failure.scope, ctx.state.provider?.name ?? "anonymous");
     const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
     if (route === "/challenge" && ctx.method === "POST") {
       if (failed) metrics.offerRefused(offerRefusal(failure));

@@ -57,6 +57,8 @@ export type FacilitatorMetrics = {
   finalizePassFailed: (error: string) => void;
   /** One finalize pass completed (whatever it found to do). */
   finalizePass: () => void;
+  /** A request refused by a rate limit: `scope` `shared` (money endpoints) or `challenge_issuance`, `caller` the provider's name or `anonymous`. */
+  rateLimited: (scope: string, caller: string) => void;
   /** `outcome` is `ok` or the HTTP status of the refusal. */
   history: (operation: HistoryOperation, outcome: string) => void;
 };
@@ -164,6 +166,12 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     labelNames: ["reason"],
     registers,
   });
+  const rateLimited = new Counter({
+    name: "facilitator_rate_limited_total",
+    help: "Requests refused by a rate limit (429), by limit and by caller: the configured provider's name, or anonymous (per client IP).",
+    labelNames: ["scope", "caller"],
+    registers,
+  });
   const finalizePasses = new Counter({
     name: "facilitator_finalize_passes_total",
     help: "Finalize passes completed (the loop is alive; a pass may find nothing to do).",
@@ -232,6 +240,7 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     finalizeFailed: (reason) => finalizeFailures.inc({ reason }),
     finalizePassFailed: (error) => finalizePassErrors.inc({ error }),
     finalizePass: () => finalizePasses.inc(),
+    rateLimited: (scope, caller) => rateLimited.inc({ scope, caller }),
     history: (operation, outcome) => {
       if (operation === "login") historyLogins.inc({ outcome });
       else historyProofs.inc({ operation: operation.slice("proof_".length), outcome });
