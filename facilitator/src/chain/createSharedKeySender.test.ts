@@ -5,7 +5,7 @@
  */
 import { devAccounts, startAnvil, type StartAnvilReturnType } from "@svc/anvil-fixtures";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
-import pg from "pg";
+import { openTestPool } from "../testing/openTestPool.js";
 import { createPublicClient, http, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const fees = await client.estimateFeesPerGas();
   call = { to: devAccounts().payer.address, data: "0x", gas: 21_000n, ...fees };
   const url = await server.createDatabase();
-  const pool = new pg.Pool({ connectionString: url });
+  const pool = openTestPool(url);
   await migratePostgres(pool);
   await pool.end();
   instances = [await openPostgresStorage({ url }), await openPostgresStorage({ url })];

@@ -10,7 +10,8 @@ import { promisify } from "node:util";
 import { FACILITATOR_CLI, startFacilitatorProcess, startRoundRobin, waitFor, type FacilitatorProcess, type RoundRobin } from "@svc/anvil-fixtures";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
 import { permitBurnerAbi, zerc20VerifierAbi, type PaymentRequirements } from "@svc/scheme";
-import pg from "pg";
+import type pg from "pg";
+import { openTestPool } from "../testing/openTestPool.js";
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -39,7 +40,7 @@ const proxies: RoundRobin[] = [];
 beforeAll(async () => {
   [stack, server] = await Promise.all([startTestStack({ rootIntervalMs: 300 }), startPostgres()]);
   const url = new URL(await server.createDatabase());
-  database = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  database = openTestPool(url.toString(), { max: 2 });
   // The password travels apart from the URL, as an operator's would.
   password = decodeURIComponent(url.password);
   url.password = "";

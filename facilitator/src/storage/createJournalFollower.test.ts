@@ -3,7 +3,7 @@
  * books end the same, including the release-then-new-intent order that folding at append time gets wrong.
  */
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
-import pg from "pg";
+import { openTestPool } from "../testing/openTestPool.js";
 import { keccak256, toHex, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IntentRecord, JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 async function twoInstances(): Promise<[FacilitatorStorage, FacilitatorStorage]> {
   const url = await server.createDatabase();
-  const pool = new pg.Pool({ connectionString: url });
+  const pool = openTestPool(url);
   await migratePostgres(pool);
   await pool.end();
   const pair: [FacilitatorStorage, FacilitatorStorage] = [await openPostgresStorage({ url }), await openPostgresStorage({ url })];

@@ -1,6 +1,6 @@
 import { waitFor } from "@svc/anvil-fixtures";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
-import pg from "pg";
+import { openTestPool } from "../testing/openTestPool.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidStorageUrlError, StorageSchemaMismatchError, StorageUnreachableError } from "./errors.js";
 import { openPostgresStorage } from "./openPostgresStorage.js";
@@ -19,8 +19,8 @@ afterAll(async () => {
 describe("postgres migrations", () => {
   it("migrate brings an empty database to the latest version once, even when two instances migrate together", async () => {
     const url = await server.createDatabase();
-    const first = new pg.Pool({ connectionString: url });
-    const second = new pg.Pool({ connectionString: url });
+    const first = openTestPool(url);
+    const second = openTestPool(url);
     try {
       expect(await readSchemaVersion(first)).toBe(0);
       const [a, b] = await Promise.all([migratePostgres(first), migratePostgres(second)]);
@@ -59,7 +59,7 @@ describe("postgres migrations", () => {
   it("the password may come apart from a credential-free URL", async () => {
     const url = new URL(await server.createDatabase());
     const password = url.password;
-    const pool = new pg.Pool({ connectionString: url.toString() });
+    const pool = openTestPool(url.toString());
     await migratePostgres(pool);
     await pool.end();
     url.password = "";
@@ -77,7 +77,7 @@ describe("postgres migrations", () => {
 
   it("rate-limit keys idle for two windows are swept, the ones in use are kept", async () => {
     const url = await server.createDatabase();
-    const pool = new pg.Pool({ connectionString: url });
+    const pool = openTestPool(url);
     await migratePostgres(pool);
     const storage = await openPostgresStorage({ url, rateLimitSweepEvery: 1 });
     try {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
 import { waitFor } from "@svc/anvil-fixtures";
-import pg from "pg";
+import { openTestPool } from "../testing/openTestPool.js";
 import { keccak256, toHex, type Address, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
@@ -59,7 +59,7 @@ async function embeddedPair(): Promise<Pair> {
 
 async function postgresPair(): Promise<Pair> {
   const url = await server.createDatabase();
-  const pool = new pg.Pool({ connectionString: url });
+  const pool = openTestPool(url);
   await migratePostgres(pool);
   await pool.end();
   const open = async () => {
