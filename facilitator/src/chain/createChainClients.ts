@@ -1,6 +1,7 @@
 /**
  * Chain access for the daemon: one public client whose concurrent calls share a JSON-RPC batch (so the
- * independent reads of a verify cost one round trip), and the two local signers (relayer, treasury).
+ * independent reads of a verify cost one round trip), and the local signers (relayer, treasury and, when
+ * configured, a separate minter).
  */
 import { createPublicClient, defineChain, http, type Chain, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
@@ -13,12 +14,14 @@ export type ChainClients = {
   chain: Chain;
   client: PublicClient;
   relayerAccount: PrivateKeyAccount;
+  /** Signs mints and fee distributions when `SVC_MINTER_PK` names a key other than the relayer's. */
+  minterAccount: PrivateKeyAccount | undefined;
   /** Signs custodial fee sweeps only. */
   treasuryAccount: PrivateKeyAccount;
 };
 
 /** Creates the clients for `rpcUrl` on `chainId`; the keys stay inside the returned accounts. */
-export function createChainClients(params: { rpcUrl: string; chainId: number; relayerPk: Hex; treasuryPk: Hex }): ChainClients {
+export function createChainClients(params: { rpcUrl: string; chainId: number; relayerPk: Hex; minterPk?: Hex | undefined; treasuryPk: Hex }): ChainClients {
   const chain = defineChain({
     id: params.chainId,
     name: `eip155:${params.chainId}`,
@@ -37,6 +40,9 @@ export function createChainClients(params: { rpcUrl: string; chainId: number; re
     chain,
     client,
     relayerAccount: privateKeyToAccount(params.relayerPk),
+    // The relayer's own key given again is no second hand: it must share the relayer's sender and nonces.
+    minterAccount:
+      params.minterPk === undefined || params.minterPk.toLowerCase() === params.relayerPk.toLowerCase() ? undefined : privateKeyToAccount(params.minterPk),
     treasuryAccount: privateKeyToAccount(params.treasuryPk),
   };
 }

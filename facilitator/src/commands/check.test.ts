@@ -178,6 +178,20 @@ describe("runCheck against the local stack", () => {
     ]);
   });
 
+  it("warns outside profile local when one key both relays burns and mints, and not once SVC_MINTER_PK is its own key", async () => {
+    const handsWarnings = (lines: string[]) => lines.filter((line) => line.startsWith("⚠ keys:") && line.includes("SVC_MINTER_PK"));
+    const unset = await checkVariant({ profile: "testnet" });
+    expect(handsWarnings(unset.lines)).toEqual([
+      "⚠ keys: SVC_MINTER_PK is unset: one account relays payers' burns and submits the mints to the treasury, so a chain observer can link them; set SVC_MINTER_PK to a separate funded key",
+    ]);
+    const same = await checkVariant({ profile: "testnet" }, { ...env, SVC_MINTER_PK: env.SVC_RELAYER_PK });
+    expect(handsWarnings(same.lines)).toEqual([expect.stringContaining("⚠ keys: SVC_MINTER_PK equals SVC_RELAYER_PK: one account relays")]);
+    const separate = await checkVariant({ profile: "testnet" }, { ...env, SVC_MINTER_PK: `0x${"3c".repeat(32)}` });
+    expect(handsWarnings(separate.lines)).toEqual([]);
+    expect(separate.lines).toContainEqual(expect.stringMatching(/^✓ keys: SVC_MINTER_PK \(address 0x[0-9a-fA-F]{40}\) submits mints/));
+    expect(handsWarnings((await check(stack.files.facilitatorToml)).lines)).toEqual([]);
+  });
+
   it("requires SVC_ADMIN_TOKEN for an unset profile", async () => {
     const { SVC_ADMIN_TOKEN: _token, ...withoutToken } = env;
     const { problems } = await checkVariant({ profile: undefined }, withoutToken);

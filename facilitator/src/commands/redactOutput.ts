@@ -8,7 +8,7 @@ import { redactUrl, type Environment } from "../config/index.js";
 import { redact } from "../log/redact.js";
 
 /** The environment variables whose values must never be printed, set or not, valid or not. */
-export const SECRET_VARIABLES = ["SVC_TREASURY_PK", "SVC_RELAYER_PK", "SVC_ADMIN_TOKEN", "SVC_STORAGE_PASSWORD"] as const;
+export const SECRET_VARIABLES = ["SVC_TREASURY_PK", "SVC_RELAYER_PK", "SVC_MINTER_PK", "SVC_ADMIN_TOKEN", "SVC_STORAGE_PASSWORD"] as const;
 
 const URL_LIKE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
 

@@ -53,7 +53,9 @@ export function checkStartupRules({ config, secrets, rpcChainId }: CheckStartupR
   for (const [variable, key] of [
     ["SVC_TREASURY_PK", secrets.treasuryPk],
     ["SVC_RELAYER_PK", secrets.relayerPk],
+    ["SVC_MINTER_PK", secrets.minterPk],
   ] as const) {
+    if (key === undefined) continue;
     const index = developmentKeyIndex(key);
     if (index === undefined) continue;
     const predicate = firstFailedLocalPredicate(config);

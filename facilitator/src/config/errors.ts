@@ -130,7 +130,7 @@ export type ConfigError = UnknownConfigKeyError | MissingConfigKeyError | Invali
  */
 
 /** The environment variables that carry facilitator secrets. */
-export type SecretVariable = "SVC_TREASURY_PK" | "SVC_RELAYER_PK" | "SVC_ADMIN_TOKEN";
+export type SecretVariable = "SVC_TREASURY_PK" | "SVC_RELAYER_PK" | "SVC_MINTER_PK" | "SVC_ADMIN_TOKEN";
 
 /** Thrown when a required secret variable is unset or empty. */
 export class MissingSecretError extends BaseError {

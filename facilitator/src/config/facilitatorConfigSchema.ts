@@ -147,6 +147,8 @@ const feeTable = table({
   charge_to: z.enum(["payer", "provider"], { error: 'expected "payer" or "provider"' }),
   recipient: addressField.optional(),
   splitter: addressField.optional(),
+  // One fee sweep (or distribution) per interval, never one per payment; unset: 0 under profile local, 3600 elsewhere.
+  sweep_interval_seconds: integerField(0, 604_800).optional(),
 });
 
 const daemonTable = table({
@@ -166,6 +168,15 @@ const daemonTable = table({
   public_metrics: z.boolean({ error: "expected true or false" }).default(false),
   // Lowest severity logged; debug adds the finalize loop's per-entry progress. `start --log-level` overrides it.
   log_level: z.enum(["debug", "info", "warn", "error"], { error: 'expected "debug", "info", "warn" or "error"' }).default("info"),
+});
+
+// When accepted payments are minted (finalize/finalizeSchedule.ts). 0/0/1 mints in the next pass, as profile
+// local wants; facilitator/README.md gives the production recommendation. A week bounds the delay because
+// funds wait at the burn address that long.
+const finalizeTable = table({
+  min_delay_seconds: integerField(0, 604_800).default(0),
+  max_delay_seconds: integerField(0, 604_800).default(0),
+  min_anonymity_set: integerField(1, 10_000).default(1),
 });
 
 // Shared state for several instances. The password never sits in the file (it would be printed and copied
@@ -215,10 +226,14 @@ export const facilitatorConfigSchema = table({
   settlement: settlementTable,
   fee: feeTable.optional(),
   daemon: daemonTable.prefault({}),
+  finalize: finalizeTable.prefault({}),
   providers: providersTable.optional(),
   storage: storageTable.optional(),
 })
   .superRefine((config, ctx) => {
+    if (config.finalize.max_delay_seconds < config.finalize.min_delay_seconds) {
+      ctx.addIssue({ code: "custom", path: ["finalize", "max_delay_seconds"], message: "must be at least finalize.min_delay_seconds" });
+    }
     const fee = config.fee;
     if (fee === undefined) return;
     if (fee.recipient !== undefined && fee.splitter !== undefined) {
@@ -264,6 +279,9 @@ function feeMode({ recipient, splitter, ...rate }: FeeTable) {
   if (recipient !== undefined) return { mode: "custodial" as const, recipient, ...rate };
   return z.NEVER;
 }
+
+/** The `[finalize]` table: the finalize schedule's delays and anonymity set. */
+export type FinalizeConfig = z.output<typeof finalizeTable>;
 
 /** The `[storage]` table: the PostgreSQL database several instances share. */
 export type StorageConfig = z.output<typeof storageTable>;

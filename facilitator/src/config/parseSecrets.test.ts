@@ -55,6 +55,22 @@ describe("parseSecrets", () => {
     expect(text).not.toContain(TEST_TREASURY_PK.slice(2, 18));
   });
 
+  it("reads an optional SVC_MINTER_PK, unset or empty meaning the relayer key mints", () => {
+    const minterPk = `0x${"3c".repeat(32)}`;
+    expect(parseSecrets(buildEnv({ SVC_MINTER_PK: minterPk })).minterPk).toBe(minterPk);
+    expect(parseSecrets(buildEnv()).minterPk).toBeUndefined();
+    expect(parseSecrets(buildEnv({ SVC_MINTER_PK: "" })).minterPk).toBeUndefined();
+  });
+
+  it.each(malformed)("refuses SVC_MINTER_PK %s, naming the variable and never the value", (_why, value) => {
+    const error = errorOf(buildEnv({ SVC_MINTER_PK: value }));
+    expect(error).toBeInstanceOf(InvalidSecretError);
+    expect(error).toMatchObject({ variable: "SVC_MINTER_PK" });
+    const text = `${String(error)} ${inspect(error)}`;
+    expect(text).toContain("SVC_MINTER_PK");
+    expect(text).not.toContain(TEST_TREASURY_PK.slice(2, 18));
+  });
+
   it("pins the message of a malformed key", () => {
     expect(() => parseSecrets(buildEnv({ SVC_TREASURY_PK: "0x1234" }))).toThrowErrorMatchingInlineSnapshot(
       `[InvalidSecretError: SVC_TREASURY_PK is invalid: expected 0x followed by 64 hex digits (a 32-byte private key).]`,
@@ -77,10 +93,12 @@ describe("parseSecrets", () => {
   });
 
   it("hides its values from JSON and util.inspect", () => {
-    const secrets = parseSecrets(buildEnv());
+    const minterPk = `0x${"3c".repeat(32)}`;
+    const secrets = parseSecrets(buildEnv({ SVC_MINTER_PK: minterPk }));
     const printed = `${JSON.stringify(secrets)} ${JSON.stringify({ secrets })} ${inspect(secrets)} ${inspect({ secrets })}`;
     expect(printed).not.toContain(TEST_TREASURY_PK.slice(2));
     expect(printed).not.toContain(TEST_RELAYER_PK.slice(2));
     expect(printed).not.toContain(TEST_ADMIN_TOKEN);
+    expect(printed).not.toContain(minterPk.slice(2));
   });
 });

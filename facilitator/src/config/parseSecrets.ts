@@ -24,8 +24,13 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 export type FacilitatorSecrets = {
   /** `SVC_TREASURY_PK`: seeds burn addresses; signs custodial fee sweeps. */
   readonly treasuryPk: Hex;
-  /** `SVC_RELAYER_PK`: submits proof-gated mints and relays permit burns. */
+  /** `SVC_RELAYER_PK`: relays permit burns; also submits mints and fee distributions when no minter key is set. */
   readonly relayerPk: Hex;
+  /**
+   * `SVC_MINTER_PK`, or `undefined` when unset: submits proof-gated mints and fee-splitter distributions, so
+   * the account that relays a payer's burn never sends the mint that pays the treasury.
+   */
+  readonly minterPk: Hex | undefined;
   /** `SVC_ADMIN_TOKEN`, or `undefined` when unset. */
   readonly adminToken: string | undefined;
 };
@@ -33,11 +38,12 @@ export type FacilitatorSecrets = {
 const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
 
-/** Validates `SVC_TREASURY_PK`, `SVC_RELAYER_PK` and (when set) `SVC_ADMIN_TOKEN` from `env`. */
+/** Validates `SVC_TREASURY_PK`, `SVC_RELAYER_PK` and (when set) `SVC_MINTER_PK` and `SVC_ADMIN_TOKEN` from `env`. */
 export function parseSecrets(env: Environment): FacilitatorSecrets {
   const secrets = {
     treasuryPk: privateKey(env, "SVC_TREASURY_PK"),
     relayerPk: privateKey(env, "SVC_RELAYER_PK"),
+    minterPk: read(env, "SVC_MINTER_PK") === undefined ? undefined : privateKey(env, "SVC_MINTER_PK"),
     adminToken: adminToken(env),
   };
   const redacted = () => "[FacilitatorSecrets redacted]";
@@ -51,7 +57,7 @@ function read(env: Environment, variable: SecretVariable): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
-function privateKey(env: Environment, variable: "SVC_TREASURY_PK" | "SVC_RELAYER_PK"): Hex {
+function privateKey(env: Environment, variable: "SVC_TREASURY_PK" | "SVC_RELAYER_PK" | "SVC_MINTER_PK"): Hex {
   const value = read(env, variable);
   if (value === undefined) throw new MissingSecretError({ variable });
   if (!PRIVATE_KEY.test(value)) {

@@ -43,7 +43,7 @@ import { createFixtureProver } from "../finalize/createFixtureProver.js";
 import { finalizeEntry } from "../finalize/finalizeEntry.js";
 import { FINALIZE_WAITING_REASON } from "../finalize/finalizeReasons.js";
 import { createIndexerClient } from "../finalize/indexerClient.js";
-import { settleFee } from "../finalize/settleFee.js";
+import { sweepFees, sweepIntervalSeconds } from "../finalize/sweepFees.js";
 import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
 import { createSettlementService } from "../settlement/createSettlementService.js";
@@ -96,6 +96,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     secrets: [
       secrets.treasuryPk,
       secrets.relayerPk,
+      ...(secrets.minterPk ? [secrets.minterPk] : []),
       ...(secrets.adminToken ? [secrets.adminToken] : []),
       ...[storagePassword(options.env)].filter((password) => password !== undefined),
       ...historySecretValues(options.env),
@@ -106,10 +107,11 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const logger = createLogger({ ...loggerOptions, level: options.logLevel ?? config.daemon.log_level });
   // `started` is the readiness marker supervisors wait for: it is written whatever the configured level.
   const marker = createLogger(loggerOptions);
-  const { chain, client, relayerAccount, treasuryAccount } = createChainClients({
+  const { chain, client, relayerAccount, minterAccount, treasuryAccount } = createChainClients({
     rpcUrl: config.network.rpc_url,
     chainId: config.network.chain_id,
     relayerPk: secrets.relayerPk,
+    minterPk: secrets.minterPk,
     treasuryPk: secrets.treasuryPk,
   });
   // With [storage] the state several instances share lives in the database; without it, in this process.
@@ -206,6 +208,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   };
   const trackedRelayer = trackRelayerQueue(senderOf(relayerAccount));
   const relayerSender = trackedRelayer.queue;
+  // Mints and fee distributions go out from their own key when SVC_MINTER_PK is set, so the burn relayer never mints.
+  const minterSender = minterAccount ? senderOf(minterAccount) : relayerSender;
   const core = createSettlementService({
     capabilities,
     network,
@@ -335,22 +339,25 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
         : undefined,
     finalize: instrumentFinalize(metrics, (entry) =>
       prover
-        ? finalizeEntry({ client, relayer: relayerSender, prover, indexer, deployment, burnSecret }, entry)
+        ? finalizeEntry({ client, relayer: minterSender, prover, indexer, deployment, burnSecret }, entry)
         : Promise.resolve({ kind: "waiting", reason: FINALIZE_WAITING_REASON.noProver }),
     ),
-    settleFee: (entry) =>
-      settleFee(
+    sweepFees: (owing) =>
+      sweepFees(
         {
           client,
           fee: config.fee,
           token: deployment.token,
           treasury,
           treasurySender,
-          relayer: relayerSender,
+          minter: minterSender,
+          intervalSeconds: sweepIntervalSeconds(config),
+          lastSweepAt: () => book.lastFeeSweepAt,
           journal: journalAndApply,
+          logger,
           now: unixNow,
         },
-        entry,
+        owing,
       ),
   });
 

@@ -1,7 +1,7 @@
 /**
  * The finalize loop: every `daemon.finalize_interval_ms`, off the request path, it walks the accepted
- * entries and finalizes them (then pays their fee). A failed pass backs off exponentially, up to ten times
- * the interval, and recovers on its own. Under a non-local profile it still runs but touches nothing, and an
+ * entries and finalizes them, then hands every finalized entry still owing a fee to one aggregated sweep.
+ * A failed pass backs off exponentially, up to ten times the interval, and recovers on its own. Under a non-local profile it still runs but touches nothing, and an
  * entry accepted under another chain, token, verifier or treasury stays frozen until that configuration
  * returns.
  */
@@ -36,7 +36,8 @@ export type FinalizeLoopDependencies = {
   book: SettlementBook;
   journal: (record: JournalRecord) => Promise<void>;
   finalize: (entry: SettlementEntry) => Promise<FinalizeOutcome>;
-  settleFee: (entry: SettlementEntry) => Promise<"settled" | "pending">;
+  /** Pays what it can of the fees the given finalized entries owe, in one sweep; returns the nonces now settled. */
+  sweepFees: (owing: SettlementEntry[]) => Promise<Hex[]>;
   history: HistoryRecorder;
   logger: Logger;
   now: () => number;
@@ -99,17 +100,20 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
   const owesFee = (entry: SettlementEntry | undefined): entry is SettlementEntry =>
     entry?.state === "finalized" && entry.feeSettledAt === undefined && matchesDeployment(entry);
 
-  // One payment, leased: mint it, then pay its fee, and hand it back when something is still to do.
-  const finalizeLeased = async (queue: SharedFinalizeQueue, challengeNonce: Hex): Promise<void> => {
-    let entry = book.entry(challengeNonce);
-    if (entry?.state === "accepted" && matchesDeployment(entry)) {
-      await finalizeOne(entry);
-      entry = book.entry(challengeNonce);
-    }
-    if (owesFee(entry) && (await deps.settleFee(entry)) === "settled") {
-      logger.info("fee_settled", { challenge_nonce: entry.challenge.challengeNonce });
-    }
-    entry = book.entry(challengeNonce);
+  const sweepFees = async (owing: SettlementEntry[]): Promise<void> => {
+    if (owing.length === 0 || stopped) return;
+    for (const challengeNonce of await deps.sweepFees(owing)) logger.info("fee_settled", { challenge_nonce: challengeNonce });
+  };
+
+  // One payment, leased: mint it (its fee is swept with the others this instance holds).
+  const finalizeLeased = async (challengeNonce: Hex): Promise<void> => {
+    const entry = book.entry(challengeNonce);
+    if (entry?.state === "accepted" && matchesDeployment(entry)) await finalizeOne(entry);
+  };
+
+  // A leased payment goes back to the queue while something is still to do (a mint, or a fee not yet swept).
+  const handBack = async (queue: SharedFinalizeQueue, challengeNonce: Hex): Promise<void> => {
+    const entry = book.entry(challengeNonce);
     const open = entry !== undefined && matchesDeployment(entry) && (entry.state === "accepted" || owesFee(entry));
     if (open) await queue.port.release(challengeNonce, queue.owner);
     else await queue.port.complete(challengeNonce, queue.owner);
@@ -125,10 +129,10 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     const leased = await queue.port.lease(queue.owner, SHARED_FINALIZE_BATCH, queue.leaseMs);
     if (leased.length === 0) return;
     await queue.catchUp();
-    for (const challengeNonce of leased) {
-      if (stopped) await queue.port.release(challengeNonce, queue.owner);
-      else await finalizeLeased(queue, challengeNonce);
-    }
+    for (const challengeNonce of leased) if (!stopped) await finalizeLeased(challengeNonce);
+    // Only fees of payments this instance holds are swept here, so no two instances sweep the same fee.
+    await sweepFees(leased.map((challengeNonce) => book.entry(challengeNonce)).filter(owesFee));
+    for (const challengeNonce of leased) await handBack(queue, challengeNonce);
   };
 
   const pass = async (): Promise<void> => {
@@ -138,13 +142,7 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
       if (stopped) return;
       if (matchesDeployment(entry)) await finalizeOne(entry);
     }
-    for (const entry of book.list("finalized")) {
-      if (stopped) return;
-      if (entry.feeSettledAt !== undefined || !matchesDeployment(entry)) continue;
-      if ((await deps.settleFee(entry)) === "settled") {
-        logger.info("fee_settled", { challenge_nonce: entry.challenge.challengeNonce });
-      }
-    }
+    await sweepFees(book.list("finalized").filter(owesFee));
   };
 
   const schedule = (delayMs: number) => {

@@ -117,12 +117,26 @@ export const LateBurnRecordSchema = z.object({
 });
 
 /**
- * Custodial fee sweep, signed but maybe not yet broadcast: the raw transaction is journaled first, so after a
- * crash the very same transaction (same nonce) is re-broadcast and the fee can never be swept twice.
+ * Custodial fee sweep of one payment, signed but maybe not yet broadcast, as older versions wrote it (one
+ * sweep per payment); still read, so such a sweep is re-broadcast unchanged. New sweeps are `fee_sweep_batch`.
  */
 export const FeeSweepRecordSchema = z.object({
   type: z.literal("fee_sweep"),
   challengeNonce: Bytes32Schema,
+  txHash: Bytes32Schema,
+  rawTransaction: z.string().regex(/^0x[0-9a-fA-F]+$/),
+  amount: DecimalStringSchema,
+  at: unixSeconds,
+});
+
+/**
+ * One aggregated custodial fee sweep: a single treasury transfer of the summed fees of every payment it
+ * covers, signed and journaled (with the list of covered payments) before it is broadcast. After a crash the
+ * very same transaction is re-broadcast, and a payment it covers is never part of another sweep.
+ */
+export const FeeSweepBatchRecordSchema = z.object({
+  type: z.literal("fee_sweep_batch"),
+  challengeNonces: z.array(Bytes32Schema).min(1),
   txHash: Bytes32Schema,
   rawTransaction: z.string().regex(/^0x[0-9a-fA-F]+$/),
   amount: DecimalStringSchema,
@@ -149,6 +163,7 @@ export const JournalRecordSchema = z.discriminatedUnion("type", [
   FailedRecordSchema.loose(),
   LateBurnRecordSchema.loose(),
   FeeSweepRecordSchema.loose(),
+  FeeSweepBatchRecordSchema.loose(),
   FeeSettledRecordSchema.loose(),
 ]);
 
@@ -166,5 +181,7 @@ export type IntentRecord = z.infer<typeof IntentRecordSchema>;
 export type AcceptedRecord = z.infer<typeof AcceptedRecordSchema>;
 /** A fee-sweep line. */
 export type FeeSweepRecord = z.infer<typeof FeeSweepRecordSchema>;
+/** An aggregated fee-sweep line. */
+export type FeeSweepBatchRecord = z.infer<typeof FeeSweepBatchRecordSchema>;
 /** A late-burn line. */
 export type LateBurnRecord = z.infer<typeof LateBurnRecordSchema>;

@@ -91,6 +91,27 @@ describe("journal compaction", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it("archives an aggregated fee sweep only with the last payment it covers", () => {
+    const sweep = (...ns: number[]): JournalRecord => ({
+      type: "fee_sweep_batch",
+      challengeNonces: ns.map(nonce),
+      txHash: hash(900),
+      rawTransaction: "0x02f8",
+      amount: "20",
+      at: 1,
+    });
+    const now = 10_000;
+    const old = now - RETENTION - 1;
+    const recent = now - RETENTION + 1;
+    const closed = (n: number, expiresAt: number) => [accepted(n, expiresAt), finalized(n), feeSettled(n)];
+    const both = [...closed(1, old), ...closed(2, old), sweep(1, 2)];
+    expect(planCompaction(both, now, RETENTION).keep).toEqual([]);
+    const oneRecent = [...closed(1, old), ...closed(2, recent), sweep(1, 2)];
+    expect(planCompaction(oneRecent, now, RETENTION).keep).toEqual([...closed(2, recent), sweep(1, 2)]);
+    const oneOwing = [...closed(1, old), accepted(3, old), finalized(3), sweep(1, 3)];
+    expect(planCompaction(oneOwing, now, RETENTION).keep).toEqual([accepted(3, old), finalized(3), sweep(1, 3)]);
+  });
+
   it("moves closed records to the archive, keeps the rest, and the reopened journal restores exactly the rest", async () => {
     const path = join(dir, "journal.jsonl");
     let now = 1_000;

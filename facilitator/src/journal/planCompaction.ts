@@ -66,10 +66,15 @@ export function planCompaction(records: readonly JournalRecord[], now: number, r
 
   const keep: JournalRecord[] = [];
   const drop: JournalRecord[] = [];
-  for (const record of records) {
-    const payment = paymentOf(nonceOf(record));
+  const archivable = (challengeNonce: string): boolean => {
+    const payment = paymentOf(challengeNonce);
     const pastRetention = payment.expiresAt !== undefined && payment.expiresAt + retentionSeconds < now;
-    if (payment.closed && !payment.openIntent && !payment.lateBurn && pastRetention) drop.push(record);
+    return payment.closed && !payment.openIntent && !payment.lateBurn && pastRetention;
+  };
+  for (const record of records) {
+    // An aggregated sweep belongs to every payment it covers: it goes with the last of them.
+    const goes = record.type === "fee_sweep_batch" ? record.challengeNonces.every(archivable) : archivable(nonceOf(record));
+    if (goes) drop.push(record);
     else keep.push(record);
   }
   return { keep, drop };

@@ -6,7 +6,10 @@
  * journal: the SettlementCoordinator holds them.
  */
 import type { Hex } from "viem";
-import type { AcceptedRecord, FeeSweepRecord, IntentRecord, JournalRecord, LateBurnRecord, RelayRecord } from "../journal/journalRecord.js";
+import type { AcceptedRecord, IntentRecord, JournalRecord, LateBurnRecord, RelayRecord } from "../journal/journalRecord.js";
+
+/** A signed custodial fee sweep (aggregated, or one payment's from an older journal) and the payments it covers. */
+export type FeeSweep = { challengeNonces: Hex[]; txHash: Hex; rawTransaction: Hex; amount: string; at: number };
 
 /** One accepted payment and what happened to it since. */
 export type SettlementEntry = AcceptedRecord & {
@@ -15,8 +18,8 @@ export type SettlementEntry = AcceptedRecord & {
   mintTxHash?: Hex;
   failedAt?: number;
   reason?: string;
-  /** A signed custodial fee sweep, journaled before it was broadcast. */
-  feeSweep?: FeeSweepRecord;
+  /** The signed custodial fee sweep covering this payment, journaled before it was broadcast. */
+  feeSweep?: FeeSweep;
   /** Set once the fee reached its recipient (or there was none to pay). */
   feeSettledAt?: number;
 };
@@ -30,6 +33,8 @@ export class SettlementBook {
   private readonly relays = new Map<string, RelayRecord>();
   private readonly burnTxOwners = new Map<string, string>();
   readonly lateBurns: LateBurnRecord[] = [];
+  /** When the latest fee sweep or distribution was journaled (unix seconds): the start of the current sweep interval. */
+  lastFeeSweepAt: number | undefined;
 
   /** Folds one journal record (at restore, and after each append). */
   apply(record: JournalRecord): void {
@@ -65,14 +70,17 @@ export class SettlementBook {
         this.relays.delete(key(record.challengeNonce));
         return;
       }
-      case "fee_sweep": {
-        const entry = this.entries.get(key(record.challengeNonce));
-        if (entry) entry.feeSweep = record;
+      case "fee_sweep":
+        this.foldFeeSweep({ ...record, challengeNonces: [record.challengeNonce], txHash: record.txHash, rawTransaction: record.rawTransaction as Hex });
         return;
-      }
+      case "fee_sweep_batch":
+        this.foldFeeSweep({ ...record, challengeNonces: record.challengeNonces, txHash: record.txHash, rawTransaction: record.rawTransaction as Hex });
+        return;
       case "fee_settled": {
         const entry = this.entries.get(key(record.challengeNonce));
         if (entry) entry.feeSettledAt = record.at;
+        // A splitter distribution journals no sweep: its settled records (with a transaction) start the interval.
+        if (record.txHash !== undefined) this.lastFeeSweepAt = Math.max(this.lastFeeSweepAt ?? 0, record.at);
         return;
       }
       case "late_burn":
@@ -80,6 +88,21 @@ export class SettlementBook {
         this.burnTxOwners.set(key(record.burnTxHash), key(record.challenge.challengeNonce));
         return;
     }
+  }
+
+  private foldFeeSweep(record: FeeSweep): void {
+    const sweep: FeeSweep = {
+      challengeNonces: record.challengeNonces,
+      txHash: record.txHash,
+      rawTransaction: record.rawTransaction,
+      amount: record.amount,
+      at: record.at,
+    };
+    for (const challengeNonce of sweep.challengeNonces) {
+      const entry = this.entries.get(key(challengeNonce));
+      if (entry) entry.feeSweep = sweep;
+    }
+    this.lastFeeSweepAt = Math.max(this.lastFeeSweepAt ?? 0, sweep.at);
   }
 
   /** The accepted (or later) entry of a challenge. */

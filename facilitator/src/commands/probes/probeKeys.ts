@@ -31,6 +31,7 @@ export type ProbeKeysReturnType = { findings: CheckFinding[]; secrets: Facilitat
 const STAND_INS = {
   SVC_TREASURY_PK: `0x${"1".padStart(64, "0")}`,
   SVC_RELAYER_PK: `0x${"1".padStart(64, "0")}`,
+  SVC_MINTER_PK: `0x${"1".padStart(64, "0")}`,
   SVC_ADMIN_TOKEN: "x".repeat(MIN_ADMIN_TOKEN_LENGTH),
 } as const;
 
@@ -51,7 +52,23 @@ export function probeKeys(env: Environment, config: FacilitatorConfig | undefine
     return { findings: list.findings, secrets };
   }
   applyStartupRules(config, secrets, list);
+  checkSeparateHands(config, secrets, list);
   return { findings: list.findings, secrets };
+}
+
+// One account relaying a payer's burn and sending the mint to the treasury ties the two together on-chain.
+function checkSeparateHands(config: FacilitatorConfig, secrets: FacilitatorSecrets, list: FindingList): void {
+  const minter = secrets.minterPk === undefined ? undefined : privateKeyToAddress(secrets.minterPk);
+  const oneKey = minter === undefined || secrets.minterPk?.toLowerCase() === secrets.relayerPk.toLowerCase();
+  if (!oneKey) {
+    list.ok(`SVC_MINTER_PK (address ${minter}) submits mints and fee distributions; SVC_RELAYER_PK only relays permit burns`);
+    return;
+  }
+  if (config.profile === "local") return;
+  const which = minter === undefined ? "SVC_MINTER_PK is unset" : "SVC_MINTER_PK equals SVC_RELAYER_PK";
+  list.warn(
+    `${which}: one account relays payers' burns and submits the mints to the treasury, so a chain observer can link them; set SVC_MINTER_PK to a separate funded key`,
+  );
 }
 
 function parseAllSecrets(env: Environment, list: FindingList): FacilitatorSecrets | undefined {
