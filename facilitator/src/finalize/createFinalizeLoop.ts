@@ -1,9 +1,9 @@
 /**
  * The finalize loop: every `daemon.finalize_interval_ms`, off the request path, it walks the accepted
  * entries and finalizes them, then hands every finalized entry still owing a fee to one aggregated sweep.
- * A failed pass backs off exponentially, up to ten times the interval, and recovers on its own. Under a non-local profile it still runs but touches nothing, and an
- * entry accepted under another chain, token, verifier or treasury stays frozen until that configuration
- * returns.
+ * A failed pass backs off exponentially, up to ten times the interval, and recovers on its own. Under a
+ * non-local profile it still runs but touches nothing, and an entry accepted under another chain, token,
+ * verifier or treasury stays frozen until that configuration returns.
  */
 import { isAddressEqual, type Address, type Hex } from "viem";
 import type { HistoryRecorder } from "../history/record/historyRecorder.js";
