@@ -189,6 +189,9 @@ describe("runCheck against the local stack", () => {
     const separate = await checkVariant({ profile: "testnet" }, { ...env, SVC_MINTER_PK: `0x${"3c".repeat(32)}` });
     expect(handsWarnings(separate.lines)).toEqual([]);
     expect(separate.lines).toContainEqual(expect.stringMatching(/^✓ keys: SVC_MINTER_PK \(address 0x[0-9a-fA-F]{40}\) submits mints/));
+    expect(separate.lines).toContainEqual(
+      expect.stringMatching(/^⚠ relayer: 0x[0-9a-fA-F]{40} \(SVC_MINTER_PK\) holds no native balance to pay gas for mints and fee distributions$/),
+    );
     expect(handsWarnings((await check(stack.files.facilitatorToml)).lines)).toEqual([]);
   });
 

@@ -132,7 +132,7 @@ export class CheckCommand extends Command {
   static override usage = Command.Usage({
     description: "probe a facilitator configuration before starting the daemon",
     details: `
-      Reads the configuration file and the secrets from the environment (\`SVC_TREASURY_PK\`, \`SVC_RELAYER_PK\`, \`SVC_ADMIN_TOKEN\`), then probes the startup rules, the providers (\`[providers.*]\`, required outside profile local), the payment history and proof variables exactly as \`start\` would refuse them, the RPC and its chain id, the deployed contracts, the fee splitter (split fee mode), the journal folder, the PostgreSQL database and its schema version (\`[storage]\`, password from \`SVC_STORAGE_PASSWORD\`), the indexer and which Poseidon implementation burn addresses derive with (\`SVC_POSEIDON\`). The decider is not probed.
+      Reads the configuration file and the secrets from the environment (\`SVC_TREASURY_PK\`, \`SVC_RELAYER_PK\`, \`SVC_MINTER_PK\` when set, \`SVC_ADMIN_TOKEN\`), then probes the startup rules, the providers (\`[providers.*]\`, required outside profile local), the payment history and proof variables exactly as \`start\` would refuse them, the RPC and its chain id, the deployed contracts, the fee splitter (split fee mode), the journal folder, the PostgreSQL database and its schema version (\`[storage]\`, password from \`SVC_STORAGE_PASSWORD\`), the indexer and which Poseidon implementation burn addresses derive with (\`SVC_POSEIDON\`). The decider is not probed.
 
       Prints one line per finding: \`✓\` passed, \`⚠\` warning, \`✗\` problem, \`-\` skipped. Exits 0 when the last line says the configuration checks out, 1 when any line is marked \`✗\`. Secret values are never printed and URLs are shown credential-redacted.
     `,
