@@ -246,11 +246,12 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     openChallenges: () => store.counts().open,
     relayerQueueDepth: trackedRelayer.depth,
     gasBalances: async () => {
-      const [relayerWei, treasuryWei] = await Promise.all([
+      const [relayerWei, treasuryWei, minterWei] = await Promise.all([
         client.getBalance({ address: relayerAccount.address }),
         client.getBalance({ address: treasuryAccount.address }),
       ]);
-      return { relayer: relayerWei, treasury: treasuryWei };
+        minterAccount ? client.getBalance({ address: minterAccount.address }) : undefined,
+      return { relayer: relayerWei, treasury: treasuryWei, minter: minterWei };
     },
   });
   const readiness = createReadinessProbe({
@@ -305,6 +306,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
           relayer: { address: relayerAccount.address, queueDepth: trackedRelayer.depth },
           treasury: { address: treasuryAccount.address },
           balanceOf: (address) => client.getBalance({ address }),
+          minter: minterAccount ? { address: minterAccount.address } : undefined,
         }),
     },
     ...(history === undefined ? {} : { history: history.service }),

@@ -117,6 +117,8 @@ describe("separate hands and aggregated sweeps", () => {
       permitBurn = permit.burnTxHash;
       await finalizeAll(holding, nonces);
       await holding.finalizeOnce();
+      const status = await adminGet(stack, holding, "/admin/status");
+      expect(status.minter).toMatchObject({ address: MINTER, balanceWei: expect.stringMatching(/^[1-9][0-9]*$/) });
       // Inside the interval: every payment minted, no fee moved yet.
       expect(settledLines(holding.logs)).toEqual([]);
       expect(await balanceOf(stack, feeRecipient())).toBe(feesBefore);

@@ -40,7 +40,7 @@ export type MetricsSources = {
   /** Relayer transactions submitted and not yet answered. */
   relayerQueueDepth: () => number;
   /** Native balances in wei; a rejection leaves the gauge empty for that scrape. */
-  gasBalances: () => Promise<{ relayer: bigint; treasury: bigint }>;
+  gasBalances: () => Promise<{ relayer: bigint; treasury: bigint; minter?: bigint | undefined }>;
 };
 
 /** The registry and the hooks the daemon calls. */
@@ -193,7 +193,7 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
   });
   new Gauge({
     name: "facilitator_gas_balance_wei",
-    help: "Native balance of the relayer and treasury accounts, read from the RPC at scrape time.",
+    help: "Native balance of the relayer, treasury and (when SVC_MINTER_PK is set) minter accounts, read from the RPC at scrape time.",
     labelNames: ["account"],
     registers,
     async collect() {
@@ -202,6 +202,7 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
         const balances = await withTimeout(sources.gasBalances(), BALANCE_TIMEOUT_MS);
         this.set({ account: "relayer" }, Number(balances.relayer));
         this.set({ account: "treasury" }, Number(balances.treasury));
+        if (balances.minter !== undefined) this.set({ account: "minter" }, Number(balances.minter));
       } catch {
         // No series rather than a stale or zero one: an alert on a low balance must not fire on an RPC blip.
       }

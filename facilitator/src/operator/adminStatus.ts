@@ -29,6 +29,8 @@ export const AdminStatusSchema = z.object({
   stock: z.object({ stocked: z.int().min(0), deriving: z.int().min(0), derived: z.int().min(0), stopped: z.boolean() }).nullable(),
   relayer: AccountSchema.extend({ queueDepth: z.int().min(0) }),
   treasury: AccountSchema,
+  /** Present when `SVC_MINTER_PK` names a key of its own: the account that sends mints and fee distributions. */
+  minter: AccountSchema.optional(),
 });
 
 /** One of {@link AdminStatusSchema}. */

@@ -36,6 +36,7 @@ export function formatDaemonStatus(status: DaemonStatus): string {
   );
   lines.push(`relayer ${admin.relayer.address}: ${formatBalance(admin.relayer.balanceWei)}, queue depth ${admin.relayer.queueDepth}`);
   lines.push(`treasury ${admin.treasury.address}: ${formatBalance(admin.treasury.balanceWei)}`);
+  if (admin.minter) lines.push(`minter ${admin.minter.address}: ${formatBalance(admin.minter.balanceWei)}`);
   return `${lines.join("\n")}\n`;
 }
 

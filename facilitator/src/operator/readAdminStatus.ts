@@ -21,6 +21,8 @@ export type AdminStatusSources = {
   poolStats: () => BurnAddressPoolStats | undefined;
   relayer: { address: Address; queueDepth: () => number };
   treasury: { address: Address };
+  /** The separate minter account, when `SVC_MINTER_PK` is set. */
+  minter?: { address: Address } | undefined;
   balanceOf: (address: Address) => Promise<bigint>;
 };
 
@@ -31,7 +33,11 @@ export async function readAdminStatus(sources: AdminStatusSources): Promise<Admi
       (wei) => wei.toString(),
       () => null,
     );
-  const [relayerWei, treasuryWei] = await Promise.all([balance(sources.relayer.address), balance(sources.treasury.address)]);
+  const [relayerWei, treasuryWei, minterWei] = await Promise.all([
+    balance(sources.relayer.address),
+    balance(sources.treasury.address),
+    sources.minter === undefined ? null : balance(sources.minter.address),
+  ]);
   const stats = sources.poolStats();
   return {
     profile: sources.profile ?? null,
@@ -41,5 +47,6 @@ export async function readAdminStatus(sources: AdminStatusSources): Promise<Admi
     stock: stats === undefined ? null : { stocked: stats.stocked, deriving: stats.deriving, derived: stats.derived, stopped: stats.stopped },
     relayer: { address: sources.relayer.address, balanceWei: relayerWei, queueDepth: sources.relayer.queueDepth() },
     treasury: { address: sources.treasury.address, balanceWei: treasuryWei },
+    ...(sources.minter === undefined ? {} : { minter: { address: sources.minter.address, balanceWei: minterWei } }),
   };
 }
