@@ -249,8 +249,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       const [relayerWei, treasuryWei, minterWei] = await Promise.all([
         client.getBalance({ address: relayerAccount.address }),
         client.getBalance({ address: treasuryAccount.address }),
-      ]);
         minterAccount ? client.getBalance({ address: minterAccount.address }) : undefined,
+      ]);
       return { relayer: relayerWei, treasury: treasuryWei, minter: minterWei };
     },
   });
@@ -305,8 +305,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
           poolStats: () => pool?.stats(),
           relayer: { address: relayerAccount.address, queueDepth: trackedRelayer.depth },
           treasury: { address: treasuryAccount.address },
-          balanceOf: (address) => client.getBalance({ address }),
           minter: minterAccount ? { address: minterAccount.address } : undefined,
+          balanceOf: (address) => client.getBalance({ address }),
         }),
     },
     ...(history === undefined ? {} : { history: history.service }),
