@@ -122,6 +122,7 @@ describe("public surface", () => {
       "SCHEME",
       "SELF_TRANSFER_MIN_SECONDS_LEFT",
       "STALE_PERMIT_NONCE",
+      "STORAGE_UNAVAILABLE",
       "SelfTransferPayloadSchema",
       "SettleExtraSchema",
       "SettleResponseSchema",

@@ -31,9 +31,12 @@ describe("classifyPaidResponse", () => {
     });
   });
 
-  it.each(["pending_burn", "chain_unavailable", "Facilitator settle timed out"])("leaves %s unknown: the burn may still land", (reason) => {
-    expect(classifyPaidResponse({ status: 402, headers: settleHeader(false, reason) })).toMatchObject({ kind: "unknown", errorReason: reason });
-  });
+  it.each(["pending_burn", "chain_unavailable", "storage_unavailable", "Facilitator settle timed out"])(
+    "leaves %s unknown: the burn may still land",
+    (reason) => {
+      expect(classifyPaidResponse({ status: 402, headers: settleHeader(false, reason) })).toMatchObject({ kind: "unknown", errorReason: reason });
+    },
+  );
 
   it("calls a 402 without PAYMENT-RESPONSE a refusal before settling, quoting the 402's error", () => {
     const headers = new Headers({ "PAYMENT-REQUIRED": encodePaymentRequiredHeader({ ...buildPaymentRequired(), error: "No matching payment requirements" }) });

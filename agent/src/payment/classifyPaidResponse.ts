@@ -7,6 +7,7 @@ import {
   PAYMENT_RESPONSE_HEADER,
   PENDING_BURN,
   type SettleResponse,
+  STORAGE_UNAVAILABLE,
 } from "@svc/scheme";
 
 /** What the answer to a paid request says about the payment. */
@@ -18,12 +19,12 @@ export type PaidResponseVerdict =
   | { kind: "unknown"; message: string; errorReason?: string | undefined };
 
 /** Settle failures after which the burn may still land: the spec says to re-send the same payload. */
-const STILL_PENDING_REASONS: ReadonlySet<string> = new Set([PENDING_BURN, CHAIN_UNAVAILABLE]);
+const STILL_PENDING_REASONS: ReadonlySet<string> = new Set([PENDING_BURN, CHAIN_UNAVAILABLE, STORAGE_UNAVAILABLE]);
 
 /**
  * Reads the answer to a request that carried `PAYMENT-SIGNATURE`. `PAYMENT-RESPONSE` decides when present:
- * success is paid; a failure with one of our reason codes is a refusal, except `pending_burn` and
- * `chain_unavailable`, and a failure we cannot interpret (a middleware message, a settle timeout) is
+ * success is paid; a failure with one of our reason codes is a refusal, except `pending_burn`,
+ * `chain_unavailable` and `storage_unavailable`, and a failure we cannot interpret (a middleware message, a settle timeout) is
  * unknown. Without it, a 402 means the middleware refused before settling (no match, verify failed), a 500
  * means the handler failed and nothing was settled, and anything else is unknown.
  */

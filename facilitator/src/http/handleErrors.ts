@@ -2,6 +2,8 @@ import { BaseError } from "../errors/base.js";
 import { BurnAddressUnavailableError, ChallengeCapacityError, ChallengeNotRecordedError, ProfileDisabledError } from "../challenges/errors.js";
 import { QuoteOutOfRangeError } from "../challenges/errors.js";
 import { HttpAnswerError } from "./errors.js";
+import { StorageUnavailableError } from "../storage/errors.js";
+import { NOT_READY_RETRY_AFTER_SECONDS } from "./requireReady.js";
 import type { Logger } from "../log/createLogger.js";
 import { errorLogFields } from "./errorLogFields.js";
 import type { HttpMiddleware } from "./httpState.js";
@@ -38,6 +40,10 @@ export function handleErrors(logger: Logger): HttpMiddleware {
 function exposedAnswer(error: unknown): ExposedAnswer | undefined {
   if (error instanceof HttpAnswerError) {
     return { status: error.status, message: error.shortMessage, headers: error.headers };
+  }
+  if (error instanceof StorageUnavailableError) {
+    // Readiness fails on the same outage, so a retry after its refresh meets either the database or a 503 at once.
+    return { status: 503, message: error.shortMessage, headers: { "Retry-After": String(NOT_READY_RETRY_AFTER_SECONDS) } };
   }
   if (!(error instanceof BaseError)) return undefined;
   const status = domainStatus(error);

@@ -6,12 +6,14 @@
  * runs, and the first's answer once it is journaled). A settle that ends accepted makes its claim permanent;
  * any other outcome lets go of it, because everything it did before an irreversible step is journaled and
  * the next settle, on any instance, follows it from there. A crashed instance's claim passes on after its
- * lease.
+ * lease. The database going away mid-way answers `storage_unavailable` (the payer re-sends the same payload),
+ * never an acceptance: a settle is accepted only once its `accepted` record is in the database.
  */
-import { PENDING_BURN, type ClassifiedFacilitatorBody, type Network, type SettleResponse, type VerifyResponse } from "@svc/scheme";
+import { PENDING_BURN, STORAGE_UNAVAILABLE, type ClassifiedFacilitatorBody, type Network, type SettleResponse, type VerifyResponse } from "@svc/scheme";
 import type { Hex } from "viem";
 import type { ChallengeStore } from "../challenges/challengeStore.js";
 import { fromJournaledChallenge } from "../journal/journaledChallenge.js";
+import { StorageUnavailableError } from "../storage/errors.js";
 import type { ChallengeStorePort, SettleClaimPort } from "../storage/storagePorts.js";
 import type { SettlementService } from "./createSettlementService.js";
 import type { SettlementBook } from "./settlementBook.js";
@@ -45,12 +47,12 @@ export function shareSettlement(parameters: ShareSettlementParameters): Settleme
     if (challenge !== undefined) store.restore(fromJournaledChallenge(challenge), book.entry(challengeNonce) !== undefined);
   };
 
-  const verify = async (body: ClassifiedFacilitatorBody): Promise<VerifyResponse> => {
+  const verifyShared = async (body: ClassifiedFacilitatorBody): Promise<VerifyResponse> => {
     if (body.kind !== "rejected") await prepare(body.payment.payload.challengeNonce);
     return settlement.verify(body);
   };
 
-  const settle = async (body: ClassifiedFacilitatorBody): Promise<SettleResponse> => {
+  const settleShared = async (body: ClassifiedFacilitatorBody): Promise<SettleResponse> => {
     if (body.kind === "rejected") return settlement.settle(body);
     const challengeNonce = body.payment.payload.challengeNonce;
     await prepare(challengeNonce);
@@ -67,12 +69,32 @@ export function shareSettlement(parameters: ShareSettlementParameters): Settleme
       await claims.release(challengeNonce, owner).catch(() => undefined);
       throw error;
     }
-    if (response.success) await claims.complete(challengeNonce, owner);
-    else await claims.release(challengeNonce, owner);
+    if (response.success) {
+      // The `accepted` record is already in the database: a claim left open only runs out its lease, after
+      // which any instance answers this payment from the journal, so the acceptance stands.
+      await claims.complete(challengeNonce, owner).catch(ignoreStorageUnavailable);
+    } else await claims.release(challengeNonce, owner);
     return response;
   };
+
+  const verify = (body: ClassifiedFacilitatorBody): Promise<VerifyResponse> =>
+    verifyShared(body).catch((error: unknown) => {
+      ignoreStorageUnavailable(error);
+      return { isValid: false, invalidReason: STORAGE_UNAVAILABLE };
+    });
+
+  const settle = (body: ClassifiedFacilitatorBody): Promise<SettleResponse> =>
+    settleShared(body).catch((error: unknown) => {
+      ignoreStorageUnavailable(error);
+      return { success: false, errorReason: STORAGE_UNAVAILABLE, transaction: "", network: parameters.network };
+    });
 
   // An open intent may be another instance's settle in flight, which the start-up sweep cannot tell from a
   // crashed one without its claim: here an interrupted permit settle completes on the payer's re-send instead.
   return { verify, settle, reconcileIntents: async () => 0, inflight: settlement.inflight };
+}
+
+// Rethrows anything but the database being unavailable: that one becomes the caller's `storage_unavailable`.
+function ignoreStorageUnavailable(error: unknown): void {
+  if (!(error instanceof StorageUnavailableError)) throw error;
 }

@@ -28,3 +28,16 @@ export class StorageSchemaMismatchError extends BaseError {
     });
   }
 }
+
+/**
+ * The database stopped answering while a request or a pass was using it (connection refused, dropped or timed
+ * out, or the server shutting down). Nothing that depended on the failed step took effect; the HTTP layer
+ * answers it as `storage_unavailable` or 503 with `Retry-After`, never 500. The driver's error is the cause.
+ */
+export class StorageUnavailableError extends BaseError {
+  override name = "StorageUnavailableError";
+  constructor({ cause }: { cause?: unknown } = {}) {
+    const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined;
+    super("the storage database is unavailable; retry shortly", { cause, details: code === undefined ? undefined : `code ${code}` });
+  }
+}

@@ -21,6 +21,7 @@ import { InvalidStorageUrlError, StorageUnreachableError } from "./errors.js";
 import { JournaledChallengeSchema, JournalRecordSchema, type JournalRecord } from "../journal/journalRecord.js";
 import { assertSchemaCurrent } from "./postgresMigrations.js";
 import { decideSlidingWindow } from "./decideSlidingWindow.js";
+import { guardStorage } from "./guardStorage.js";
 import type { FacilitatorStorage } from "./storagePorts.js";
 
 /** Advisory lock key held while a journal record is appended (any fixed number unique to this schema). */
@@ -106,7 +107,10 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
 /** Rate-limit takes between two sweeps of idle keys. */
 export const RATE_LIMIT_SWEEP_EVERY = 1_000;
 
-/** The ports over an open pool whose schema is current (the pool is closed by `close`). */
+/**
+ * The ports over an open pool whose schema is current (the pool is closed by `close`); a lost connection
+ * surfaces as `StorageUnavailableError` (see {@link guardStorage}).
+ */
 export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { rateLimitSweepEvery?: number | undefined } = {}): FacilitatorStorage {
   const sweepEvery = rateLimitSweepEvery ?? RATE_LIMIT_SWEEP_EVERY;
   let takes = 0;
@@ -122,7 +126,7 @@ export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { 
   };
   const readChallenge = (rows: { record: unknown }[]) => (rows[0] === undefined ? undefined : JournaledChallengeSchema.parse(rows[0].record));
 
-  return {
+  return guardStorage({
     kind: "postgres",
     challenges: {
       put: async (challenge) => {
@@ -282,5 +286,5 @@ export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { 
       await pool.query("select 1");
     },
     close: () => pool.end(),
-  };
+  });
 }

@@ -31,6 +31,7 @@ describe("reason codes", () => {
       "chain_unavailable",
       "intent_not_recorded",
       "relay_failed",
+      "storage_unavailable",
     ]);
   });
 

@@ -79,6 +79,12 @@ export const INTENT_NOT_RECORDED = "intent_not_recorded";
 /** The facilitator could not broadcast the permit burn (for example it would revert); nothing was burned. */
 export const RELAY_FAILED = "relay_failed";
 
+/**
+ * The shared database (`[storage]`) stopped answering during the check or settle; nothing was accepted that
+ * could be lost. A permit burn may already be out: re-send the same payload once the facilitator is ready.
+ */
+export const STORAGE_UNAVAILABLE = "storage_unavailable";
+
 /** Every reason code, for exhaustive checks and documentation. */
 export const REASON_CODES = [
   PROFILE_UNSUPPORTED,
@@ -106,6 +112,7 @@ export const REASON_CODES = [
   CHAIN_UNAVAILABLE,
   INTENT_NOT_RECORDED,
   RELAY_FAILED,
+  STORAGE_UNAVAILABLE,
 ] as const;
 
 /** One of the svc-zerc20 reason codes. */
