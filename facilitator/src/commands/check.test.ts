@@ -51,6 +51,7 @@ describe("runCheck against the local stack", () => {
       "config",
       "keys",
       "providers",
+      "finalize",
       "history",
       "proofs",
       "rpc",
@@ -63,6 +64,7 @@ describe("runCheck against the local stack", () => {
     ]);
     expect(lines).toContain("✓ providers: none configured: /challenge, /verify and /settle are limited per client IP");
     expect(lines).toContain("✓ history: off (none of the six history variables is set)");
+    expect(lines).toContain("✓ finalize: mints 0-0 s after acceptance (a keyed random delay), in a keyed order");
     expect(lines).toContain("✓ proofs: off (none of the four proof variables is set)");
     expect(lines).toContain("✓ poseidon: burn addresses derive with native (SVC_POSEIDON=auto)");
     expect(lines).toContain(`✓ contracts: network.token ${stack.deployment.token} has deployed code`);
@@ -193,6 +195,16 @@ describe("runCheck against the local stack", () => {
       expect.stringMatching(/^⚠ relayer: 0x[0-9a-fA-F]{40} \(SVC_MINTER_PK\) holds no native balance to pay gas for mints and fee distributions$/),
     );
     expect(handsWarnings((await check(stack.files.facilitatorToml)).lines)).toEqual([]);
+  });
+
+  it("warns outside profile local when the finalize schedule is the fast default, and not under a delayed one", async () => {
+    const finalizeLines = (lines: string[]) => lines.filter((line) => line.startsWith("⚠ finalize:") || line.startsWith("✓ finalize:"));
+    const fast = await checkVariant({ profile: "testnet" });
+    expect(finalizeLines(fast.lines)).toEqual([expect.stringMatching(/^⚠ finalize: finalize\.max_delay_seconds is 0: each mint follows its burn/)]);
+    const delayed = await checkVariant({ profile: "testnet", finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 } });
+    expect(finalizeLines(delayed.lines)).toEqual([
+      "✓ finalize: mints 60-1800 s after acceptance (a keyed random delay), in a keyed order, once 3 payments of the same amount wait (itself included) or 1800 s have passed",
+    ]);
   });
 
   it("requires SVC_ADMIN_TOKEN for an unset profile", async () => {

@@ -13,6 +13,7 @@ import { formatFinding, type CheckFinding, type CheckProbe } from "./probes/chec
 import { noteDecider } from "./probes/noteDecider.js";
 import { probeConfig } from "./probes/probeConfig.js";
 import { probeContracts } from "./probes/probeContracts.js";
+import { probeFinalizeSchedule } from "./probes/probeFinalizeSchedule.js";
 import { probeHistory } from "./probes/probeHistory.js";
 import { probeIndexer } from "./probes/probeIndexer.js";
 import { probeJournal } from "./probes/probeJournal.js";
@@ -75,6 +76,7 @@ export async function runCheck(parameters: RunCheckParameters): Promise<CheckFin
   const keys = probeKeys(env, config);
   report(keys.findings);
   if (config !== undefined) report(probeProviders(config));
+  if (config !== undefined) report(probeFinalizeSchedule(config));
   report(await probeHistory(env, Math.floor(Date.now() / 1000)));
   if (config === undefined) {
     for (const probe of ["rpc", "contracts", "journal", "indexer"] as const) skip(probe, "the configuration does not parse");

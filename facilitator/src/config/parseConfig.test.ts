@@ -43,6 +43,7 @@ describe("parseConfig: a valid file", () => {
         public_metrics: true,
         log_level: "warn",
       },
+      finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 },
       providers: { "shop-1": { key_sha256: "AB".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
     });
     expect(config).toEqual({
@@ -82,6 +83,7 @@ describe("parseConfig: a valid file", () => {
         public_metrics: true,
         log_level: "warn",
       },
+      finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 },
       providers: { "shop-1": { key_sha256: "ab".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
     });
   });
@@ -107,6 +109,9 @@ describe("parseConfig: defaults", () => {
     ["settlement.expired_challenge_retention_seconds", config.settlement.expired_challenge_retention_seconds, 3600],
     ["settlement.permit_receipt_timeout_ms", config.settlement.permit_receipt_timeout_ms, 15_000],
     ["daemon.finalize_interval_ms", config.daemon.finalize_interval_ms, 15_000],
+    ["finalize.min_delay_seconds", config.finalize.min_delay_seconds, 0],
+    ["finalize.max_delay_seconds", config.finalize.max_delay_seconds, 0],
+    ["finalize.min_anonymity_set", config.finalize.min_anonymity_set, 1],
     ["daemon.shutdown_grace_ms", config.daemon.shutdown_grace_ms, 10_000],
     ["daemon.rate_limit_per_min", config.daemon.rate_limit_per_min, 120],
     ["daemon.max_open_challenges", config.daemon.max_open_challenges, 1000],
@@ -528,5 +533,29 @@ describe("parseConfig: storage", () => {
     expect((error as Error).message).not.toContain("hunter2-secret");
     expect(errorOf({ storage: { url: "mysql://svc@db/svc" } })).toBeInstanceOf(InvalidConfigValueError);
     expect(errorOf({ storage: { url: "postgres://svc@db/svc", replicas: 2 } })).toBeInstanceOf(Error);
+  });
+});
+
+describe("parseConfig: finalize", () => {
+  it("refuses a maximum delay below the minimum, naming the key", () => {
+    const error = errorOf({ finalize: { min_delay_seconds: 60, max_delay_seconds: 30 } });
+    expect(error).toBeInstanceOf(InvalidConfigValueError);
+    expect(error).toMatchObject({ key: "finalize.max_delay_seconds" });
+    expect(String((error as Error).message)).toContain("finalize.min_delay_seconds");
+  });
+
+  it.each([
+    ["finalize.min_delay_seconds", { min_delay_seconds: -1 }],
+    ["finalize.min_delay_seconds", { min_delay_seconds: 1.5 }],
+    ["finalize.max_delay_seconds", { max_delay_seconds: "60" }],
+    ["finalize.max_delay_seconds", { max_delay_seconds: 604_801 }],
+    ["finalize.min_anonymity_set", { min_anonymity_set: 0 }],
+  ])("refuses a bad %s", (key, finalize) => {
+    expect(errorOf({ finalize })).toMatchObject({ key });
+    expect(errorOf({ finalize })).toBeInstanceOf(InvalidConfigValueError);
+  });
+
+  it("refuses an unknown key in [finalize]", () => {
+    expect(errorOf({ finalize: { min_delay: 5 } })).toBeInstanceOf(UnknownConfigKeyError);
   });
 });

@@ -41,6 +41,7 @@ import { checkIndexerReadiness, checkJournalReadiness, checkRpcReadiness, checkS
 import { createFinalizeLoop } from "../finalize/createFinalizeLoop.js";
 import { createFixtureProver } from "../finalize/createFixtureProver.js";
 import { finalizeEntry } from "../finalize/finalizeEntry.js";
+import { deriveScheduleKey } from "../finalize/finalizeSchedule.js";
 import { FINALIZE_WAITING_REASON } from "../finalize/finalizeReasons.js";
 import { createIndexerClient } from "../finalize/indexerClient.js";
 import { sweepFees, sweepIntervalSeconds } from "../finalize/sweepFees.js";
@@ -335,6 +336,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     logger,
     now: unixNow,
     onPass: metrics.finalizePass,
+    schedule: { policy: config.finalize, key: deriveScheduleKey(seed) },
     queue:
       shared && follower && config.storage
         ? { port: shared.finalizeQueue, owner, leaseMs: config.storage.finalize_lease_ms, catchUp: follower.catchUp }

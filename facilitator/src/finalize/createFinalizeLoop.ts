@@ -1,6 +1,7 @@
 /**
- * The finalize loop: every `daemon.finalize_interval_ms`, off the request path, it walks the accepted
- * entries and finalizes them, then hands every finalized entry still owing a fee to one aggregated sweep.
+ * The finalize loop: every `daemon.finalize_interval_ms`, off the request path, it finalizes the accepted
+ * entries the finalize schedule releases (finalizeSchedule.ts), then hands every finalized entry still
+ * owing a fee to one aggregated sweep.
  * A failed pass backs off exponentially, up to ten times the interval, and recovers on its own. Under a
  * non-local profile it still runs but touches nothing, and an entry accepted under another chain, token,
  * verifier or treasury stays frozen until that configuration returns.
@@ -12,6 +13,7 @@ import type { LogFields, Logger } from "../log/createLogger.js";
 import type { SettlementBook, SettlementEntry } from "../settlement/settlementBook.js";
 import type { FinalizeQueuePort } from "../storage/storagePorts.js";
 import type { FinalizeOutcome } from "./finalizeEntry.js";
+import { releasablePayments, type FinalizeSchedule } from "./finalizeSchedule.js";
 
 /** The shared queue several instances finalize from, each payment under one instance's lease. */
 export type SharedFinalizeQueue = {
@@ -41,6 +43,8 @@ export type FinalizeLoopDependencies = {
   history: HistoryRecorder;
   logger: Logger;
   now: () => number;
+  /** When accepted payments are minted and in which order; without one, every accepted payment in every pass. */
+  schedule?: FinalizeSchedule | undefined;
   /** Called after every completed pass: how an operator (or a test) sees that the loop is alive. */
   onPass?: (() => void) | undefined;
   /** With several instances: work comes from this queue under leases instead of from the whole book. */
@@ -97,6 +101,20 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
       );
   };
 
+  // The accepted payments the schedule releases now, in mint order (crowds are counted over every instance's payments).
+  const releasable = (): SettlementEntry[] => {
+    const waiting = book.list("accepted").filter(matchesDeployment);
+    return deps.schedule === undefined ? waiting : releasablePayments(deps.schedule, waiting, deps.now());
+  };
+
+  // The leased payments the schedule releases now, in mint order; handBack returns the others to the queue.
+  const releasedOf = (leased: readonly Hex[]): Hex[] => {
+    const held = new Set(leased.map((challengeNonce) => challengeNonce.toLowerCase()));
+    return releasable()
+      .map((entry) => entry.challenge.challengeNonce)
+      .filter((challengeNonce) => held.has(challengeNonce.toLowerCase()));
+  };
+
   const owesFee = (entry: SettlementEntry | undefined): entry is SettlementEntry =>
     entry?.state === "finalized" && entry.feeSettledAt === undefined && matchesDeployment(entry);
 
@@ -129,7 +147,7 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     const leased = await queue.port.lease(queue.owner, SHARED_FINALIZE_BATCH, queue.leaseMs);
     if (leased.length === 0) return;
     await queue.catchUp();
-    for (const challengeNonce of leased) if (!stopped) await finalizeLeased(challengeNonce);
+    for (const challengeNonce of releasedOf(leased)) if (!stopped) await finalizeLeased(challengeNonce);
     // Only fees of payments this instance holds are swept here, so no two instances sweep the same fee.
     await sweepFees(leased.map((challengeNonce) => book.entry(challengeNonce)).filter(owesFee));
     for (const challengeNonce of leased) await handBack(queue, challengeNonce);
@@ -138,9 +156,9 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
   const pass = async (): Promise<void> => {
     if (!deps.active) return;
     if (deps.queue !== undefined) return sharedPass(deps.queue);
-    for (const entry of book.list("accepted")) {
+    for (const entry of releasable()) {
       if (stopped) return;
-      if (matchesDeployment(entry)) await finalizeOne(entry);
+      await finalizeOne(entry);
     }
     await sweepFees(book.list("finalized").filter(owesFee));
   };

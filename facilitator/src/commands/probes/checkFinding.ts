@@ -17,6 +17,7 @@ export type CheckProbe =
   | "decider"
   | "poseidon"
   | "providers"
+  | "finalize"
   | "history"
   | "proofs";
 

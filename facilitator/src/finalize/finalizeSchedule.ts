@@ -1,0 +1,76 @@
+/**
+ * The finalize schedule (`[finalize]`): when an accepted payment may be minted and in which order, so a
+ * chain observer cannot pair a mint with the burn right before it. A payment becomes due at its journaled
+ * `accepted.at` plus a delay in [`min_delay_seconds`, `max_delay_seconds`]; once due it is minted only while
+ * at least `min_anonymity_set` accepted, unminted payments of the same amount wait (itself included), and
+ * in any case once `max_delay_seconds` have passed. The mints of one pass go out in a keyed order unrelated
+ * to acceptance order.
+ *
+ * Why derived rather than journaled: the delay and the order are keyed hashes of the challengeNonce under a
+ * key derived from the burn seed (itself derived from `SVC_TREASURY_PK`). `accepted.at` is already in the
+ * journal, so after a crash, or on another instance sharing the same treasury, the same schedule comes back
+ * with no extra record, no extra fsync on the settle path and no window in which a payment is accepted but
+ * its schedule not yet written. The key never leaves the process, so neither a payer (who knows its own
+ * challengeNonce) nor an observer can predict when or in which order a payment is minted. Delays are whole
+ * seconds on the journal's clock (`at` is unix seconds).
+ */
+import { concat, hexToBigInt, keccak256, toHex, type Hex } from "viem";
+import type { FinalizeConfig } from "../config/facilitatorConfigSchema.js";
+
+/** Domain tag hashed in front of the burn seed; a new version reshuffles every schedule. */
+export const FINALIZE_SCHEDULE_TAG = "svc-zerc20/finalize-schedule/v1";
+
+const DELAY_LABEL = toHex("delay");
+const ORDER_LABEL = toHex("order");
+
+/** The schedule's secret key: a hash of the burn seed under its own tag, so it reveals nothing about the seed. */
+export function deriveScheduleKey(seed: Hex): Hex {
+  return keccak256(concat([toHex(FINALIZE_SCHEDULE_TAG), seed]));
+}
+
+/** The schedule one facilitator applies: its policy and its secret key. */
+export type FinalizeSchedule = { policy: FinalizeConfig; key: Hex };
+
+/** What the schedule reads of a waiting payment (a settlement entry has these fields). */
+export type ScheduledPayment = { challenge: { challengeNonce: Hex; amount: string }; at: number };
+
+/** The payment's delay in whole seconds, in [min_delay_seconds, max_delay_seconds], fixed by the key and the challengeNonce. */
+export function finalizeDelaySeconds(schedule: FinalizeSchedule, challengeNonce: Hex): number {
+  const { min_delay_seconds: min, max_delay_seconds: max } = schedule.policy;
+  if (max <= min) return min;
+  const draw = hexToBigInt(keccak256(concat([schedule.key, DELAY_LABEL, challengeNonce])));
+  return min + Number(draw % BigInt(max - min + 1));
+}
+
+/** When (unix seconds) the payment becomes due. */
+export function dueAt(schedule: FinalizeSchedule, payment: ScheduledPayment): number {
+  return payment.at + finalizeDelaySeconds(schedule, payment.challenge.challengeNonce);
+}
+
+/** The payment's place in a pass: a keyed hash, so the order of mints says nothing about the order of burns. */
+export function mintOrderKey(schedule: FinalizeSchedule, challengeNonce: Hex): bigint {
+  return hexToBigInt(keccak256(concat([schedule.key, ORDER_LABEL, challengeNonce])));
+}
+
+/**
+ * The payments of `waiting` (every accepted, unminted payment of this deployment) that may be minted at
+ * `now`, in mint order: due and in a same-amount crowd of at least `min_anonymity_set`, or past
+ * `max_delay_seconds`.
+ */
+export function releasablePayments<T extends ScheduledPayment>(schedule: FinalizeSchedule, waiting: readonly T[], now: number): T[] {
+  const crowd = new Map<string, number>();
+  for (const payment of waiting) crowd.set(payment.challenge.amount, (crowd.get(payment.challenge.amount) ?? 0) + 1);
+  const { max_delay_seconds: max, min_anonymity_set: k } = schedule.policy;
+  const releasable = waiting.filter(
+    (payment) => now >= payment.at + max || (now >= dueAt(schedule, payment) && (crowd.get(payment.challenge.amount) ?? 0) >= k),
+  );
+  return sortByMintOrder(schedule, releasable);
+}
+
+/** `payments` sorted by {@link mintOrderKey}. */
+export function sortByMintOrder<T extends ScheduledPayment>(schedule: FinalizeSchedule, payments: readonly T[]): T[] {
+  return payments
+    .map((payment) => ({ payment, order: mintOrderKey(schedule, payment.challenge.challengeNonce) }))
+    .sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0))
+    .map(({ payment }) => payment);
+}
