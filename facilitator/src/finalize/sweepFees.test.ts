@@ -6,8 +6,9 @@
  */
 import { startFacilitatorProcess, waitFor, type FacilitatorProcess } from "@svc/anvil-fixtures";
 import { zerc20TokenAbi, zerc20VerifierAbi } from "@svc/scheme";
-import { getAddress, isAddressEqual, type Address, type Hex } from "viem";
-import { privateKeyToAddress } from "viem/accounts";
+import { createWalletClient, getAddress, http, isAddressEqual, type Address, type Hex } from "viem";
+import { privateKeyToAccount, privateKeyToAddress } from "viem/accounts";
+import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { developmentKeys } from "../config/developmentKeys.js";
 import {
@@ -205,5 +206,40 @@ describe("a facilitator killed between journaling a fee sweep and its receipt", 
     expect(await feeTransfers(fromBlock)).toEqual([{ value: 400n + 500n, transactionHash: sweepTx }]);
     expect(await balanceOf(stack, feeRecipient())).toBe(feesBefore + 900n);
     expect(restarted.lines.some((line) => line.includes('"event":"fee_sweep_broadcast"'))).toBe(false);
+  });
+
+  it("sweeps afresh, once, when the journaled sweep can never land (another treasury transaction took its nonce)", async () => {
+    const paying = await startFacilitator("sweep-void", 3600);
+    await paySelfTransfer(paying.url, "60000");
+    await lineWith(paying, '"event":"payment_finalized"');
+    await paying.stop("SIGKILL");
+    const fromBlock = await stack.client.getBlockNumber({ cacheTime: 0 });
+    const feesBefore = await balanceOf(stack, feeRecipient());
+
+    let voided: Hex;
+    await stack.client.request({ method: "evm_setAutomine" as never, params: [false] as never });
+    try {
+      const sweeping = await startFacilitator("sweep-void", 0);
+      voided = (JSON.parse(await lineWith(sweeping, '"event":"fee_sweep_broadcast"')) as { tx: Hex }).tx;
+      await sweeping.stop("SIGKILL");
+      await stack.client.request({ method: "anvil_dropAllTransactions" as never, params: [] as never });
+    } finally {
+      await stack.client.request({ method: "evm_setAutomine" as never, params: [true] as never });
+    }
+    // The operator's own transaction from the treasury lands on the nonce the journaled sweep carries.
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(stack.deployment.accounts.treasury.privateKey),
+      chain: foundry,
+      transport: http(stack.deployment.rpcUrl),
+    });
+    await stack.client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: treasury(), value: 0n }) });
+
+    const restarted = await startFacilitator("sweep-void", 0);
+    await waitFor(() => settledLines(restarted.lines).length === 1, { what: "the fee settled", timeoutMs: 40_000 });
+    expect(restarted.lines.some((line) => line.includes('"event":"fee_sweep_void"') && line.includes(voided))).toBe(true);
+    const transfers = await feeTransfers(fromBlock);
+    expect(transfers.map((transfer) => transfer.value)).toEqual([600n]);
+    expect(transfers[0]?.transactionHash).not.toBe(voided);
+    expect(await balanceOf(stack, feeRecipient())).toBe(feesBefore + 600n);
   });
 });

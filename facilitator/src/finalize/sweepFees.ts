@@ -8,7 +8,7 @@
  * them (anyone may; a splitter with nothing left means an earlier distribution already covered them).
  */
 import { feeSplitterAbi, zerc20TokenAbi } from "@svc/scheme";
-import { encodeFunctionData, type Address, type Hex, type PublicClient } from "viem";
+import { encodeFunctionData, parseTransaction, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
 import type { SerialSender } from "../chain/createSerialSender.js";
 import { pollReceipt } from "../chain/pollReceipt.js";
 import type { FacilitatorConfig, FeeConfig } from "../config/facilitatorConfigSchema.js";
@@ -83,19 +83,20 @@ async function sweepCustodial(context: SweepFeesContext, recipient: Address, cha
   const journaled = new Map<Hex, FeeSweep>();
   for (const entry of charged) if (entry.feeSweep) journaled.set(entry.feeSweep.txHash, entry.feeSweep);
   let open = false;
+  // Sweeps that provably moved nothing and never will: their payments go into the next sweep.
+  const voided = new Set<Hex>();
   for (const sweep of journaled.values()) {
-    // Re-broadcasting the journaled transaction is safe: it carries its nonce, so it lands at most once.
-    await context.client.sendRawTransaction({ serializedTransaction: sweep.rawTransaction }).catch(() => undefined);
-    const receipt = await pollReceipt(context.client, sweep.txHash, { timeoutMs });
-    if (receipt?.status !== "success") {
-      open = true;
-      continue;
-    }
-    for (const entry of charged) if (entry.feeSweep?.txHash === sweep.txHash) await settle(entry, feeOf(entry), sweep.txHash);
+    const outcome = await followSweep(context, sweep, timeoutMs);
+    if (outcome === "landed") {
+      for (const entry of charged) if (entry.feeSweep?.txHash === sweep.txHash) await settle(entry, feeOf(entry), sweep.txHash);
+    } else if (outcome === "void") {
+      context.logger.warn("fee_sweep_void", { tx: sweep.txHash, payments: sweep.challengeNonces.length });
+      voided.add(sweep.txHash);
+    } else open = true;
   }
   // A new sweep waits until the journaled ones landed, so it never takes the nonce an unlanded one needs.
   if (open) return;
-  const uncovered = charged.filter((entry) => entry.feeSweep === undefined);
+  const uncovered = charged.filter((entry) => entry.feeSweep === undefined || voided.has(entry.feeSweep.txHash));
   if (!due(context, uncovered)) return;
   const amount = uncovered.reduce((sum, entry) => sum + feeOf(entry), 0n);
   const data = encodeFunctionData({ abi: zerc20TokenAbi, functionName: "transfer", args: [recipient, amount] });
@@ -115,6 +116,27 @@ async function sweepCustodial(context: SweepFeesContext, recipient: Address, cha
   const receipt = await pollReceipt(context.client, txHash, { timeoutMs });
   if (receipt?.status !== "success") return;
   for (const entry of uncovered) await settle(entry, feeOf(entry), txHash);
+}
+
+/**
+ * Follows a journaled sweep: `landed`; `void` when it reverted or another transaction of the treasury was
+ * mined on its nonce (it can never land, so its payments are free for a new sweep); else it is re-broadcast
+ * (safe: the transaction carries its nonce, so it lands at most once) and `pending` until it has a receipt.
+ */
+async function followSweep(context: SweepFeesContext, sweep: FeeSweep, timeoutMs: number): Promise<"landed" | "void" | "pending"> {
+  const outcome = (receipt: TransactionReceipt) => (receipt.status === "success" ? "landed" : "void");
+  const mined = await pollReceipt(context.client, sweep.txHash, { timeoutMs: 0 });
+  if (mined) return outcome(mined);
+  const { nonce } = parseTransaction(sweep.rawTransaction);
+  const used = await context.client.getTransactionCount({ address: context.treasurySender.address, blockTag: "latest" });
+  if (nonce !== undefined && used > nonce) {
+    // A receipt that appeared after the first look means it landed after all.
+    const late = await pollReceipt(context.client, sweep.txHash, { timeoutMs: 0 });
+    return late ? outcome(late) : "void";
+  }
+  await context.client.sendRawTransaction({ serializedTransaction: sweep.rawTransaction }).catch(() => undefined);
+  const receipt = await pollReceipt(context.client, sweep.txHash, { timeoutMs });
+  return receipt ? outcome(receipt) : "pending";
 }
 
 async function distribute(context: SweepFeesContext, charged: SettlementEntry[], settle: Settle): Promise<void> {
