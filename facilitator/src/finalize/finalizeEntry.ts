@@ -1,7 +1,7 @@
 /**
  * One pass over one accepted entry: re-verify the burn on-chain, find its transfers through the indexer,
  * wait for a proved root covering them, fetch the Merkle paths, obtain the proof through the prover port,
- * and submit the proof-gated mint to the treasury with the relayer key. Idempotent: a mint that already
+ * and submit the proof-gated mint to the treasury with the minter key (the relayer's when none is set). Idempotent: a mint that already
  * landed is found through `totalTeleported` and never submitted again (the verifier would mint nothing more
  * anyway: it mints only the difference).
  */
@@ -18,6 +18,7 @@ import type { ProverPort } from "./proverPort.js";
 /** What a finalize pass talks to. */
 export type FinalizeContext = {
   client: PublicClient;
+  /** Sends the mint: the minter key's sender when `SVC_MINTER_PK` is set, else the relayer's. */
   relayer: SerialSender;
   prover: ProverPort;
   indexer: IndexerClient;
