@@ -1,9 +1,9 @@
 /**
  * One pass over one accepted entry: re-verify the burn on-chain, find its transfers through the indexer,
  * wait for a proved root covering them, fetch the Merkle paths, obtain the proof through the prover port,
- * and submit the proof-gated mint to the treasury with the minter key (the relayer's when none is set). Idempotent: a mint that already
- * landed is found through `totalTeleported` and never submitted again (the verifier would mint nothing more
- * anyway: it mints only the difference).
+ * and submit the proof-gated mint to the treasury with the minter key (the relayer's when none is set).
+ * Idempotent: a mint that already landed is found through `totalTeleported` and never submitted again (the
+ * verifier would mint nothing more anyway: it mints only the difference).
  */
 import { addressToRecipient, zerc20TokenAbi, zerc20VerifierAbi, type GeneralRecipient } from "@svc/scheme";
 import { encodeFunctionData, isAddressEqual, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from "viem";
