@@ -1,15 +1,33 @@
 /**
- * Two facilitator processes on one PostgreSQL database, reached round-robin: an offer issued by one settles
- * through the other, concurrent settles of one payment burn once, and an instance SIGKILLed in the middle
+ * Two facilitator processes on one PostgreSQL database, reached round-robin: a paid request through the demo
+ * provider in front of them gets its offer from one instance and is settled by the other; an offer issued by
+ * one settles through the other, concurrent settles of one payment burn once, and an instance SIGKILLed in the middle
  * of a permit settle or of a finalize pass loses nothing: every payment ends accepted and finalized with
  * one burn and one mint. Real processes (`facilitator/dist/cli.js`), a real anvil (automine off to hold a
  * relayed burn or a mint in the mempool), a real PostgreSQL server.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { FACILITATOR_CLI, startFacilitatorProcess, startRoundRobin, waitFor, type FacilitatorProcess, type RoundRobin } from "@svc/anvil-fixtures";
+import {
+  FACILITATOR_CLI,
+  startFacilitatorProcess,
+  startProviderProcess,
+  startRoundRobin,
+  waitFor,
+  type FacilitatorProcess,
+  type ProviderProcess,
+  type RoundRobin,
+} from "@svc/anvil-fixtures";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
-import { permitBurnerAbi, zerc20VerifierAbi, type PaymentRequirements } from "@svc/scheme";
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+  permitBurnerAbi,
+  selectSchemeRequirements,
+  zerc20VerifierAbi,
+  type PaymentRequirements,
+} from "@svc/scheme";
 import type pg from "pg";
 import { openTestPool } from "../testing/openTestPool.js";
 import type { Hex } from "viem";
@@ -36,6 +54,7 @@ let password: string;
 let serverStopped = false;
 const running: FacilitatorProcess[] = [];
 const proxies: RoundRobin[] = [];
+let provider: ProviderProcess | undefined;
 
 beforeAll(async () => {
   [stack, server] = await Promise.all([startTestStack({ rootIntervalMs: 300 }), startPostgres()]);
@@ -53,6 +72,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await provider?.stop();
   for (const proxy of proxies) await proxy.stop();
   for (const process of running) await process.stop("SIGKILL");
   if (!serverStopped) await database?.end();
@@ -183,6 +203,36 @@ describe("facilitator instances sharing PostgreSQL", () => {
         const ready = (await (await fetch(`${instance.url}/readyz`)).json()) as { components: { journal: { ready: boolean; detail: { storage: string } } } };
         expect(ready.components.journal).toMatchObject({ ready: true, detail: { storage: "postgres" } });
       }
+
+      // The demo provider in front of the round-robin, one paid request end to end. The provider asks
+      // /challenge for the 402, then /verify and /settle for the paid request: one request to the front in
+      // between makes the settle land on the instance that did not issue the offer.
+      provider = await startProviderProcess({ facilitatorUrl: front, price: "1500" });
+      const unpaid = await fetch(`${provider.url}/weather`);
+      expect(unpaid.status).toBe(402);
+      const [sold] = selectSchemeRequirements(decodePaymentRequiredHeader(unpaid.headers.get("payment-required") ?? ""));
+      expect(sold).toBeDefined();
+      const issuer = live.findIndex((instance) =>
+        instance.lines.some((line) => line.includes('"event":"challenge_issued"') && line.includes(sold!.extra.challengeNonce)),
+      );
+      expect(issuer).toBeGreaterThanOrEqual(0);
+      await fetch(`${front}/supported`);
+      const signature = encodePaymentSignatureHeader({
+        x402Version: 2,
+        accepted: sold!,
+        payload: { ...(await signPermitPayment(stack, sold!, stack.deployment.accounts.payer2.privateKey)) },
+      });
+      const paid = await fetch(`${provider.url}/weather`, { headers: { "payment-signature": signature } });
+      expect(paid.status).toBe(200);
+      expect(await paid.json()).toBeDefined();
+      const receipt = decodePaymentResponseHeader(paid.headers.get("payment-response") ?? "");
+      expect(receipt).toMatchObject({ success: true, extra: { phase: "accepted" } });
+      const settler = live.findIndex((instance) =>
+        instance.lines.some((line) => line.includes('"event":"payment_accepted"') && line.includes(sold!.extra.challengeNonce)),
+      );
+      expect(settler).toBe(1 - issuer);
+      expect(await burnsTo(sold!)).toEqual([receipt.transaction]);
+
       const kill = async (instance: FacilitatorProcess) => {
         await instance.stop("SIGKILL");
         live.splice(live.indexOf(instance), 1);
@@ -250,7 +300,7 @@ describe("facilitator instances sharing PostgreSQL", () => {
       expect(recovered.transaction).toBe(broadcast.burn_tx);
       expect(await burnsTo(interrupted)).toEqual([broadcast.burn_tx]);
 
-      const payments = [transferred, permitted, interrupted].map((requirements) => requirements.extra.challengeNonce);
+      const payments = [sold!, transferred, permitted, interrupted].map((requirements) => requirements.extra.challengeNonce);
       for (const challengeNonce of payments) await waitForState(y, challengeNonce, "finalized");
       await waitFor(
         async () => {
@@ -261,7 +311,7 @@ describe("facilitator instances sharing PostgreSQL", () => {
       );
       expect(await mintCount()).toBe(mintsBefore + payments.length);
 
-      // The database gone: readiness says so, no offer is issued and no settle is taken.
+      // The database gone: readiness says so, no offer is issued and no settle is taken (503 storage_unavailable).
       const unsettled = await requestOffer({ url: y.url }, "4000");
       const unsettledBody = facilitatorBody(unsettled, await signPermitPayment(stack, unsettled, stack.deployment.accounts.payer2.privateKey));
       await database.end();
@@ -277,8 +327,7 @@ describe("facilitator instances sharing PostgreSQL", () => {
       );
       expect(report.components.journal).toMatchObject({ ready: false, reason: "unreachable" });
       expect((await postJson(`${y.url}/challenge`, { amount: "1000" })).status).toBe(503);
-      const refused = await settle(y.url, unsettledBody);
-      expect(refused.body?.success).not.toBe(true);
+      expect(await settle(y.url, unsettledBody)).toMatchObject({ status: 503, body: { success: false, errorReason: "storage_unavailable" } });
       expect(await burnsTo(unsettled)).toEqual([]);
     } finally {
       await miner.stop();
