@@ -99,8 +99,9 @@ export async function runCheck(parameters: RunCheckParameters): Promise<CheckFin
     } finally {
       await chain?.close();
     }
-    report(await probeJournal(config.settlement.journal));
-    if (config.storage !== undefined) report(await probeStorage(config.storage, env));
+    // With [storage] the journal is the database's, probed below; the journal file is not used.
+    if (config.storage === undefined) report(await probeJournal(config.settlement.journal));
+    else report(await probeStorage(config.storage, env));
     report(await probeIndexer(config, timeout));
     report(noteDecider(config));
   }

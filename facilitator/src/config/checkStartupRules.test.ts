@@ -206,6 +206,10 @@ describe("checkStartupRules: warnings", () => {
     ]);
   });
 
+  it("does not warn about a journal left out under [storage]: the journal is the database's", () => {
+    expect(run({ settlement: { journal: undefined }, storage: { url: "postgres://svc@db/svc" } })).toEqual([]);
+  });
+
   it("warns about credentials in the RPC URL without quoting them", () => {
     const warnings = run({ profile: "testnet", network: { rpc_url: "https://me:s3cretpass@rpc.example/?apikey=k3yvalue" }, providers: PROVIDERS });
     expect(warnings).toHaveLength(1);

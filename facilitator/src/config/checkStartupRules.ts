@@ -84,7 +84,8 @@ export function checkStartupRules({ config, secrets, rpcChainId }: CheckStartupR
     throw new ProviderCredentialsRequiredError({ profile: config.profile });
   }
 
-  if (config.settlement.journal === null) {
+  // With [storage] the journal is the database's; no file is needed.
+  if (config.settlement.journal === null && config.storage === undefined) {
     warnings.push({
       code: "journal_disabled",
       message: 'settlement.journal is "none": accepted payments not yet finalized are lost on restart',

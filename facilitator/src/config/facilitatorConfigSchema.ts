@@ -12,7 +12,8 @@
  * - Base-unit amounts accept a TOML integer or a decimal string (18-decimal amounts exceed a double) and
  *   become `bigint`.
  * - `settlement.journal = "none"` becomes `null`; a relative path is resolved later against the
- *   configuration file's folder (see `parseConfig`).
+ *   configuration file's folder (see `parseConfig`). With `[storage]` the journal lives in the database: the key
+ *   may be omitted and then becomes `null` as well.
  * - The `[fee]` table becomes a discriminated union on `mode`: `custodial` when `fee.recipient` is set,
  *   `split` when `fee.splitter` is set.
  */
@@ -134,7 +135,8 @@ const settlementTable = table({
   journal: z
     .string({ error: 'expected a file path or "none"' })
     .min(1, { error: 'expected a file path or "none"' })
-    .transform((value) => (value === "none" ? null : value)),
+    .transform((value) => (value === "none" ? null : value))
+    .optional(),
   challenge_ttl_seconds: integerField(1).default(300),
   expired_challenge_retention_seconds: integerField(0).default(3600),
   // The spec leaves the permit receipt polling bound open: past it /settle answers pending_burn.
@@ -231,6 +233,9 @@ export const facilitatorConfigSchema = table({
   storage: storageTable.optional(),
 })
   .superRefine((config, ctx) => {
+    if (config.settlement.journal === undefined && config.storage === undefined) {
+      ctx.addIssue({ code: "custom", path: ["settlement", "journal"], message: "required without [storage]" });
+    }
     if (config.finalize.max_delay_seconds < config.finalize.min_delay_seconds) {
       ctx.addIssue({ code: "custom", path: ["finalize", "max_delay_seconds"], message: "must be at least finalize.min_delay_seconds" });
     }
@@ -269,7 +274,11 @@ export const facilitatorConfigSchema = table({
       });
     }
   })
-  .transform(({ fee, ...rest }) => ({ ...rest, fee: fee === undefined ? undefined : feeMode(fee) }));
+  .transform(({ fee, settlement, ...rest }) => ({
+    ...rest,
+    settlement: { ...settlement, journal: settlement.journal ?? null },
+    fee: fee === undefined ? undefined : feeMode(fee),
+  }));
 
 type FeeTable = z.output<typeof feeTable>;
 

@@ -526,6 +526,12 @@ describe("parseConfig: storage", () => {
     });
   });
 
+  it("makes settlement.journal optional (null: the journal is the database's); without it the key stays required", () => {
+    expect(parse({ settlement: { journal: undefined }, storage: { url: "postgres://svc@db/svc" } }).settlement.journal).toBeNull();
+    expect(errorOf({ settlement: { journal: undefined } })).toMatchObject({ name: "MissingConfigKeyError", key: "settlement.journal" });
+    expect((errorOf({ settlement: { journal: undefined } }) as Error).message).toContain("unless [storage] is set");
+  });
+
   it("refuses a password in the URL without echoing it, and any other scheme", () => {
     const error = errorOf({ storage: { url: "postgres://svc:hunter2-secret@db/svc" } });
     expect(error).toBeInstanceOf(InvalidConfigValueError);

@@ -67,7 +67,12 @@ function toConfigErrors(issue: z.core.$ZodIssue, raw: unknown): ConfigError[] {
   }
   const key = formatKey(issue.path);
   if (isMissing(raw, issue.path)) {
-    const reason = key === "fee.bps" || key === "fee.min_per_payment" || key === "fee.charge_to" ? "required when the [fee] table is present" : undefined;
+    const reason =
+      key === "fee.bps" || key === "fee.min_per_payment" || key === "fee.charge_to"
+        ? "required when the [fee] table is present"
+        : key === "settlement.journal"
+          ? "required unless [storage] is set"
+          : undefined;
     return [new MissingConfigKeyError({ key, reason })];
   }
   return [new InvalidConfigValueError({ key, reason: issue.message })];

@@ -34,7 +34,8 @@ beforeAll(async () => {
   viaProxy.password = "";
   const configPath = await writeConfigVariant(stack, "outage", {
     storage: { url: viaProxy.toString(), max_connections: 4 },
-    settlement: { journal: "outage.journal.jsonl" },
+    // No journal file: with [storage] the journal is the database's.
+    settlement: { journal: null },
     daemon: { burn_address_pool_size: 2, burn_address_workers: 1, finalize_interval_ms: 1_000 },
   });
   instance = await startFacilitatorProcess({ configPath, env: { ...stack.env, SVC_STORAGE_PASSWORD: decodeURIComponent(direct.password) } });
@@ -115,6 +116,7 @@ describe("facilitator on PostgreSQL when the database goes away", () => {
     expect(await burnsTo(untouched)).toEqual([]);
     expect(await acceptedRecords(untouched)).toBe(0);
     expect(instance.lines.filter((entry) => entry.includes('"status":500'))).toEqual([]);
+    expect(instance.lines.filter((entry) => entry.includes('"event":"journal_disabled"'))).toEqual([]);
 
     // The database back: the re-sent payload is accepted on the burn already made, and the untouched one settles.
     await proxy.restore();
