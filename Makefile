@@ -42,7 +42,8 @@ demo-tui: build
 stack: build
 	node anvil-fixtures/dist/bin/stack.js
 
-# Side by side with the official x402 exact scheme on one local stack; writes bench/results.md (about 90 s).
+# Side by side with the official x402 exact scheme on one local stack, plus the privacy section; writes
+# bench/results.md (about three minutes).
 bench: build
 	node bench/dist/run.js
 

@@ -5,7 +5,8 @@
  *
  * Order: 1 paid requests, 2 settle floor and RPC counts, 5 agent start-up, 3 `/challenge` throughput (with
  * the open-challenge RSS of 5) and concurrent settles, then 4 finalize, which mints the payments the earlier
- * sections left pending. Counts come from `BENCH_*` variables (see `harness/benchConfig.ts`).
+ * sections left pending, and last 7 privacy (its own facilitators, about 90 s; `runPrivacy.ts` runs it
+ * alone). Counts come from `BENCH_*` variables (see `harness/benchConfig.ts`).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -28,6 +29,7 @@ import { measureConcurrentSettles } from "./measurements/concurrentSettles.js";
 import { measureFacilitatorMemory, measureIdleMemory } from "./measurements/facilitatorMemory.js";
 import { measureFinalizeTiming } from "./measurements/finalizeTiming.js";
 import { measurePaidRequestLatency } from "./measurements/paidRequestLatency.js";
+import { measurePrivacy } from "./measurements/privacyAnonymity.js";
 import { measureRpcRoundTrips } from "./measurements/rpcRoundTrips.js";
 import { measureSettleFloor } from "./measurements/settleFloor.js";
 
@@ -115,6 +117,7 @@ async function main(): Promise<void> {
     const memory = await measureFacilitatorMemory(context, idle, challenge.memorySamples);
     const concurrent = await measureConcurrentSettles(context);
     const finalize = await measureFinalizeTiming(context, indexerPort);
+    const privacy = await measurePrivacy(context, indexerPort);
 
     const results: BenchResults = {
       machine: { ...machine, loadAtEnd: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
@@ -128,6 +131,7 @@ async function main(): Promise<void> {
       finalize,
       memory,
       agent,
+      privacy,
     };
     const report = renderReport(results);
     await writeFile(join(BENCH_DIR, "results.md"), report);

@@ -61,6 +61,24 @@ burn_address_pool_size = 16
     );
   });
 
+  it("appends a [finalize] table with the policy when the template has none", async () => {
+    await writeFile(join(dir, "policy.toml"), TEMPLATE);
+    const finalizePolicy = { minDelaySeconds: 2, maxDelaySeconds: 15, minAnonymitySet: 5 };
+    await writeFacilitatorConfig(join(dir, "policy.toml"), join(dir, "policy-out.toml"), { ...overrides, finalizePolicy });
+    expect(await readFile(join(dir, "policy-out.toml"), "utf8")).toMatch(
+      /burn_address_pool_size = 16\n\n\[finalize\]\nmin_delay_seconds = 2\nmax_delay_seconds = 15\nmin_anonymity_set = 5\n$/,
+    );
+  });
+
+  it("sets the policy inside an existing [finalize] table", async () => {
+    await writeFile(join(dir, "hasfinalize.toml"), `${TEMPLATE}[finalize]\nmin_delay_seconds = 0\n`);
+    const finalizePolicy = { minDelaySeconds: 2, maxDelaySeconds: 15, minAnonymitySet: 5 };
+    await writeFacilitatorConfig(join(dir, "hasfinalize.toml"), join(dir, "hasfinalize-out.toml"), { ...overrides, finalizePolicy });
+    const written = await readFile(join(dir, "hasfinalize-out.toml"), "utf8");
+    expect(written.match(/\[finalize\]/g)).toHaveLength(1);
+    expect(written).toMatch(/\[finalize\]\nmax_delay_seconds = 15\nmin_anonymity_set = 5\nmin_delay_seconds = 2\n$/);
+  });
+
   it("refuses a template that lacks one of the keys", async () => {
     await writeFile(join(dir, "short.toml"), TEMPLATE.replace("max_open_challenges = 1000\n", ""));
     await expect(writeFacilitatorConfig(join(dir, "short.toml"), join(dir, "never.toml"), overrides)).rejects.toBeInstanceOf(ConfigTemplateError);

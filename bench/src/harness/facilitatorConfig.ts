@@ -25,6 +25,18 @@ export type FacilitatorConfigOverrides = {
   burnAddressPoolSize: number;
   /** `daemon.burn_address_workers` (added to `[daemon]` when the template lacks it). */
   burnAddressWorkers: number;
+  /** The `[finalize]` scheduling policy (the table is added when the template lacks it); absent: the template's. */
+  finalizePolicy?: FinalizePolicy;
+};
+
+/** The keys of the facilitator's `[finalize]` table: a random delay in [min, max], released early only once k same-amount payments wait. */
+export type FinalizePolicy = {
+  /** `finalize.min_delay_seconds`. */
+  minDelaySeconds: number;
+  /** `finalize.max_delay_seconds`. */
+  maxDelaySeconds: number;
+  /** `finalize.min_anonymity_set` (k). */
+  minAnonymitySet: number;
 };
 
 /** The daemon's default `burn_address_pool_size`, which the bench runs with (the stack lowers it for tests). */
@@ -69,5 +81,12 @@ export async function writeFacilitatorConfig(template: string, target: string, o
   toml = setValue(toml, "max_open_challenges", overrides.maxOpenChallenges);
   toml = setOrAddValue(toml, "daemon", "burn_address_pool_size", overrides.burnAddressPoolSize);
   toml = setOrAddValue(toml, "daemon", "burn_address_workers", overrides.burnAddressWorkers);
+  const policy = overrides.finalizePolicy;
+  if (policy !== undefined) {
+    if (!toml.includes("[finalize]\n")) toml = `${toml.endsWith("\n") ? toml : `${toml}\n`}\n[finalize]\n`;
+    toml = setOrAddValue(toml, "finalize", "min_anonymity_set", policy.minAnonymitySet);
+    toml = setOrAddValue(toml, "finalize", "max_delay_seconds", policy.maxDelaySeconds);
+    toml = setOrAddValue(toml, "finalize", "min_delay_seconds", policy.minDelaySeconds);
+  }
   await writeFile(target, toml);
 }

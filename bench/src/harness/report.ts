@@ -9,8 +9,10 @@ import type { ConcurrentSettlesResult } from "../measurements/concurrentSettles.
 import type { FacilitatorMemoryResult } from "../measurements/facilitatorMemory.js";
 import type { FinalizeTimingResult } from "../measurements/finalizeTiming.js";
 import type { PaidRequestLatencyResult } from "../measurements/paidRequestLatency.js";
+import type { PrivacyResult } from "../measurements/privacyAnonymity.js";
 import type { RpcCallProfile, RpcRoundTripsResult } from "../measurements/rpcRoundTrips.js";
 import type { SettleFloorResult } from "../measurements/settleFloor.js";
+import { privacyVerdict, renderPrivacySection } from "../privacy/renderPrivacySection.js";
 import type { PayerScheme } from "../servers/payerProtocol.js";
 import type { BenchConfig } from "./benchConfig.js";
 import type { ProfileSummary } from "./cpuProfile.js";
@@ -30,6 +32,7 @@ export type BenchResults = {
   finalize: FinalizeTimingResult;
   memory: FacilitatorMemoryResult;
   agent: AgentStartupResult;
+  privacy: PrivacyResult;
 };
 
 /** A number with as many decimals as its size deserves ("n/a" for NaN). */
@@ -170,6 +173,7 @@ export function renderReport(results: BenchResults): string {
       met: memory.growthAtCapBytes < memoryLimit,
       extrapolated: memory.extrapolated,
     },
+    privacyVerdict(results.privacy),
   ];
 
   const out: string[] = [];
@@ -487,6 +491,8 @@ export function renderReport(results: BenchResults): string {
     "",
   );
 
+  out.push(...renderPrivacySection(results.privacy));
+
   // Profiles
   out.push("## Where the time goes (CPU profiles)", "");
   out.push(
@@ -627,6 +633,12 @@ function missedNotes(results: BenchResults, verdicts: readonly Verdict[]): strin
   if (isMissed(10)) {
     notes.push(
       `- **RSS at open challenges.** ${mib(memory.growthAtCapBytes)} at ${memory.maxOpen} (${memory.extrapolated ? "extrapolated" : "measured"}); ${num(memory.heapPerChallengeBytes / 1024)} KiB of live heap per open challenge.`,
+    );
+  }
+  if (isMissed(11)) {
+    const { policy } = results.privacy;
+    notes.push(
+      `- **Anonymity set.** Under the recommended policy the median mint had ${num(policy.unmintedBurns.median)} unminted same-amount burns before it (accepted → finalized median ${num(policy.acceptedToFinalizedMs.median / 1000)} s in bench time): the k threshold and the delay window did not gather same-amount payments at this arrival rate; see section 7.`,
     );
   }
   if (notes.length === 0) notes.push("- None: every target was met in this run.");

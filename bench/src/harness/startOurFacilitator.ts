@@ -60,6 +60,8 @@ export type StartOurFacilitatorParameters = {
   name: string;
   price: string;
   overrides: Omit<FacilitatorConfigOverrides, "rpcUrl" | "journal" | "burnAddressPoolSize" | "burnAddressWorkers">;
+  /** Variables added to the stack's `facilitator.env` (e.g. `SVC_MINTER_PK`). */
+  env?: Record<string, string>;
 };
 
 /** Starts proxy, facilitator and provider; on failure stops what it started and rethrows. */
@@ -84,7 +86,7 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
       burnAddressWorkers: BENCH_BURN_ADDRESS_WORKERS,
     });
     const env = await readEnvFile(stack.files.facilitatorEnv);
-    const facilitator = await startFacilitatorProcess({ configPath, env: { ...env, NODE_OPTIONS: INSPECT_NODE_OPTIONS } });
+    const facilitator = await startFacilitatorProcess({ configPath, env: { ...env, ...parameters.env, NODE_OPTIONS: INSPECT_NODE_OPTIONS } });
     stoppers.push(() => facilitator.stop());
     const inspector = await attachInspector("the facilitator", facilitator.lines);
     stoppers.push(async () => inspector.close());

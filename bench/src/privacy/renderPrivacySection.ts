@@ -1,0 +1,94 @@
+/**
+ * The report's privacy part (section 7 and its target row): what a chain observer faces per mint under the
+ * local default and the recommended finalize policy, and what each costs in time.
+ */
+import type { PrivacyPhaseResult, PrivacyResult } from "../measurements/privacyAnonymity.js";
+import type { Summary } from "../harness/stats.js";
+
+/** The target of issue 19 as one row of the report's targets table. */
+export type PrivacyVerdict = { target: string; measured: string; met: boolean | undefined };
+
+function figure(value: number): string {
+  if (!Number.isFinite(value)) return "n/a";
+  if (Number.isInteger(value)) return String(value);
+  return Math.abs(value) < 0.1 ? value.toPrecision(1) : value.toFixed(1);
+}
+
+function minMedian(summary: Summary): string {
+  return summary.n === 0 ? "n/a" : `${figure(summary.min)} / ${figure(summary.median)}`;
+}
+
+function seconds(ms: number): string {
+  return Number.isFinite(ms) ? `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s` : "n/a";
+}
+
+function zerc20(baseUnits: string): string {
+  return String(Number(BigInt(baseUnits)) / 1e18);
+}
+
+/** The verdict row: under the recommended policy, the median anonymity set of same-price payments is above 1. */
+export function privacyVerdict(result: PrivacyResult): PrivacyVerdict {
+  const { policy, local } = result;
+  const measured = policy.mints === 0 ? "not measured" : `median ${figure(policy.unmintedBurns.median)} (min ${figure(policy.unmintedBurns.min)})`;
+  return {
+    target: "median anonymity set > 1 for same-price payments under the recommended finalize policy",
+    measured: `${measured}; local default: median ${figure(local.unmintedBurns.median)}`,
+    met: policy.mints === 0 || policy.failures.length > 0 ? undefined : policy.unmintedBurns.median > 1,
+  };
+}
+
+function policyCell(phase: PrivacyPhaseResult, result: PrivacyResult): string {
+  if (phase.policy === undefined) return `local default (no \`[finalize]\` table), loop every ${phase.finalizeIntervalMs} ms`;
+  const { recommended, compression } = result;
+  return (
+    `recommended: delay ${recommended.minDelaySeconds}–${recommended.maxDelaySeconds} s, k = ${recommended.minAnonymitySet}; ` +
+    `run ${compression}x compressed (${phase.policy.minDelaySeconds}–${phase.policy.maxDelaySeconds} s, loop every ${phase.finalizeIntervalMs} ms)`
+  );
+}
+
+function timeCell(phase: PrivacyPhaseResult, compression: number): string {
+  const { median, max } = phase.acceptedToFinalizedMs;
+  const bench = `${seconds(median)} / ${seconds(max)}`;
+  return phase.policy === undefined ? bench : `${bench} (production: ${seconds(median * compression)} / ${seconds(max * compression)})`;
+}
+
+/** The Markdown lines of section 7. */
+export function renderPrivacySection(result: PrivacyResult): string[] {
+  const { local, policy, compression, meanGapMs, prices } = result;
+  const phases = [local, policy];
+  const samePriceGapS = (meanGapMs * compression * prices.length) / 1000;
+  const out: string[] = ["## 7. Privacy: what a chain observer can link", ""];
+  out.push(
+    `${local.payments} permit payments per policy at ${prices.length} prices (${prices.map(zerc20).join(", ")} zERC20 plus the 1% payer fee), arriving as a Poisson process with a mean gap of ${meanGapMs} ms (seeded: both policies see the same arrivals), each policy on a fresh facilitator of the stack's configuration with three demo providers. ` +
+      "The observer's view is read back from anvil alone: every PermitBurner `BurnExecuted` (burn and value) and verifier `Teleported` (mint and value) in the policy's block range. " +
+      "For each mint, the *anonymity set* is the number of earlier burns of the same amount not yet minted (earlier same-amount burns minus earlier same-amount mints: each earlier mint consumed one of them, whichever it was); " +
+      "*possible sources* counts the earlier same-amount burns that some consistent burn-to-mint assignment could give this mint (it is at least the anonymity set, and equals k for every mint of a batch of k). Definitions: `bench/src/privacy/anonymitySets.ts`.",
+    "",
+    `A production policy holds payments for minutes. Anonymity depends on how many same-amount payments arrive within the delay window, not on the clock, so the recommended policy runs **${compression}x compressed**: delays and arrivals ${compression}x faster, its times ${compression}x longer in production (the finalize loop stays at the daemon's 1 s minimum, a minute in production terms; delays count whole seconds from the journaled acceptance second, so one may be up to 1 s shorter here). ` +
+      `Its figures are those of the production policy at one payment every ${figure((meanGapMs * compression) / 1000)} s (${figure(3_600_000 / (meanGapMs * compression))} an hour over ${prices.length} prices); with fewer payments per window the k threshold or the maximum delay releases them. ` +
+      `The local default has nothing to compress (its wait is the loop, the root job and the proof, in real time), so its row is at the bench's own rate, ${compression}x the production one, which flatters it: at the production rate a same-price payment arrives every ${figure(samePriceGapS)} s on average, and its median wait of ${seconds(local.acceptedToFinalizedMs.median)} would overlap ${figure(local.acceptedToFinalizedMs.median / 1000 / samePriceGapS)} of one, an anonymity set of 1.`,
+    "",
+  );
+  out.push(
+    "| policy | payments accepted / mints seen | anonymity set min / median | possible sources min / median | median by price | accepted → finalized median / max | mints sent by the burn sender |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...phases.map(
+      (phase) =>
+        `| ${policyCell(phase, result)} | ${phase.accepted} / ${phase.mints} | ${minMedian(phase.unmintedBurns)} | ${minMedian(phase.possibleSources)} | ${Object.entries(
+          phase.unmintedMedianByPrice,
+        )
+          .map(([price, median]) => `${zerc20(price)}: ${figure(median)}`)
+          .join(", ")} | ${timeCell(phase, compression)} | ${phase.mints === 0 ? "n/a" : `${phase.mintsBySameSender} of ${phase.mints}`} |`,
+    ),
+    "",
+  );
+  for (const phase of phases) {
+    if (phase.failures.length > 0) out.push(`Failures (${phase.policy === undefined ? "local default" : "recommended"}): ${phase.failures.join("; ")}`, "");
+  }
+  out.push(
+    "The sender column is the other link the issue names: a mint sent by the account that relayed the burns ties the two sides whatever the set; a separate mint key (`SVC_MINTER_PK`, set in the recommended run) removes it. " +
+      `Section wall time ${Math.round(result.durationSeconds)} s.`,
+    "",
+  );
+  return out;
+}
