@@ -25,7 +25,9 @@ import {
   type TestDaemon,
   type TestStack,
 } from "../testing/localFacilitator.js";
-import { feeSweepDue } from "./sweepFees.js";
+import { safeParseConfig } from "../config/parseConfig.js";
+import { buildConfigTable, type ConfigTable } from "../config/testing/buildConfig.js";
+import { feeSweepDue, RECOMMENDED_SWEEP_INTERVAL_SECONDS, sweepIntervalSeconds } from "./sweepFees.js";
 
 let stack: TestStack;
 const running: FacilitatorProcess[] = [];
@@ -99,6 +101,31 @@ describe("feeSweepDue", () => {
     expect(feeSweepDue({ now: 110, intervalSeconds: 60, lastSweepAt: 80, finalizedAt: [50] })).toBe(false);
     expect(feeSweepDue({ now: 140, intervalSeconds: 60, lastSweepAt: 80, finalizedAt: [50] })).toBe(true);
     expect(feeSweepDue({ now: 140, intervalSeconds: 0, lastSweepAt: 80, finalizedAt: [] })).toBe(false);
+  });
+});
+
+describe("fee.sweep_interval_seconds", () => {
+  const parse = (overrides: ConfigTable) => safeParseConfig(buildConfigTable(overrides), { configDir: "/" });
+  const interval = (overrides: ConfigTable) => {
+    const parsed = parse(overrides);
+    if (!parsed.success) throw new Error("expected the configuration to parse");
+    return sweepIntervalSeconds(parsed.config);
+  };
+
+  it("defaults to every pass under profile local and to the hourly recommendation elsewhere; a set value wins", () => {
+    expect(interval({})).toBe(0);
+    expect(interval({ profile: "testnet" })).toBe(RECOMMENDED_SWEEP_INTERVAL_SECONDS);
+    expect(RECOMMENDED_SWEEP_INTERVAL_SECONDS).toBe(3600);
+    expect(interval({ fee: { sweep_interval_seconds: 900 } })).toBe(900);
+    expect(interval({ profile: "production", fee: { sweep_interval_seconds: 0 } })).toBe(0);
+  });
+
+  it("refuses a negative, fractional or week-plus interval, naming the key", () => {
+    for (const value of [-1, 1.5, 604_801, "3600"]) {
+      const parsed = parse({ fee: { sweep_interval_seconds: value } });
+      expect(parsed.success).toBe(false);
+      if (!parsed.success) expect(parsed.errors.map((error) => error.shortMessage).join(" ")).toContain("fee.sweep_interval_seconds");
+    }
   });
 });
 
