@@ -40,6 +40,7 @@ import { createReadinessProbe } from "../readiness/createReadinessProbe.js";
 import { checkIndexerReadiness, checkJournalReadiness, checkRpcReadiness, checkStockReadiness, checkStorageReadiness } from "../readiness/readinessChecks.js";
 import { createFinalizeLoop } from "../finalize/createFinalizeLoop.js";
 import { createFixtureProver } from "../finalize/createFixtureProver.js";
+import { createTransferScanner } from "../finalize/createTransferScanner.js";
 import { finalizeEntry } from "../finalize/finalizeEntry.js";
 import { deriveScheduleKey } from "../finalize/finalizeSchedule.js";
 import { FINALIZE_WAITING_REASON } from "../finalize/finalizeReasons.js";
@@ -318,6 +319,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     ? createFixtureProver({ profile: config.profile, chainId: config.network.chain_id, deciderUrl: config.network.decider_url })
     : undefined;
   const indexer = createIndexerClient({ url: config.network.indexer_url, chainId: config.network.chain_id, token: deployment.token });
+  const transfers = createTransferScanner({ client, token: deployment.token });
   let secretWorker: BurnAddressWorker | undefined;
   // The live challenge still holds the secret; after a restart it is re-derived from the nonce, off-thread.
   const burnSecret = async (challengeNonce: Hex) => {
@@ -343,7 +345,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
         : undefined,
     finalize: instrumentFinalize(metrics, (entry) =>
       prover
-        ? finalizeEntry({ client, relayer: minterSender, prover, indexer, deployment, burnSecret }, entry)
+        ? finalizeEntry({ client, relayer: minterSender, prover, indexer, transfers, deployment, burnSecret }, entry)
         : Promise.resolve({ kind: "waiting", reason: FINALIZE_WAITING_REASON.noProver }),
     ),
     sweepFees: (owing) =>

@@ -17,7 +17,7 @@ export type FinalizeFailedReason = (typeof FINALIZE_FAILED_REASON)[keyof typeof 
 
 /** Why an accepted entry is not finalized yet in this pass. */
 export const FINALIZE_WAITING_REASON = {
-  /** The indexer has not seen transfers covering the amount yet. */
+  /** The chain scan from the challenge's issuance has not found transfers covering the amount yet (the code predates the scan). */
   burnNotIndexed: "burn_not_indexed",
   /** No proved root covers the burn's transfers yet. */
   rootNotProved: "root_not_proved",

@@ -1,5 +1,8 @@
-/** The zERC20 indexer's HTTP API as the finalize loop uses it: transfers to a burn address and Merkle paths. */
-import { AddressSchema } from "@svc/scheme";
+/**
+ * The zERC20 indexer's HTTP API as the finalize loop uses it: Merkle paths only. Transfers are found on the
+ * facilitator's own RPC (createTransferScanner.ts): a `GET /events?to=<burn address>` right before a mint
+ * would tell the indexer which address is about to be minted.
+ */
 import { hexToBigInt, type Address, type Hex } from "viem";
 import { z } from "zod";
 import { IndexerRequestError } from "./errors.js";
@@ -9,19 +12,15 @@ const hexNumber = z
   .regex(/^0x[0-9a-fA-F]+$/)
   .transform((value) => hexToBigInt(value as Hex));
 
-const EventsSchema = z.array(z.looseObject({ event_index: hexNumber, from: AddressSchema, to: AddressSchema, value: hexNumber, eth_block_number: hexNumber }));
 const ProofsSchema = z.array(
   z.looseObject({ target_index: hexNumber, leaf_index: hexNumber, root: hexNumber, hash_chain: hexNumber, siblings: z.array(hexNumber).length(40) }),
 );
 
-/** One IndexedTransfer as the indexer reports it. */
-export type IndexedTransfer = z.infer<typeof EventsSchema>[number];
 /** One Merkle path as the indexer reports it. */
 export type TransferProof = z.infer<typeof ProofsSchema>[number];
 
 /** A client for one indexer deployment. */
 export type IndexerClient = {
-  transfersTo: (to: Address) => Promise<IndexedTransfer[]>;
   proofs: (targetIndex: bigint, leafIndices: readonly bigint[]) => Promise<TransferProof[]>;
 };
 
@@ -38,7 +37,6 @@ export function createIndexerClient(params: { url: string; chainId: number; toke
     return parsed.data;
   };
   return {
-    transfersTo: (to) => request(`/events?chain_id=${params.chainId}&token_address=${params.token}&to=${to}&limit=1000`, EventsSchema),
     proofs: (targetIndex, leafIndices) =>
       request("/proofs", ProofsSchema, {
         method: "POST",
