@@ -4,7 +4,8 @@
  * `bench/results.md` (plus the raw figures to `bench/results.json`). Progress goes to stderr.
  *
  * Order: 1 paid requests, 2 settle floor and RPC counts, 5 agent start-up, 3 `/challenge` throughput (with
- * the open-challenge RSS of 5) and concurrent settles, then 4 finalize, which mints the payments the earlier
+ * the open-challenge RSS of 5) and concurrent settles, 8 several instances on one PostgreSQL (its own
+ * facilitators and database, under a minute; `runSharedInstances.ts` runs it alone), then 4 finalize, which mints the payments the earlier
  * sections left pending, and last 7 privacy (its own facilitators, about 90 s; `runPrivacy.ts` runs it
  * alone). Counts come from `BENCH_*` variables (see `harness/benchConfig.ts`).
  */
@@ -32,6 +33,7 @@ import { measurePaidRequestLatency } from "./measurements/paidRequestLatency.js"
 import { measurePrivacy } from "./measurements/privacyAnonymity.js";
 import { measureRpcRoundTrips } from "./measurements/rpcRoundTrips.js";
 import { measureSettleFloor } from "./measurements/settleFloor.js";
+import { measureSharedInstances } from "./measurements/sharedInstances.js";
 
 /** List price of our `/weather` (0.001 zERC20; the offer adds the stack's 1% payer fee). */
 const OURS_PRICE = "1000000000000000";
@@ -116,6 +118,7 @@ async function main(): Promise<void> {
     const challenge = await measureChallengeThroughput(context);
     const memory = await measureFacilitatorMemory(context, idle, challenge.memorySamples);
     const concurrent = await measureConcurrentSettles(context);
+    const sharedInstances = await measureSharedInstances(context);
     const finalize = await measureFinalizeTiming(context, indexerPort);
     const privacy = await measurePrivacy(context, indexerPort);
 
@@ -132,6 +135,7 @@ async function main(): Promise<void> {
       memory,
       agent,
       privacy,
+      sharedInstances,
     };
     const report = renderReport(results);
     await writeFile(join(BENCH_DIR, "results.md"), report);

@@ -12,8 +12,10 @@ import type { PaidRequestLatencyResult } from "../measurements/paidRequestLatenc
 import type { PrivacyResult } from "../measurements/privacyAnonymity.js";
 import type { RpcCallProfile, RpcRoundTripsResult } from "../measurements/rpcRoundTrips.js";
 import type { SettleFloorResult } from "../measurements/settleFloor.js";
+import type { SharedInstancesResult } from "../measurements/sharedInstances.js";
 import { privacyVerdict, renderPrivacySection } from "../privacy/renderPrivacySection.js";
 import type { PayerScheme } from "../servers/payerProtocol.js";
+import { renderSharedInstancesSection } from "../sharedStorage/renderSharedInstancesSection.js";
 import type { BenchConfig } from "./benchConfig.js";
 import type { ProfileSummary } from "./cpuProfile.js";
 import type { MachineDescription } from "./machine.js";
@@ -33,6 +35,7 @@ export type BenchResults = {
   memory: FacilitatorMemoryResult;
   agent: AgentStartupResult;
   privacy: PrivacyResult;
+  sharedInstances: SharedInstancesResult;
 };
 
 /** A number with as many decimals as its size deserves ("n/a" for NaN). */
@@ -492,6 +495,7 @@ export function renderReport(results: BenchResults): string {
   );
 
   out.push(...renderPrivacySection(results.privacy));
+  out.push(...renderSharedInstancesSection(results.sharedInstances));
 
   // Profiles
   out.push("## Where the time goes (CPU profiles)", "");
