@@ -1,0 +1,145 @@
+/**
+ * The finalize loop applies the finalize schedule, alone and from the shared PostgreSQL queue: nothing is
+ * handed to the finalize step before it is due, due payments go in the keyed order, and a payment leased
+ * while not due goes straight back to the queue. The finalize step here only records what it was given
+ * (the mint itself is covered by finalize.test.ts and scheduledFinalize.test.ts); the queue is a real
+ * PostgreSQL database.
+ */
+import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
+import { keccak256, toHex, type Address, type Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { noHistory } from "../history/record/historyRecorder.js";
+import type { JournalRecord } from "../journal/journalRecord.js";
+import { createLogger } from "../log/createLogger.js";
+import { SettlementBook } from "../settlement/settlementBook.js";
+import { openPostgresStorage } from "../storage/openPostgresStorage.js";
+import { migratePostgres } from "../storage/postgresMigrations.js";
+import type { FacilitatorStorage } from "../storage/storagePorts.js";
+import { openTestPool } from "../testing/openTestPool.js";
+import { createFinalizeLoop, type SharedFinalizeQueue } from "./createFinalizeLoop.js";
+import { deriveScheduleKey, dueAt, sortByMintOrder, type FinalizeSchedule } from "./finalizeSchedule.js";
+
+const TOKEN: Address = "0x1111111111111111111111111111111111111111";
+const deployment = { chainId: 31337, token: TOKEN, verifier: TOKEN, treasury: TOKEN };
+const schedule: FinalizeSchedule = {
+  policy: { min_delay_seconds: 10, max_delay_seconds: 100, min_anonymity_set: 1 },
+  key: deriveScheduleKey(keccak256(toHex("loop test seed"))),
+};
+const ACCEPTED_AT = 1_000;
+
+const nonce = (n: number): Hex => keccak256(toHex(`loop payment ${n}`));
+
+function accepted(n: number): JournalRecord & { type: "accepted" } {
+  return {
+    type: "accepted",
+    challenge: {
+      challengeNonce: nonce(n),
+      network: "eip155:31337",
+      chainId: 31337,
+      asset: TOKEN,
+      payTo: `0x${(n + 1).toString(16).padStart(40, "0")}`,
+      amount: "1010",
+      fee: "10",
+      payout: "1000",
+      issuedAt: ACCEPTED_AT - 5,
+      expiresAt: ACCEPTED_AT + 295,
+    },
+    path: "self-transfer",
+    payloadDigest: nonce(n + 1000),
+    burnTxHash: nonce(n + 2000),
+    burnBlockNumber: "5",
+    token: TOKEN,
+    verifier: TOKEN,
+    treasury: TOKEN,
+    at: ACCEPTED_AT,
+  };
+}
+
+/** A loop over `count` accepted payments whose finalize step records the order it was called in. */
+function loopOver(count: number, queue?: SharedFinalizeQueue) {
+  const book = new SettlementBook();
+  const records = Array.from({ length: count }, (_, n) => accepted(n));
+  for (const record of records) book.apply(record);
+  const clock = { now: ACCEPTED_AT };
+  const called: Hex[] = [];
+  const loop = createFinalizeLoop({
+    active: true,
+    intervalMs: 600_000,
+    deployment,
+    book,
+    journal: async () => undefined,
+    finalize: async (entry) => {
+      called.push(entry.challenge.challengeNonce);
+      return { kind: "finalized", mintTxHash: entry.burnTxHash, minted: 1n };
+    },
+    sweepFees: async () => [],
+    history: noHistory,
+    logger: createLogger({ write: () => undefined }),
+    now: () => clock.now,
+    schedule,
+    queue,
+  });
+  const dueTimes = records.map((record) => dueAt(schedule, record));
+  return { loop, clock, called, records, dueTimes };
+}
+
+describe("createFinalizeLoop with a schedule, one instance", () => {
+  it("hands over nothing before it is due, then the due payments in the keyed order", async () => {
+    const { loop, clock, called, records, dueTimes } = loopOver(12);
+    try {
+      clock.now = Math.min(...dueTimes) - 1;
+      await loop.runOnce();
+      expect(called).toEqual([]);
+      // Halfway through the window: exactly the payments due by then, in the keyed order.
+      clock.now = [...dueTimes].sort((a, b) => a - b)[5]!;
+      await loop.runOnce();
+      const dueNow = records.filter((_, index) => dueTimes[index]! <= clock.now);
+      expect(called).toEqual(sortByMintOrder(schedule, dueNow).map((record) => record.challenge.challengeNonce));
+      clock.now = ACCEPTED_AT + schedule.policy.max_delay_seconds;
+      await loop.runOnce();
+      expect(new Set(called)).toEqual(new Set(records.map((record) => record.challenge.challengeNonce)));
+      expect(called).toHaveLength(records.length);
+    } finally {
+      await loop.stop();
+    }
+  });
+});
+
+describe("createFinalizeLoop with a schedule, from the shared queue", () => {
+  let server: RunningPostgres;
+  let storage: FacilitatorStorage;
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    const url = await server.createDatabase();
+    const pool = openTestPool(url);
+    await migratePostgres(pool);
+    await pool.end();
+    storage = await openPostgresStorage({ url });
+  }, 60_000);
+
+  afterAll(async () => {
+    await storage?.close();
+    await server?.stop();
+  });
+
+  it("releases a leased payment that is not due at once, and mints the due ones in the keyed order", async () => {
+    const queue: SharedFinalizeQueue = { port: storage.finalizeQueue, owner: "loop-test/1", leaseMs: 60_000, catchUp: async () => undefined };
+    const { loop, clock, called, records, dueTimes } = loopOver(6, queue);
+    try {
+      clock.now = Math.min(...dueTimes) - 1;
+      await loop.runOnce();
+      expect(called).toEqual([]);
+      // Not held: another instance can lease every one of them right away.
+      const other = await storage.finalizeQueue.lease("loop-test/2", 32, 60_000);
+      expect(new Set(other)).toEqual(new Set(records.map((record) => record.challenge.challengeNonce.toLowerCase())));
+      for (const challengeNonce of other) await storage.finalizeQueue.release(challengeNonce, "loop-test/2");
+
+      clock.now = ACCEPTED_AT + schedule.policy.max_delay_seconds;
+      await loop.runOnce();
+      expect(called).toEqual(sortByMintOrder(schedule, records).map((record) => record.challenge.challengeNonce));
+    } finally {
+      await loop.stop();
+    }
+  });
+});
