@@ -40,6 +40,7 @@ import { createReadinessProbe } from "../readiness/createReadinessProbe.js";
 import { checkIndexerReadiness, checkJournalReadiness, checkRpcReadiness, checkStockReadiness, checkStorageReadiness } from "../readiness/readinessChecks.js";
 import { createFinalizeLoop } from "../finalize/createFinalizeLoop.js";
 import { createFixtureProver } from "../finalize/createFixtureProver.js";
+import { createFinalizePrefetch } from "../finalize/createFinalizePrefetch.js";
 import { createTransferScanner } from "../finalize/createTransferScanner.js";
 import { finalizeEntry } from "../finalize/finalizeEntry.js";
 import { deriveScheduleKey } from "../finalize/finalizeSchedule.js";
@@ -319,7 +320,13 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     ? createFixtureProver({ profile: config.profile, chainId: config.network.chain_id, deciderUrl: config.network.decider_url })
     : undefined;
   const indexer = createIndexerClient({ url: config.network.indexer_url, chainId: config.network.chain_id, token: deployment.token });
-  const transfers = createTransferScanner({ client, token: deployment.token });
+  // One batched, decoy-mixed /proofs request per pass; transfers come from this node's own RPC, by block range.
+  const reads = createFinalizePrefetch({
+    scanner: createTransferScanner({ client, token: deployment.token }),
+    indexer,
+    client,
+    verifier: deployment.verifier,
+  });
   let secretWorker: BurnAddressWorker | undefined;
   // The live challenge still holds the secret; after a restart it is re-derived from the nonce, off-thread.
   const burnSecret = async (challengeNonce: Hex) => {
@@ -339,13 +346,14 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     now: unixNow,
     onPass: metrics.finalizePass,
     schedule: { policy: config.finalize, key: deriveScheduleKey(seed) },
+    prefetch: (entries) => reads.prefetch(entries),
     queue:
       shared && follower && config.storage
         ? { port: shared.finalizeQueue, owner, leaseMs: config.storage.finalize_lease_ms, catchUp: follower.catchUp }
         : undefined,
     finalize: instrumentFinalize(metrics, (entry) =>
       prover
-        ? finalizeEntry({ client, relayer: minterSender, prover, indexer, transfers, deployment, burnSecret }, entry)
+        ? finalizeEntry({ client, relayer: minterSender, prover, indexer: reads.indexer, transfers: reads.transfers, deployment, burnSecret }, entry)
         : Promise.resolve({ kind: "waiting", reason: FINALIZE_WAITING_REASON.noProver }),
     ),
     sweepFees: (owing) =>

@@ -45,6 +45,8 @@ export type FinalizeLoopDependencies = {
   now: () => number;
   /** When accepted payments are minted and in which order; without one, every accepted payment in every pass. */
   schedule?: FinalizeSchedule | undefined;
+  /** Called with the payments a pass is about to finalize, before the first of them (to batch their reads). */
+  prefetch?: ((entries: SettlementEntry[]) => Promise<void>) | undefined;
   /** Called after every completed pass: how an operator (or a test) sees that the loop is alive. */
   onPass?: (() => void) | undefined;
   /** With several instances: work comes from this queue under leases instead of from the whole book. */
@@ -147,7 +149,9 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     const leased = await queue.port.lease(queue.owner, SHARED_FINALIZE_BATCH, queue.leaseMs);
     if (leased.length === 0) return;
     await queue.catchUp();
-    for (const challengeNonce of releasedOf(leased)) if (!stopped) await finalizeLeased(challengeNonce);
+    const released = releasedOf(leased);
+    await deps.prefetch?.(released.map((challengeNonce) => book.entry(challengeNonce)).filter((entry) => entry !== undefined));
+    for (const challengeNonce of released) if (!stopped) await finalizeLeased(challengeNonce);
     // Only fees of payments this instance holds are swept here, so no two instances sweep the same fee.
     await sweepFees(leased.map((challengeNonce) => book.entry(challengeNonce)).filter(owesFee));
     for (const challengeNonce of leased) await handBack(queue, challengeNonce);
@@ -156,7 +160,9 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
   const pass = async (): Promise<void> => {
     if (!deps.active) return;
     if (deps.queue !== undefined) return sharedPass(deps.queue);
-    for (const entry of releasable()) {
+    const due = releasable();
+    await deps.prefetch?.(due);
+    for (const entry of due) {
       if (stopped) return;
       await finalizeOne(entry);
     }

@@ -1,9 +1,9 @@
 /**
  * One pass over one accepted entry: re-verify the burn on-chain, find its transfers by scanning the token's
  * transfers over a block range on the facilitator's own RPC (createTransferScanner.ts), wait for a proved
- * root covering them, fetch the Merkle paths from the indexer mixed with decoy leaves of other addresses
- * (mixProofLeaves.ts) so that no indexer request singles out the burn address, obtain the proof through the
- * prover port, and submit the proof-gated mint to the treasury with the minter key (the relayer's when none
+ * root covering them, fetch the Merkle paths from the indexer (batched per pass and mixed with decoy leaves
+ * of other addresses by createFinalizePrefetch.ts, so that no indexer request singles out the burn address),
+ * obtain the proof through the prover port, and submit the proof-gated mint to the treasury with the minter key (the relayer's when none
  * is set).
  * Idempotent: a mint that already landed is found through `totalTeleported` and never submitted again (the
  * verifier would mint nothing more anyway: it mints only the difference).
@@ -18,7 +18,6 @@ import { FINALIZE_FAILED_REASON, FINALIZE_WAITING_REASON, type FinalizeFailedRea
 import type { TransferScanner } from "./createTransferScanner.js";
 import { IndexerRequestError } from "./errors.js";
 import type { IndexerClient } from "./indexerClient.js";
-import { mixProofLeaves } from "./mixProofLeaves.js";
 import type { ProverPort } from "./proverPort.js";
 
 /** What a finalize pass talks to. */
@@ -59,7 +58,7 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
   const recipient: GeneralRecipient = { chainId: BigInt(deployment.chainId), recipient: addressToRecipient(deployment.treasury), tweak: burn.tweak };
   const verifier = { address: deployment.verifier, abi: zerc20VerifierAbi } as const;
 
-  const [{ transfers, others }, alreadyMinted, provedIndex] = await Promise.all([
+  const [{ transfers }, alreadyMinted, provedIndex] = await Promise.all([
     context.transfers.transfersTo(entry),
     client.readContract({ ...verifier, functionName: "totalTeleported", args: [burn.recipientHash] }),
     client.readContract({ ...verifier, functionName: "latestProvedIndex" }),
@@ -73,16 +72,14 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
   const highest = transfers.reduce((max, transfer) => (transfer.event_index > max ? transfer.event_index : max), 0n);
   if (highest >= provedIndex) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootNotProved };
 
-  const leaves = mixProofLeaves(
-    transfers.map((transfer) => transfer.event_index),
-    others.map((transfer) => transfer.event_index),
-    provedIndex,
-  );
   const [answered, provedRoot] = await Promise.all([
-    context.indexer.proofs(provedIndex, leaves),
+    context.indexer.proofs(
+      provedIndex,
+      transfers.map((transfer) => transfer.event_index),
+    ),
     client.readContract({ ...verifier, functionName: "provedTransferRoots", args: [provedIndex] }),
   ]);
-  // The decoys' paths are dropped; the burn address's own are kept in the order of its transfers.
+  // Decoys' paths, if the answer carries any, are dropped; the burn address's own follow its transfers' order.
   const paths = transfers.flatMap((transfer) => answered.filter((path) => path.leaf_index === transfer.event_index).slice(0, 1));
   if (paths.length !== transfers.length) throw new IndexerRequestError({ path: "/proofs", cause: new Error("the answer lacks a requested leaf") });
   if (paths.some((path) => path.root !== provedRoot)) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootMismatch };

@@ -3,7 +3,8 @@
  * then go out in the keyed order, and a schedule held by max_delay_seconds survives a SIGKILL of a real
  * facilitator process (`facilitator/dist/cli.js`): nothing is minted early after the restart, each payment
  * is minted exactly once, between its maximum delay and one pass later. And what the indexer is asked: never
- * `/events?to=<burn address>`, only `/proofs` with the burn's leaves mixed with other addresses' leaves.
+ * `/events?to=<burn address>`, only one `/proofs` request per pass, the pass's burns mixed with other
+ * addresses' leaves.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -22,7 +23,6 @@ import {
   requestOffer,
   startTestDaemon,
   startTestStack,
-  waitForState,
   writeConfigVariant,
   type TestStack,
 } from "../testing/localFacilitator.js";
@@ -219,11 +219,12 @@ describe("the finalize schedule on a real daemon", () => {
 });
 
 describe("what the indexer is asked", () => {
-  it("never the burn address: no /events query, and /proofs mixes the burn's leaf with other addresses' leaves", async () => {
+  it("never a burn address: no /events query, and one /proofs request per pass mixing the pass's burns with other addresses' leaves", async () => {
     const indexer = await startRecordingProxy(stack.deployment.indexerUrl);
-    const daemon = await startTestDaemon(stack, "indexer-mix", { daemon: { finalize_interval_ms: 1000 }, network: { indexer_url: indexer.url } });
+    // Every pass is one the test runs.
+    const daemon = await startTestDaemon(stack, "indexer-mix", { daemon: { finalize_interval_ms: 600_000 }, network: { indexer_url: indexer.url } });
     try {
-      const requirements = await requestOffer(daemon, "4000");
+      const offers = [await requestOffer(daemon, "4000"), await requestOffer(daemon, "4100"), await requestOffer(daemon, "4200")];
       // Another address's transfer in the scanned range: a decoy candidate.
       const wallet = createWalletClient({
         chain: foundry,
@@ -237,25 +238,35 @@ describe("what the indexer is asked", () => {
         args: [stack.deployment.accounts.payee.address, 7n],
       });
       await stack.client.waitForTransactionReceipt({ hash: other });
-      const burnTxHash = await broadcastBurn(stack, requirements, stack.deployment.accounts.payer.privateKey);
-      const settled = await postJson(`${daemon.url}/settle`, facilitatorBody(requirements, { challengeNonce: requirements.extra.challengeNonce, burnTxHash }));
-      expect(settled.body.success).toBe(true);
-      await waitForState(stack, daemon, requirements.extra.challengeNonce, "finalized");
+      const burnLeaves: bigint[] = [];
+      for (const requirements of offers) {
+        const burnTxHash = await broadcastBurn(stack, requirements, stack.deployment.accounts.payer.privateKey);
+        const settled = await postJson(
+          `${daemon.url}/settle`,
+          facilitatorBody(requirements, { challengeNonce: requirements.extra.challengeNonce, burnTxHash }),
+        );
+        expect(settled.body.success).toBe(true);
+        const receipt = await stack.client.getTransactionReceipt({ hash: burnTxHash });
+        burnLeaves.push(parseEventLogs({ abi: zerc20TokenAbi, eventName: "IndexedTransfer", logs: receipt.logs, strict: true })[0]!.args.index);
+      }
+      await waitFor(
+        async () => {
+          const proved = await stack.client.readContract({ address: stack.deployment.verifier, abi: zerc20VerifierAbi, functionName: "latestProvedIndex" });
+          return proved > burnLeaves.at(-1)! ? true : undefined;
+        },
+        { what: "a proved root covering the burns", timeoutMs: 20_000, intervalMs: 100 },
+      );
+      await daemon.finalizeOnce();
+      const listed = await settlements(daemon.url);
+      expect(listed.filter((entry) => entry.state === "finalized")).toHaveLength(offers.length);
 
-      const burnLogs = parseEventLogs({
-        abi: zerc20TokenAbi,
-        eventName: "IndexedTransfer",
-        logs: (await stack.client.getTransactionReceipt({ hash: burnTxHash })).logs,
-      });
-      const burnLeaf = Number(burnLogs[0]!.args.index);
       expect(indexer.requests.filter((request) => request.path.startsWith("/events"))).toEqual([]);
       const proofs = indexer.requests.filter((request) => request.path === "/proofs").map((request) => JSON.parse(request.body) as { leaf_indices: number[] });
-      expect(proofs.length).toBeGreaterThan(0);
-      for (const body of proofs) {
-        expect(body.leaf_indices).toContain(burnLeaf);
-        expect(body.leaf_indices.length).toBeGreaterThan(1);
-        expect(body.leaf_indices).toEqual([...body.leaf_indices].sort((a, b) => a - b));
-      }
+      expect(proofs).toHaveLength(1);
+      const [leaves] = proofs.map((body) => body.leaf_indices);
+      expect(leaves).toEqual(expect.arrayContaining(burnLeaves.map(Number)));
+      expect(leaves!.length).toBeGreaterThan(burnLeaves.length);
+      expect(leaves).toEqual([...leaves!].sort((a, b) => a - b));
     } finally {
       await daemon.stop();
       await indexer.close();
