@@ -22,7 +22,7 @@ import { FIXTURE_PROVER_PRIVATE_KEY, startIndexer, startProviderProcess, type Pr
 import { createPublicClient, createTestClient, http, keccak256, parseEther, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { BenchContext } from "../harness/benchContext.js";
-import { eventTimes } from "../harness/facilitatorLog.js";
+import { eventTimes, parseLogEvents } from "../harness/facilitatorLog.js";
 import type { FinalizePolicy } from "../harness/facilitatorConfig.js";
 import { startOurFacilitator, type OurFacilitator } from "../harness/startOurFacilitator.js";
 import { summarize, type Summary } from "../harness/stats.js";
@@ -198,6 +198,12 @@ async function runPhase(context: PrivacyContext, name: string, policy: FinalizeP
     const accepted = eventTimes(lines(), "payment_accepted");
     const finalized = eventTimes(lines(), "payment_finalized");
     if (pending() > 0) failures.push(`${pending()} accepted payments not finalized in time`);
+    // A failed pass backs off (up to ten intervals) and would show as waiting time; name it rather than hide it.
+    const passFailures = parseLogEvents(lines()).filter((entry) => entry.event === "finalize_pass_failed");
+    if (passFailures.length > 0) {
+      const reasons = [...new Set(passFailures.map((entry) => String(entry.fields.error)))].join(", ");
+      failures.push(`${passFailures.length} finalize passes failed (${reasons}) and backed off`);
+    }
     const latency = [...accepted].flatMap(([nonce, at]) => {
       const done = finalized.get(nonce);
       return done === undefined ? [] : [done - at];
