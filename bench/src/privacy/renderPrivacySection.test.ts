@@ -49,9 +49,11 @@ describe("renderPrivacySection", () => {
   it("shows both policies with the compression, the sets, production-scaled times and the sender link", () => {
     const text = renderPrivacySection(result({ unmintedBurns: summarize([2, 5, 7]), acceptedToFinalizedMs: summarize([10_000, 20_000, 30_000]) })).join("\n");
     expect(text).toContain("**60x compressed**");
-    expect(text).toContain("| local default (no `[finalize]` table), loop every 1000 ms | 51 / 51 | 1 / 1 | 1 / 1.5 | 0.002: 1 | 2.00 s / 2.50 s | 51 of 51 |");
+    expect(text).toContain(
+      "| local default (the stack's configuration: no delay, k = 1), loop every 1000 ms | 51 / 51 | 1 / 1 | 1 / 1.5 | 0.002: 1 | 2.00 s / 2.50 s | 51 of 51 |",
+    );
     expect(text).toContain("| 51 / 51 | 2 / 5 |");
-    expect(text).toContain("20.0 s / 30.0 s (production: 1200.0 s / 1800.0 s) | 0 of 51 |");
+    expect(text).toContain("20.0 s / 30.0 s (production: 20.0 min / 30.0 min) | 0 of 51 |");
   });
 
   it("lists a phase's failures", () => {

@@ -22,6 +22,10 @@ function seconds(ms: number): string {
   return Number.isFinite(ms) ? `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s` : "n/a";
 }
 
+function minutes(ms: number): string {
+  return Number.isFinite(ms) ? `${(ms / 60_000).toFixed(1)} min` : "n/a";
+}
+
 function zerc20(baseUnits: string): string {
   return String(Number(BigInt(baseUnits)) / 1e18);
 }
@@ -38,7 +42,7 @@ export function privacyVerdict(result: PrivacyResult): PrivacyVerdict {
 }
 
 function policyCell(phase: PrivacyPhaseResult, result: PrivacyResult): string {
-  if (phase.policy === undefined) return `local default (no \`[finalize]\` table), loop every ${phase.finalizeIntervalMs} ms`;
+  if (phase.policy === undefined) return `local default (the stack's configuration: no delay, k = 1), loop every ${phase.finalizeIntervalMs} ms`;
   const { recommended, compression } = result;
   return (
     `recommended: delay ${recommended.minDelaySeconds}–${recommended.maxDelaySeconds} s, k = ${recommended.minAnonymitySet}; ` +
@@ -49,7 +53,7 @@ function policyCell(phase: PrivacyPhaseResult, result: PrivacyResult): string {
 function timeCell(phase: PrivacyPhaseResult, compression: number): string {
   const { median, max } = phase.acceptedToFinalizedMs;
   const bench = `${seconds(median)} / ${seconds(max)}`;
-  return phase.policy === undefined ? bench : `${bench} (production: ${seconds(median * compression)} / ${seconds(max * compression)})`;
+  return phase.policy === undefined ? bench : `${bench} (production: ${minutes(median * compression)} / ${minutes(max * compression)})`;
 }
 
 /** The Markdown lines of section 7. */
@@ -66,7 +70,7 @@ export function renderPrivacySection(result: PrivacyResult): string[] {
     "",
     `A production policy holds payments for minutes. Anonymity depends on how many same-amount payments arrive within the delay window, not on the clock, so the recommended policy runs **${compression}x compressed**: delays and arrivals ${compression}x faster, its times ${compression}x longer in production (the finalize loop stays at the daemon's 1 s minimum, a minute in production terms; delays count whole seconds from the journaled acceptance second, so one may be up to 1 s shorter here). ` +
       `Its figures are those of the production policy at one payment every ${figure((meanGapMs * compression) / 1000)} s (${figure(3_600_000 / (meanGapMs * compression))} an hour over ${prices.length} prices); with fewer payments per window the k threshold or the maximum delay releases them. ` +
-      `The local default has nothing to compress (its wait is the loop, the root job and the proof, in real time), so its row is at the bench's own rate, ${compression}x the production one, which flatters it: at the production rate a same-price payment arrives every ${figure(samePriceGapS)} s on average, and its median wait of ${seconds(local.acceptedToFinalizedMs.median)} would overlap ${figure(local.acceptedToFinalizedMs.median / 1000 / samePriceGapS)} of one, an anonymity set of 1.`,
+      `The local default has nothing to compress (its wait is the loop, the root job and the proof, in real time), so its row is at the bench's own rate, ${compression}x the production one, which flatters it: at the production rate a same-price payment arrives every ${figure(samePriceGapS)} s on average, and its median wait of ${seconds(local.acceptedToFinalizedMs.median)} would see ${figure(local.acceptedToFinalizedMs.median / 1000 / samePriceGapS)} other same-price arrivals on average: an anonymity set of 1 for nearly every mint.`,
     "",
   );
   out.push(
