@@ -67,6 +67,9 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   return createPostgresStorage(pool, { rateLimitSweepEvery: options.rateLimitSweepEvery });
 }
 
+/** How long opening one database connection may take before the database counts as unavailable. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 /** Opens a pool on `options.url` and checks the database answers (`migrate` and `check` start here). */
 export async function connectPostgres(options: PostgresStorageOptions): Promise<pg.Pool> {
   const variable = options.variable ?? "storage.url";
@@ -77,7 +80,15 @@ export async function connectPostgres(options: PostgresStorageOptions): Promise<
   // into the (never printed) connection string itself.
   const connection = new URL(options.url);
   if (options.password !== undefined) connection.password = encodeURIComponent(options.password);
-  const pool = new pg.Pool({ connectionString: connection.toString(), max: options.maxConnections ?? 10 });
+  // A server that stops answering (rather than refusing) must not hold a request until the OS gives up on
+  // the socket: new connections fail after a few seconds, and keepalive notices a silent peer sooner.
+  const pool = new pg.Pool({
+    connectionString: connection.toString(),
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // An idle connection the server drops must not crash the process; the next query reconnects or fails.
   pool.on("error", () => undefined);
   try {

@@ -1,9 +1,10 @@
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { waitFor } from "@svc/anvil-fixtures";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
 import { openTestPool } from "../testing/openTestPool.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidStorageUrlError, StorageSchemaMismatchError, StorageUnreachableError } from "./errors.js";
-import { openPostgresStorage } from "./openPostgresStorage.js";
+import { CONNECT_TIMEOUT_MS, openPostgresStorage } from "./openPostgresStorage.js";
 import { LATEST_SCHEMA_VERSION, migratePostgres, readSchemaVersion } from "./postgresMigrations.js";
 
 let server: RunningPostgres;
@@ -55,6 +56,27 @@ describe("postgres migrations", () => {
     expect(unreachable).toBeInstanceOf(StorageUnreachableError);
     expect((unreachable as Error).message).not.toContain(new URL(url).password);
   });
+
+  it(
+    "a server that accepts but never answers is reported unreachable once the connect timeout passes",
+    async () => {
+      const held: Socket[] = [];
+      const silent = createServer((socket) => held.push(socket));
+      await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+      const { port } = silent.address() as AddressInfo;
+      try {
+        const url = new URL(await server.createDatabase());
+        url.port = String(port);
+        const error = await openPostgresStorage({ url: url.toString() }).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(StorageUnreachableError);
+        expect(held.length).toBeGreaterThan(0);
+      } finally {
+        for (const socket of held) socket.destroy();
+        await new Promise((resolve) => silent.close(resolve));
+      }
+    },
+    CONNECT_TIMEOUT_MS + 10_000,
+  );
 
   it("the password may come apart from a credential-free URL", async () => {
     const url = new URL(await server.createDatabase());
