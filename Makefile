@@ -43,7 +43,7 @@ stack: build
 	node anvil-fixtures/dist/bin/stack.js
 
 # Side by side with the official x402 exact scheme on one local stack, plus the privacy section; writes
-# bench/results.md (about three minutes).
+# bench/results.md (about four minutes).
 bench: build
 	node bench/dist/run.js
 
