@@ -27,6 +27,11 @@ function run(overrides: ConfigTable = {}, env: Record<string, string | undefined
   return checkStartupRules({ config, secrets: parseSecrets(buildEnv(env)), rpcChainId });
 }
 
+/** The warnings other than the linkability ones, which every non-local setup here without [finalize] and SVC_MINTER_PK gets. */
+function apartFromLinkability(warnings: ReturnType<typeof run>) {
+  return warnings.filter((warning) => warning.code !== "linkable_hands" && warning.code !== "linkable_schedule");
+}
+
 function errorOf(...args: Parameters<typeof run>): unknown {
   try {
     run(...args);
@@ -121,7 +126,7 @@ describe("checkStartupRules: profile local", () => {
   });
 
   it("does not apply to other profiles", () => {
-    expect(run({ profile: "testnet", network: { chain_id: 8453 }, providers: PROVIDERS })).toEqual([]);
+    expect(apartFromLinkability(run({ profile: "testnet", network: { chain_id: 8453 }, providers: PROVIDERS }))).toEqual([]);
   });
 });
 
@@ -155,7 +160,7 @@ describe("checkStartupRules: SVC_ADMIN_TOKEN", () => {
       variable: "SVC_ADMIN_TOKEN",
       shortMessage: "SVC_ADMIN_TOKEN is not set; it is required because the profile is unset (an unset profile is non-local).",
     });
-    expect(run({ ...overrides, providers: PROVIDERS })).toEqual([]);
+    expect(apartFromLinkability(run({ ...overrides, providers: PROVIDERS }))).toEqual([]);
   });
 
   it.each(["testnet", "production"])("is required for profile %s", (profile) => {
@@ -211,12 +216,36 @@ describe("checkStartupRules: warnings", () => {
   });
 
   it("warns about credentials in the RPC URL without quoting them", () => {
-    const warnings = run({ profile: "testnet", network: { rpc_url: "https://me:s3cretpass@rpc.example/?apikey=k3yvalue" }, providers: PROVIDERS });
+    const warnings = apartFromLinkability(
+      run({ profile: "testnet", network: { rpc_url: "https://me:s3cretpass@rpc.example/?apikey=k3yvalue" }, providers: PROVIDERS }),
+    );
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.code).toBe("rpc_url_credentials");
     expect(warnings[0]?.message).toContain('userinfo, query parameter "apikey"');
     expect(warnings[0]?.message).not.toContain("s3cretpass");
     expect(warnings[0]?.message).not.toContain("k3yvalue");
+  });
+});
+
+describe("checkStartupRules: what links burns to mints on-chain", () => {
+  const testnet = { profile: "testnet", network: { chain_id: 8453 }, providers: PROVIDERS };
+  const codes = (warnings: ReturnType<typeof run>) => warnings.map((warning) => warning.code);
+
+  it("warns outside profile local when one key relays and mints and when mints follow their burns", () => {
+    expect(codes(run(testnet))).toEqual(["linkable_hands", "linkable_schedule"]);
+  });
+
+  it("says which: a minter key equal to the relayer's counts as one key", () => {
+    const relayerPk = buildEnv({}).SVC_RELAYER_PK ?? "";
+    const [hands] = run(testnet, { SVC_MINTER_PK: relayerPk });
+    expect(hands?.message).toContain("SVC_MINTER_PK equals SVC_RELAYER_PK");
+    expect(hands?.message).not.toContain(relayerPk.slice(2));
+  });
+
+  it("is quiet with a separate minter and a finalize schedule, and under profile local", () => {
+    const policy = { finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 } };
+    expect(run({ ...testnet, ...policy }, { SVC_MINTER_PK: `0x${"11".repeat(32)}` })).toEqual([]);
+    expect(run({})).toEqual([]);
   });
 });
 

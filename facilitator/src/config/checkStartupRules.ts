@@ -10,6 +10,8 @@
  * 4. in custodial fee mode, `settlement.treasury` is the address of `SVC_TREASURY_PK` (start refuses what
  *    `check` would reject: the fee sweeps would fail);
  * 5. with `rpcChainId`, it equals `network.chain_id`.
+ * Warnings (the daemon starts anyway): development keys, no journal, credentials in the RPC URL, and outside
+ * profile `local` what lets a chain observer link burns and mints (linkabilityWarnings.ts).
  * The profile is read only from the file: an unset profile is non-local even on loopback with chain 31337.
  */
 import { AdminTokenRequiredError } from "./errors.js";
@@ -19,6 +21,7 @@ import { assertTreasuryMatchesKey } from "./assertTreasuryMatchesKey.js";
 import { developmentKeyIndex } from "./developmentKeys.js";
 import type { FacilitatorConfig } from "./facilitatorConfigSchema.js";
 import { isLoopbackHost, isLoopbackUrl } from "./isLoopbackHost.js";
+import { linkabilityWarnings, type LinkabilityWarning } from "./linkabilityWarnings.js";
 import type { FacilitatorSecrets } from "./parseSecrets.js";
 import { describeUrlCredential, findUrlCredentials } from "./redactUrl.js";
 
@@ -28,7 +31,7 @@ export const LOCAL_CHAIN_ID = 31337;
 /** A condition that lets the daemon start but that the operator should see. */
 export type StartupWarning = {
   /** Stable snake_case code for log filters. */
-  code: "development_key" | "journal_disabled" | "rpc_url_credentials";
+  code: "development_key" | "journal_disabled" | "rpc_url_credentials" | LinkabilityWarning["code"];
   /** One line for the operator; never a secret's value. */
   message: string;
 };
@@ -99,6 +102,7 @@ export function checkStartupRules({ config, secrets, rpcChainId }: CheckStartupR
       message: `network.rpc_url embeds credentials (${where}); it is printed redacted, ` + "but keep credentials out of the file where the provider allows",
     });
   }
+  warnings.push(...linkabilityWarnings(config, secrets));
   return warnings;
 }
 

@@ -4,17 +4,16 @@
  * every mint with the burn just before it. Profile `local` keeps it without a warning so demos stay quick.
  */
 import type { FacilitatorConfig } from "../../config/index.js";
+import { scheduleWarning } from "../../config/linkabilityWarnings.js";
 import { FindingList, type CheckFinding } from "./checkFinding.js";
 
 /** Describes `[finalize]`, warning outside profile `local` when it is the fast default. */
 export function probeFinalizeSchedule(config: FacilitatorConfig): CheckFinding[] {
   const list = new FindingList("finalize");
   const { min_delay_seconds: min, max_delay_seconds: max, min_anonymity_set: k } = config.finalize;
-  if (max === 0 && config.profile !== "local") {
-    list.warn(
-      "finalize.max_delay_seconds is 0: each mint follows its burn within one pass, so a chain observer can pair them; " +
-        "set [finalize] (facilitator/README.md recommends min_delay_seconds 60, max_delay_seconds 1800, min_anonymity_set 3)",
-    );
+  const warning = scheduleWarning(config);
+  if (warning !== undefined) {
+    list.warn(warning.message);
     return list.findings;
   }
   const crowd = k === 1 ? "" : `, once ${k} payments of the same amount wait (itself included) or ${max} s have passed`;

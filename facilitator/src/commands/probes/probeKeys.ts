@@ -5,6 +5,7 @@
  * asking until it has them all.
  */
 import { privateKeyToAddress } from "viem/accounts";
+import { separateHandsWarning } from "../../config/linkabilityWarnings.js";
 
 import {
   adminTokenRequiredReason,
@@ -58,17 +59,11 @@ export function probeKeys(env: Environment, config: FacilitatorConfig | undefine
 
 // One account relaying a payer's burn and sending the mint to the treasury ties the two together on-chain.
 function checkSeparateHands(config: FacilitatorConfig, secrets: FacilitatorSecrets, list: FindingList): void {
-  const minter = secrets.minterPk === undefined ? undefined : privateKeyToAddress(secrets.minterPk);
-  const oneKey = minter === undefined || secrets.minterPk?.toLowerCase() === secrets.relayerPk.toLowerCase();
-  if (!oneKey) {
-    list.ok(`SVC_MINTER_PK (address ${minter}) submits mints and fee distributions; SVC_RELAYER_PK only relays permit burns`);
-    return;
+  const warning = separateHandsWarning(config, secrets);
+  if (warning !== undefined) list.warn(warning.message);
+  else if (secrets.minterPk !== undefined && secrets.minterPk.toLowerCase() !== secrets.relayerPk.toLowerCase()) {
+    list.ok(`SVC_MINTER_PK (address ${privateKeyToAddress(secrets.minterPk)}) submits mints and fee distributions; SVC_RELAYER_PK only relays permit burns`);
   }
-  if (config.profile === "local") return;
-  const which = minter === undefined ? "SVC_MINTER_PK is unset" : "SVC_MINTER_PK equals SVC_RELAYER_PK";
-  list.warn(
-    `${which}: one account relays payers' burns and submits the mints to the treasury, so a chain observer can link them; set SVC_MINTER_PK to a separate funded key`,
-  );
 }
 
 function parseAllSecrets(env: Environment, list: FindingList): FacilitatorSecrets | undefined {
