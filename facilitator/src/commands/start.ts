@@ -106,7 +106,7 @@ export class StartCommand extends Command {
   static override usage = Command.Usage({
     description: "run the facilitator daemon in the foreground",
     details: `
-      Loads the configuration file and the secrets from the environment, applies the startup rules, restores pending work from \`settlement.journal\` and serves the payment API. Logs one JSON line per event on stdout; the \`started\` event (with \`listen\` and \`chain_id\`) marks readiness.
+      Loads the configuration file and the secrets from the environment, applies the startup rules, restores pending work from \`settlement.journal\` (or, with \`[storage]\`, the database) and serves the payment API. Logs one JSON line per event on stdout; the \`started\` event (with \`listen\` and \`chain_id\`) marks readiness.
 
       SIGTERM or SIGINT stops accepting requests and waits up to \`daemon.shutdown_grace_ms\` for work in flight, then exits 0. When startup fails, a \`start_failed\` event (\`error\`, \`cause\`, and the redacted \`url\` and \`errno\` such as EADDRINUSE when known) goes to stdout, one line naming the problem to stderr, and the exit code is 1. \`--log-level\` sets the lowest level logged (default \`daemon.log_level\`); \`--pretty\` prints readable lines instead of JSON, the default on a terminal. Run \`check\` first to see every problem at once.
     `,
