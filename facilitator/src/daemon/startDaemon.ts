@@ -130,7 +130,13 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   for (const warning of dedupe(startupWarnings)) logger.warn(warning.code, { message: warning.message });
 
   // History is opened before the journal so a bad history or partial proof configuration stops startup early.
-  const history = await openHistory({ env: options.env, recipient: getAddress(config.settlement.treasury), logger, options: options.history });
+  const history = await openHistory({
+    env: options.env,
+    recipient: getAddress(config.settlement.treasury),
+    logger,
+    historyLog: shared?.historyLog,
+    options: options.history,
+  });
   // With [storage] the journal is the database's; the file journal is left closed.
   const journal = await openSettlementJournal(shared ? null : config.settlement.journal, {
     retentionSeconds: config.settlement.expired_challenge_retention_seconds,

@@ -14,10 +14,10 @@ export type HistoryService = {
   login: WalletLogin;
   /** Authenticates a request and checks its tenant grant: 401 without a valid identity, 403 without a grant. */
   identify: (request: IdentityRequest) => Promise<HistoryOutcome<HistoryIdentity>>;
-  /** The payments bound to the identity, in its projection. */
-  listPayments: (identity: HistoryIdentity) => HistoryPaymentView[];
+  /** The payments bound to the identity, in its projection, including those other instances recorded. */
+  listPayments: (identity: HistoryIdentity) => Promise<HistoryPaymentView[]>;
   /** One payment bound to the identity; any other id is "not found", whether or not it exists. */
-  getPayment: (identity: HistoryIdentity, paymentId: string) => HistoryOutcome<HistoryPaymentView>;
+  getPayment: (identity: HistoryIdentity, paymentId: string) => Promise<HistoryOutcome<HistoryPaymentView>>;
   /** Present only when the whole proof configuration is: the proof routes are registered as one group. */
   proofs: ProofService | undefined;
 };
@@ -46,12 +46,15 @@ export function createHistoryService(parameters: CreateHistoryServiceParameters)
       if (!hasTenantGrant(identity.value, grants)) return refuse("forbidden", `tenant is not granted history access as ${identity.value.subject}`);
       return identity;
     },
-    listPayments: (identity) =>
-      history.book
+    listPayments: async (identity) => {
+      await history.catchUp();
+      return history.book
         .entries()
         .filter((entry) => isBoundParticipant(identity, entry))
-        .map((entry) => projectPayment(entry, identity.subject, projection)),
-    getPayment: (identity, paymentId) => {
+        .map((entry) => projectPayment(entry, identity.subject, projection));
+    },
+    getPayment: async (identity, paymentId) => {
+      await history.catchUp();
       const entry = history.book.entry(paymentId);
       if (entry === undefined || !isBoundParticipant(identity, entry)) return refuse("not_found", "no payment with this id is visible to this participant");
       return { ok: true, value: projectPayment(entry, identity.subject, projection) };

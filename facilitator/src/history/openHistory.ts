@@ -2,7 +2,8 @@
  * Switches payment history on from the environment, for the daemon: the one entry the daemon wires history
  * through. With any of the six history variables missing it returns `undefined` (no recorder, no routes;
  * settlement runs with `noHistory`) after logging which names are missing; a partial proof group fails startup
- * either way. Otherwise it opens the history file (`record/`), builds the recorder for settlement, wallet
+ * either way. Otherwise it opens the history file, or with `[storage]` the database's shared history log
+ * (`record/`), builds the recorder for settlement, wallet
  * login and identity tokens (`login/`), reads, and (with the whole proof group) the proof service (`proofs/`).
  */
 import type { Address } from "viem";
@@ -21,6 +22,8 @@ import { loadProofIssuer } from "./proofs/loadProofIssuer.js";
 import { createProofArtifactStore } from "./proofs/proofArtifactStore.js";
 import { createHistoryRecorder, type PaymentHistoryRecorder } from "./record/createHistoryRecorder.js";
 import { type OpenHistoryFile, openPaymentHistory } from "./record/openPaymentHistory.js";
+import { openSharedPaymentHistory } from "./record/openSharedPaymentHistory.js";
+import type { HistoryLogPort } from "../storage/storagePorts.js";
 
 // The daemon's one door into history: what it wires when history is off comes through here too.
 export { historySecretValues } from "./parseHistoryEnvironment.js";
@@ -55,6 +58,8 @@ export type OpenHistoryParameters = {
   /** `settlement.treasury`: recorded as provider-side evidence. */
   recipient: Address;
   logger: Logger;
+  /** The storage's shared history log (`[storage]` on PostgreSQL): records go there, not to `PAYMENT_HISTORY_PATH`. */
+  historyLog?: HistoryLogPort | undefined;
   options?: HistoryOptions | undefined;
 };
 
@@ -65,7 +70,7 @@ export type OpenHistoryParameters = {
  * const history = await openHistory({ env: process.env, recipient: treasury, logger });
  * const recorder = history?.recorder ?? noHistory;
  */
-export async function openHistory({ env, recipient, logger, options = {} }: OpenHistoryParameters): Promise<OpenedHistory | undefined> {
+export async function openHistory({ env, recipient, logger, historyLog, options = {} }: OpenHistoryParameters): Promise<OpenedHistory | undefined> {
   const parsed = parseHistoryEnvironment(env);
   if (!parsed.enabled) {
     if (parsed.missing.length < 6) logger.warn("history_disabled", { missing: parsed.missing });
@@ -78,7 +83,7 @@ export async function openHistory({ env, recipient, logger, options = {} }: Open
   // Everything that can refuse the configuration runs before the file is opened, so a refusal leaks no handle.
   const tokens = createIdentityTokens({ secret: settings.identitySecret, issuer: settings.loginDomain, ttlSeconds: options.tokenTtlSeconds, now });
   const issuer = parsed.proofs === undefined ? undefined : await loadProofIssuer(parsed.proofs, nowSeconds());
-  const history = await openPaymentHistory(settings.path, options.openFile);
+  const history = historyLog === undefined ? await openPaymentHistory(settings.path, options.openFile) : await openSharedPaymentHistory(historyLog);
   if (history.tornLine) logger.warn("history_torn_line_repaired", { line: history.tornLine.lineNumber, bytes: history.tornLine.bytes });
 
   const identitySource = options.identitySource ?? "wallet-token";
@@ -105,6 +110,7 @@ export async function openHistory({ env, recipient, logger, options = {} }: Open
     logger.warn("history_legacy_header_identity", { message: "x-history-* headers are trusted as identity; use only on a trusted network" });
   logger.info("history_enabled", {
     records: history.book.entries().length,
+    ...(historyLog === undefined ? {} : { storage: "shared" }),
     proofs: issuer !== undefined,
     wallet_login: (["payer", "provider"] as const).filter((subject) => settings.wallets[subject] !== undefined),
     provider_settlement_evidence: settings.providerSettlementEvidence,

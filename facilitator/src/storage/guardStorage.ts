@@ -70,6 +70,7 @@ export function guardStorage(storage: FacilitatorStorage): FacilitatorStorage {
     finalizeQueue: guardPort(storage.finalizeQueue),
     relayNonces: guardPort(storage.relayNonces),
     rateLimits: guardPort(storage.rateLimits),
+    ...(storage.historyLog === undefined ? {} : { historyLog: guardPort(storage.historyLog) }),
     openBurnAddressStock: async (binding, owner) => {
       const stock = await openStock(binding, owner);
       return stock === undefined ? undefined : { ...stock, add: guard(stock.add), take: guard(stock.take) };

@@ -10,6 +10,8 @@
  *   read under the lock, then covers a transaction that did go out);
  * - journal appends take a transaction-scoped advisory lock, so sequence numbers commit in order and a
  *   reader following `seq` never skips a record that commits late;
+ * - payment history records are appended the same way (their own lock and sequence), so every instance's
+ *   history reads fold the same records in the same order;
  * - rate-limit counts are one row per key, updated under its row lock, on the database's clock.
  * Burn-address stock rows belong to the instance (`owner`) that derived them: a stocked address is handed
  * out by one instance only, and a lost instance's stock costs nothing but a re-derivation.
@@ -18,6 +20,7 @@ import pg from "pg";
 import { concat, keccak256, toHex, type Address, type Hex } from "viem";
 import { BURN_ADDRESS_STOCK_TAG, type BurnAddressStockBinding, type BurnAddressStockStore, type StockedNonce } from "../challenges/burnAddressStockFile.js";
 import { InvalidStorageUrlError, StorageUnreachableError } from "./errors.js";
+import { HistoryRecordSchema, type HistoryRecord } from "../history/record/historyRecord.js";
 import { JournaledChallengeSchema, JournalRecordSchema, type JournalRecord } from "../journal/journalRecord.js";
 import { assertSchemaCurrent } from "./postgresMigrations.js";
 import { decideSlidingWindow } from "./decideSlidingWindow.js";
@@ -26,6 +29,9 @@ import type { FacilitatorStorage } from "./storagePorts.js";
 
 /** Advisory lock key held while a journal record is appended (any fixed number unique to this schema). */
 const JOURNAL_APPEND_LOCK = 720_017_002;
+
+/** Advisory lock key held while a payment history record is appended. */
+const HISTORY_APPEND_LOCK = 720_017_003;
 
 /** How to reach the database. */
 export type PostgresStorageOptions = {
@@ -135,6 +141,17 @@ export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { 
       ]);
     });
   };
+  const appendHistory = async (record: HistoryRecord): Promise<void> => {
+    await inTransaction(pool, async (client) => {
+      // As for the journal: seq values commit in the order they were taken, so a follower never skips one.
+      await client.query("select pg_advisory_xact_lock($1)", [HISTORY_APPEND_LOCK]);
+      await client.query("insert into history_records (payment_id, type, record) values ($1, $2, $3)", [
+        key(record.paymentId),
+        record.type,
+        JSON.stringify(record),
+      ]);
+    });
+  };
   const readChallenge = (rows: { record: unknown }[]) => (rows[0] === undefined ? undefined : JournaledChallengeSchema.parse(rows[0].record));
 
   return guardStorage({
@@ -159,6 +176,18 @@ export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { 
         ]);
         return {
           records: rows.map((row) => JournalRecordSchema.parse(row.record)),
+          cursor: rows.length === 0 ? cursor : BigInt(rows[rows.length - 1]!.seq),
+        };
+      },
+    },
+    historyLog: {
+      append: appendHistory,
+      readSince: async (cursor = 0n) => {
+        const { rows } = await pool.query<{ seq: string; record: unknown }>("select seq, record from history_records where seq > $1 order by seq", [
+          cursor.toString(),
+        ]);
+        return {
+          records: rows.map((row) => HistoryRecordSchema.parse(row.record)),
           cursor: rows.length === 0 ? cursor : BigInt(rows[rows.length - 1]!.seq),
         };
       },

@@ -5,7 +5,7 @@ import { openTestPool } from "../testing/openTestPool.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidStorageUrlError, StorageSchemaMismatchError, StorageUnreachableError } from "./errors.js";
 import { CONNECT_TIMEOUT_MS, openPostgresStorage } from "./openPostgresStorage.js";
-import { LATEST_SCHEMA_VERSION, migratePostgres, readSchemaVersion } from "./postgresMigrations.js";
+import { LATEST_SCHEMA_VERSION, migratePostgres, POSTGRES_MIGRATIONS, readSchemaVersion } from "./postgresMigrations.js";
 
 let server: RunningPostgres;
 
@@ -31,6 +31,25 @@ describe("postgres migrations", () => {
     } finally {
       await first.end();
       await second.end();
+    }
+  });
+
+  it("a database of the first release is refused until migrate adds the shared history, keeping its journal", async () => {
+    const url = await server.createDatabase();
+    const pool = openTestPool(url);
+    try {
+      const first = POSTGRES_MIGRATIONS[0]!;
+      await pool.query("create table svc_schema_migrations (version integer primary key, name text not null, applied_at timestamptz not null default now())");
+      await pool.query(first.sql);
+      await pool.query("insert into svc_schema_migrations (version, name) values ($1, $2)", [first.version, first.name]);
+      await pool.query("insert into journal_records (challenge_nonce, type, record) values (null, 'intent_released', '{}')");
+      expect(await openPostgresStorage({ url }).catch((caught: unknown) => caught)).toBeInstanceOf(StorageSchemaMismatchError);
+      expect(await migratePostgres(pool)).toEqual(POSTGRES_MIGRATIONS.slice(1).map((migration) => migration.version));
+      expect(await readSchemaVersion(pool)).toBe(LATEST_SCHEMA_VERSION);
+      expect((await pool.query("select count(*)::int as n from journal_records")).rows[0].n).toBe(1);
+      expect((await pool.query("select count(*)::int as n from history_records")).rows[0].n).toBe(0);
+    } finally {
+      await pool.end();
     }
   });
 

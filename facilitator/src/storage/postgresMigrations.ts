@@ -68,6 +68,20 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       create index burn_address_stock_owner on burn_address_stock (owner, binding_tag);
     `,
   },
+  {
+    version: 2,
+    name: "shared payment history",
+    sql: `
+      create table history_records (
+        seq bigserial primary key,
+        payment_id text not null,
+        type text not null,
+        record jsonb not null,
+        appended_at timestamptz not null default now()
+      );
+      create index history_records_payment_id on history_records (payment_id);
+    `,
+  },
 ];
 
 /** The schema version this code needs. */

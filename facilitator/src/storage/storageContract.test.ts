@@ -11,6 +11,7 @@ import { waitFor } from "@svc/anvil-fixtures";
 import { openTestPool } from "../testing/openTestPool.js";
 import { keccak256, toHex, type Address, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { HistoryRecord } from "../history/record/historyRecord.js";
 import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
 import { openEmbeddedStorage } from "./openEmbeddedStorage.js";
 import { openPostgresStorage } from "./openPostgresStorage.js";
@@ -294,5 +295,36 @@ describe("postgres stock ownership", () => {
     await mine!.add({ paymentId: nonceOf("p1"), nonce: 1n });
     const theirs = await b.openBurnAddressStock(binding, "instance-b");
     expect(theirs!.restored).toEqual([]);
+  });
+});
+
+describe("postgres payment history log", () => {
+  const finalized = (index: number): HistoryRecord => ({
+    v: 1,
+    type: "finalized",
+    paymentId: nonceOf(`h${index}`),
+    at: 1_700_000_000 + index,
+    mintTxHash: nonceOf(`mint${index}`),
+  });
+
+  it("records appended by both instances read back in one order, from a cursor only the new ones, and survive a reopen", async () => {
+    const pair = await postgresPair();
+    const { a, b } = pair;
+    await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? a : b).historyLog!.append(finalized(index))));
+    const fromA = await a.historyLog!.readSince();
+    const fromB = await b.historyLog!.readSince();
+    expect(fromB.records).toEqual(fromA.records);
+    expect(new Set(fromA.records.map((record) => record.paymentId)).size).toBe(20);
+    await b.historyLog!.append(finalized(20));
+    const next = await a.historyLog!.readSince(fromA.cursor);
+    expect(next.records).toEqual([finalized(20)]);
+    expect((await a.historyLog!.readSince(next.cursor)).records).toEqual([]);
+    const reopened = await pair.reopen();
+    expect((await reopened.historyLog!.readSince()).records).toHaveLength(21);
+  });
+
+  it("the embedded adapter has no history log: its history stays the PAYMENT_HISTORY_PATH file", async () => {
+    const { a } = await embeddedPair();
+    expect(a.historyLog).toBeUndefined();
   });
 });

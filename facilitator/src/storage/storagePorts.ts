@@ -9,6 +9,7 @@
 import type { Address, Hex } from "viem";
 import type { BurnAddressStockBinding, BurnAddressStockStore } from "../challenges/burnAddressStockFile.js";
 import type { RateLimitDecision } from "../http/slidingWindowRateLimiter.js";
+import type { HistoryRecord } from "../history/record/historyRecord.js";
 import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
 
 /** Issued challenges, visible to every instance once `put` resolves. */
@@ -26,6 +27,17 @@ export type JournalPort = {
   append(record: JournalRecord): Promise<void>;
   /** Records appended after `cursor` (from the start when omitted) in append order, and the cursor to pass next. */
   readSince(cursor?: bigint): Promise<{ records: JournalRecord[]; cursor: bigint }>;
+};
+
+/**
+ * Payment history records (`intent`, `accepted`, `finalized`, `proof_issued`) shared by every instance: the
+ * same append-then-follow shape as the journal, so each instance folds every record once, in one order.
+ */
+export type HistoryLogPort = {
+  /** Resolves once `record` is durable; the caller folds it when it comes back from `readSince`. */
+  append(record: HistoryRecord): Promise<void>;
+  /** Records appended after `cursor` (from the start when omitted) in append order, and the cursor to pass next. */
+  readSince(cursor?: bigint): Promise<{ records: HistoryRecord[]; cursor: bigint }>;
 };
 
 /** Who may settle one payment right now: a unique claim with a lease, so two instances never burn twice. */
@@ -78,6 +90,8 @@ export type FacilitatorStorage = {
   readonly finalizeQueue: FinalizeQueuePort;
   readonly relayNonces: RelayNoncePort;
   readonly rateLimits: RateLimitPort;
+  /** Shared payment history; absent for the embedded adapter, whose history stays the `PAYMENT_HISTORY_PATH` file. */
+  readonly historyLog?: HistoryLogPort;
   /** Opens the burn-address stock of this instance (`owner`) for `binding`; none without a journal. */
   openBurnAddressStock(binding: BurnAddressStockBinding, owner: string): Promise<BurnAddressStockStore | undefined>;
   /** Resolves when the store answers; throws otherwise (readiness). */

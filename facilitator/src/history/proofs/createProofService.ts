@@ -69,7 +69,9 @@ export function createProofService({ history, issuer, artifacts, policy, canSee,
     return next;
   };
 
-  const visibleProof = (identity: HistoryIdentity, proofId: string): HistoryOutcome<{ proof: IssuedProof; entry: PaymentHistoryEntry }> => {
+  // Proofs issued and payments recorded by other instances are folded before anything is looked up.
+  const visibleProof = async (identity: HistoryIdentity, proofId: string): Promise<HistoryOutcome<{ proof: IssuedProof; entry: PaymentHistoryEntry }>> => {
+    await history.catchUp();
     const proof = history.book.proof(proofId);
     const entry = proof === undefined ? undefined : history.book.entry(proof.paymentId);
     if (proof === undefined || entry === undefined || !canSee(identity, entry))
@@ -105,6 +107,7 @@ export function createProofService({ history, issuer, artifacts, policy, canSee,
   };
 
   const issue: ProofService["issue"] = async (identity, paymentId) => {
+    await history.catchUp();
     const entry = history.book.entry(paymentId);
     if (entry === undefined || !canSee(identity, entry)) return refuse("not_found", "no payment with this id is visible to this participant");
     if (!policy.mayIssue(identity, entry)) return refuse("forbidden", "the history policy does not allow this participant to issue proofs");
@@ -162,7 +165,7 @@ export function createProofService({ history, issuer, artifacts, policy, canSee,
   };
 
   const verify: ProofService["verify"] = async (identity, proofId) => {
-    const visible = visibleProof(identity, proofId);
+    const visible = await visibleProof(identity, proofId);
     if (!visible.ok) return visible;
     if (!policy.mayVerify(identity, visible.value.entry, visible.value.proof)) {
       return refuse("forbidden", "the history policy does not allow this participant to verify this proof");
@@ -181,7 +184,7 @@ export function createProofService({ history, issuer, artifacts, policy, canSee,
 
   const revoke: ProofService["revoke"] = (identity, proofId, reason) =>
     serialized(proofId, async (): Promise<HistoryOutcome<ProofRevokeResponse>> => {
-      const visible = visibleProof(identity, proofId);
+      const visible = await visibleProof(identity, proofId);
       if (!visible.ok) return visible;
       if (!policy.mayRevoke(identity, visible.value.entry, visible.value.proof)) {
         return refuse("forbidden", "only the participant that issued this proof may revoke it");

@@ -56,8 +56,12 @@ export function createHistoryRecorder({ history, bindings, recipient, now }: Cre
     }
   };
 
+  // Another instance may have written this payment's earlier records: fold them before deciding anything.
+  const catchUp = () => write("the history could not be read", history.catchUp);
+
   const recordIntent = async (payment: HistoryPayment) => {
     const key = id(payment.challengeNonce);
+    await catchUp();
     if (history.book.entry(key)) return;
     await write("the intent could not be appended", () =>
       history.append({
@@ -79,6 +83,7 @@ export function createHistoryRecorder({ history, bindings, recipient, now }: Cre
   };
 
   const recordAccepted = async (payment: { challengeNonce: Hex; burnTxHash: Hex; payer: Address | undefined }, at = now()) => {
+    await catchUp();
     const entry = history.book.entry(id(payment.challengeNonce));
     if (!entry) throw new HistoryWriteError({ reason: "no intent was recorded for this payment" });
     if (entry.state !== "intent") return;
@@ -95,6 +100,7 @@ export function createHistoryRecorder({ history, bindings, recipient, now }: Cre
   };
 
   const recordFinalized = async (payment: { challengeNonce: Hex; mintTxHash: Hex }, at = now()) => {
+    await catchUp();
     const entry = history.book.entry(id(payment.challengeNonce));
     if (!entry) throw new HistoryWriteError({ reason: "no intent was recorded for this payment" });
     if (entry.state === "finalized") return;
@@ -105,6 +111,7 @@ export function createHistoryRecorder({ history, bindings, recipient, now }: Cre
 
   const reconcile = async (settlements: readonly ReconcilableSettlement[]) => {
     let written = 0;
+    await catchUp();
     for (const settlement of settlements) {
       const entry = history.book.entry(id(settlement.challenge.challengeNonce));
       if (!entry || settlement.state === "failed") continue;

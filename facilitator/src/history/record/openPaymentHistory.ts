@@ -17,6 +17,8 @@ export type PaymentHistory = {
   readonly book: PaymentHistoryBook;
   /** The torn last line cut off at open, if any. */
   readonly tornLine: JsonlFile["tornLine"];
+  /** Folds what other instances appended since the last call; every read awaits it first (nothing to do for the file). */
+  catchUp: () => Promise<void>;
   /** Appends one line durably, then folds it into the book. */
   append: (record: HistoryRecord) => Promise<void>;
   close: () => Promise<void>;
@@ -42,6 +44,8 @@ export async function openPaymentHistory(path: string, openFile: OpenHistoryFile
   return {
     book,
     tornLine: file.tornLine,
+    // One process writes the file, so the book already holds every line.
+    catchUp: async () => undefined,
     append: async (record) => {
       await file.append(record);
       book.apply(record);

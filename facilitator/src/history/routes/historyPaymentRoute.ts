@@ -17,6 +17,6 @@ export function historyPaymentRoute(service: Pick<HistoryService, "identify" | "
     const identity = await identifyHistoryRequest(service, ctx);
     const paymentId = PaymentIdSchema.safeParse(ctx.params.paymentId?.toLowerCase());
     if (!paymentId.success) throw new HistoryBadRequestError("invalid request: paymentId must be 0x and 64 hex digits");
-    ctx.body = valueOrAnswer(service.getPayment(identity, paymentId.data));
+    ctx.body = valueOrAnswer(await service.getPayment(identity, paymentId.data));
   };
 }

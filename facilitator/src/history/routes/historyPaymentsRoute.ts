@@ -9,6 +9,6 @@ import { identifyHistoryRequest } from "./identifyHistoryRequest.js";
 export function historyPaymentsRoute(service: Pick<HistoryService, "identify" | "listPayments">): HttpMiddleware {
   return async (ctx) => {
     const identity = await identifyHistoryRequest(service, ctx);
-    ctx.body = { payments: service.listPayments(identity) };
+    ctx.body = { payments: await service.listPayments(identity) };
   };
 }

@@ -1,0 +1,27 @@
+/**
+ * The payment history in the database, for several instances on PostgreSQL (`[storage]`): records go to the
+ * storage's history log instead of the `PAYMENT_HISTORY_PATH` file, and each instance folds every record, its
+ * own and the others', once and in the log's order. An append is folded only when it comes back from the
+ * log, and every read catches up first, so a payer's history on one instance shows what another recorded.
+ */
+import { createJournalFollower } from "../../storage/createJournalFollower.js";
+import type { HistoryLogPort } from "../../storage/storagePorts.js";
+import type { PaymentHistory } from "./openPaymentHistory.js";
+import { PaymentHistoryBook } from "./paymentHistoryBook.js";
+
+/** Opens the shared history over `log` and folds what it holds so far. */
+export async function openSharedPaymentHistory(log: HistoryLogPort): Promise<PaymentHistory> {
+  const book = new PaymentHistoryBook();
+  const follower = createJournalFollower(log, (record) => book.apply(record));
+  await follower.catchUp();
+  return {
+    book,
+    tornLine: undefined,
+    catchUp: async () => {
+      await follower.catchUp();
+    },
+    append: follower.appendAndApply,
+    // The storage owns the connection; the daemon closes it.
+    close: async () => undefined,
+  };
+}
