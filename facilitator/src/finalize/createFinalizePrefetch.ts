@@ -41,11 +41,13 @@ export function createFinalizePrefetch(params: {
       scans = new Map();
       decoys = [];
       batch = undefined;
-      if (targets.length === 0) return;
+      if (targets.length === 0) return params.scanner.retain?.(targets).catch(() => undefined);
       for (const target of targets) {
         const scan = await params.scanner.transfersTo(target).catch(() => undefined);
         if (scan !== undefined) scans.set(key(target.challenge.challengeNonce), scan);
       }
+      // The scanner's shared cache keeps only the blocks this pass's payments still need.
+      await params.scanner.retain?.(targets).catch(() => undefined);
       decoys = [...scans.values()].flatMap((scan) => scan.others.map((transfer) => transfer.event_index));
       const targetIndex = await params.client
         .readContract({ address: params.verifier, abi: zerc20VerifierAbi, functionName: "latestProvedIndex" })

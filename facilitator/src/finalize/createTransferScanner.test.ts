@@ -1,15 +1,16 @@
 /**
  * The transfer scanner on a real anvil chain with the real token: it finds every transfer to a burn address
  * from the challenge's issuance on, including one sent before the accepted burn, across several getLogs
- * chunks, and nothing from before the issuance.
+ * chunks, and nothing from before the issuance; a later lookup reads only the new blocks (with the re-read
+ * tail), an event read twice is listed once, and `retain` drops what no payment needs.
  */
 import { zerc20TokenAbi } from "@svc/scheme";
-import { createWalletClient, http, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, custom, http, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestStack, type TestStack } from "../testing/localFacilitator.js";
-import { createTransferScanner, ISSUANCE_SLACK_SECONDS } from "./createTransferScanner.js";
+import { createTransferScanner, ISSUANCE_SLACK_SECONDS, REORG_DEPTH_BLOCKS } from "./createTransferScanner.js";
 
 let stack: TestStack;
 
@@ -58,5 +59,76 @@ describe("createTransferScanner", () => {
       expect(others.map((found) => [found.to.toLowerCase(), found.value])).toContainEqual([someoneElse.toLowerCase(), 20n]);
       expect(others.every((found) => found.to.toLowerCase() !== burnAddress.toLowerCase())).toBe(true);
     }
+  });
+
+  it("reads only new blocks on a later lookup, never lists a re-read event twice, and retain drops old blocks", async () => {
+    const burnAddress = "0x00000000000000000000000000000000000b0002" as Address;
+    const laterAddress = "0x00000000000000000000000000000000000b0003" as Address;
+    // Every eth_getLogs range the scanner asks for, through a transport that forwards to the real anvil.
+    const ranges: [bigint, bigint][] = [];
+    const client = createPublicClient({
+      chain: foundry,
+      cacheTime: 0,
+      transport: custom({
+        request: async ({ method, params }) => {
+          if (method === "eth_getLogs") {
+            const [filter] = params as [{ fromBlock: Hex; toBlock: Hex }];
+            ranges.push([BigInt(filter.fromBlock), BigInt(filter.toBlock)]);
+          }
+          return stack.client.request({ method, params } as never);
+        },
+      }),
+    });
+    await stack.client.request({ method: "evm_increaseTime" as never, params: [Number(ISSUANCE_SLACK_SECONDS) * 3] as never });
+    await mine(1);
+    const issuedAt = Number((await stack.client.getBlock()).timestamp);
+    const burnBlock = await transfer(burnAddress, 11n);
+    const target = { challenge: { challengeNonce: `0x${"cd".repeat(32)}` as Hex, payTo: burnAddress, issuedAt }, burnBlockNumber: burnBlock.toString() };
+    const scanner = createTransferScanner({ client, token: stack.deployment.token });
+
+    expect((await scanner.transfersTo(target)).transfers.map((found) => found.value)).toEqual([11n]);
+    const firstHead = await client.getBlockNumber();
+    expect(ranges).toHaveLength(1);
+    expect(ranges[0]![1]).toBe(firstHead);
+
+    // Nothing new on chain: served from the cache without a single getLogs.
+    await scanner.transfersTo(target);
+    expect(ranges).toHaveLength(1);
+
+    await mine(30);
+    await transfer(burnAddress, 12n);
+    const secondHead = await client.getBlockNumber();
+    const found = (await scanner.transfersTo(target)).transfers;
+    // One request: the re-read tail below the old head and the new blocks, not the payment's whole range again.
+    // (The window is younger than the re-read depth here, so the re-read tail is all of it.)
+    const tail = firstHead - REORG_DEPTH_BLOCKS + 1n > ranges[0]![0] ? firstHead - REORG_DEPTH_BLOCKS + 1n : ranges[0]![0];
+    expect(tail).toBeLessThanOrEqual(burnBlock);
+    expect(ranges.slice(1)).toEqual([[tail, secondHead]]);
+    // The burn's block was read twice (its first read and the overlap) and is still listed once.
+    expect(found.map((transfer) => transfer.value)).toEqual([11n, 12n]);
+    expect(new Set(found.map((transfer) => transfer.event_index)).size).toBe(2);
+
+    // A payment issued after the first one shares the cache; retaining only it drops the older blocks.
+    await stack.client.request({ method: "evm_increaseTime" as never, params: [Number(ISSUANCE_SLACK_SECONDS) * 3] as never });
+    await mine(1);
+    const laterIssuedAt = Number((await stack.client.getBlock()).timestamp);
+    const laterBurn = await transfer(laterAddress, 13n);
+    const later = {
+      challenge: { challengeNonce: `0x${"ef".repeat(32)}` as Hex, payTo: laterAddress, issuedAt: laterIssuedAt },
+      burnBlockNumber: laterBurn.toString(),
+    };
+    expect((await scanner.transfersTo(later)).transfers.map((transfer) => transfer.value)).toEqual([13n]);
+    const before = ranges.length;
+    await scanner.retain?.([later]);
+    // The first payment's blocks are gone: looking it up again fetches exactly the gap before the later payment's start.
+    expect((await scanner.transfersTo(target)).transfers.map((transfer) => transfer.value)).toEqual([11n, 12n]);
+    const gap = ranges.slice(before);
+    expect(gap).toHaveLength(1);
+    expect(gap[0]![0]).toBe(ranges[0]![0]);
+    expect(gap[0]![1]).toBeLessThan(laterBurn);
+    // Without retain the same lookup is served from the cache.
+    const kept = ranges.length;
+    await scanner.transfersTo(target);
+    expect(ranges.length).toBe(kept);
   });
 });

@@ -4,14 +4,20 @@
  * burn address locally, so neither the indexer nor the RPC learns which address is about to be minted (the
  * event's `to` is not indexed, so a log filter could not name it anyway).
  *
- * The range starts at the first block stamped no earlier than {@link ISSUANCE_SLACK_SECONDS} before the
- * challenge was issued: a burn address is fresh per challenge and nobody knows it before its offer, so no
+ * A payment's range starts at the first block stamped no earlier than {@link ISSUANCE_SLACK_SECONDS} before
+ * the challenge was issued: a burn address is fresh per challenge and nobody knows it before its offer, so no
  * transfer to it can come earlier, while one a payer sent before settling (a self-transfer paid in parts) is
  * still covered. That block is found once per payment by bisecting block timestamps and kept in memory; it
  * is never after the accepted burn's block, so the burn itself is always in range.
+ *
+ * Every payment reads from one shared, in-process cache of decoded transfers covering a contiguous block
+ * window: a lookup fetches only the blocks past the window's end (plus a re-read tail, for reorgs) and, when a
+ * payment starts before the window, just that earlier gap. Re-reading and decoding every payment's whole range
+ * on every finalize pass cost one getLogs per payment per pass and, on a busy token, most of the process's CPU.
+ * {@link TransferScanner.retain} drops blocks no payment still being finalized needs, so memory stays bounded.
  */
 import { zerc20TokenAbi } from "@svc/scheme";
-import { isAddressEqual, type Address, type Hex, type PublicClient } from "viem";
+import type { Address, Hex, PublicClient } from "viem";
 
 /** How far before the challenge's `issuedAt` the scan starts, for clock skew between the facilitator and block timestamps. */
 export const ISSUANCE_SLACK_SECONDS = 120n;
@@ -19,23 +25,107 @@ export const ISSUANCE_SLACK_SECONDS = 120n;
 /** Blocks per `eth_getLogs` request: below the range limit common RPC providers enforce. */
 export const SCAN_CHUNK_BLOCKS = 2_000n;
 
+/** Blocks below the cached head read again whenever the head moves, so a reorged tail is replaced rather than kept. */
+export const REORG_DEPTH_BLOCKS = 12n;
+
+/** Most transfers of other addresses returned per lookup: they only feed decoy leaves (mixProofLeaves.ts). */
+export const OTHERS_SAMPLE_LIMIT = 64;
+
 /** One `IndexedTransfer` as read from the chain. */
 export type ScannedTransfer = { event_index: bigint; from: Address; to: Address; value: bigint; eth_block_number: bigint };
 
 /** What the scanner needs of an accepted payment. */
 export type ScanTarget = { challenge: { challengeNonce: Hex; payTo: Address; issuedAt: number }; burnBlockNumber: string };
 
-/** The transfers a burn address received, and every other transfer of the scanned range (decoy candidates). */
+/** The transfers a burn address received, and a bounded sample of other transfers of its range (decoy candidates). */
 export type ScanResult = { transfers: ScannedTransfer[]; others: ScannedTransfer[] };
 
 /** Scans the token's transfers for burn addresses. */
-export type TransferScanner = { transfersTo: (target: ScanTarget) => Promise<ScanResult> };
+export type TransferScanner = {
+  transfersTo: (target: ScanTarget) => Promise<ScanResult>;
+  /** Drops cached blocks before the earliest known start of `targets` (all of them when there are none). */
+  retain?: (targets: readonly ScanTarget[]) => Promise<void>;
+};
 
-/** Creates a scanner over `token` on `client`; the start block of each payment is cached for the process's life. */
+/** Creates a scanner over `token` on `client` with one transfer cache shared by all payments; start blocks are cached for the process's life. */
 export function createTransferScanner(params: { client: PublicClient; token: Address; chunkBlocks?: bigint }): TransferScanner {
   const { client, token } = params;
   const chunk = params.chunkBlocks ?? SCAN_CHUNK_BLOCKS;
   const startBlocks = new Map<string, bigint>();
+  // The cache: the transfers of each block of [window.from, window.to] that has any, and the same transfers
+  // by lowercased recipient keyed by event index, so a re-read block replaces its entries instead of adding.
+  let window: { from: bigint; to: bigint } | undefined;
+  const blocks = new Map<bigint, ScannedTransfer[]>();
+  const byRecipient = new Map<string, Map<bigint, ScannedTransfer>>();
+  // Reads and prunes run one at a time so the window always describes what the maps hold.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(run: () => Promise<T>): Promise<T> => {
+    const result = queue.then(run, run);
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
+  const forgetBlock = (blockNumber: bigint) => {
+    for (const transfer of blocks.get(blockNumber) ?? []) byRecipient.get(transfer.to.toLowerCase())?.delete(transfer.event_index);
+    blocks.delete(blockNumber);
+  };
+
+  // Reads [from, to] in chunks and replaces every block of each chunk, so a block read twice is never doubled.
+  const read = async (from: bigint, to: bigint, chunkDone: (chunkFrom: bigint, chunkTo: bigint) => void, descending = false) => {
+    const starts: bigint[] = [];
+    for (let start = from; start <= to; start += chunk) starts.push(start);
+    if (descending) starts.reverse();
+    for (const start of starts) {
+      const end = start + chunk - 1n < to ? start + chunk - 1n : to;
+      const logs = await client.getContractEvents({
+        address: token,
+        abi: zerc20TokenAbi,
+        eventName: "IndexedTransfer",
+        fromBlock: start,
+        toBlock: end,
+        strict: true,
+      });
+      for (let blockNumber = start; blockNumber <= end; blockNumber++) forgetBlock(blockNumber);
+      for (const log of logs) {
+        const transfer = { event_index: log.args.index, from: log.args.from, to: log.args.to, value: log.args.value, eth_block_number: log.blockNumber };
+        blocks.set(log.blockNumber, [...(blocks.get(log.blockNumber) ?? []), transfer]);
+        const recipient = transfer.to.toLowerCase();
+        const received = byRecipient.get(recipient) ?? new Map<bigint, ScannedTransfer>();
+        byRecipient.set(recipient, received.set(transfer.event_index, transfer));
+      }
+      chunkDone(start, end);
+    }
+  };
+
+  // Extends the window to cover [start, head]: an earlier gap, then the new tail with its re-read overlap.
+  const cover = async (start: bigint, head: bigint) => {
+    if (window === undefined) {
+      await read(start, head, (_, chunkTo) => {
+        window = { from: start, to: chunkTo };
+      });
+      if (window === undefined) window = { from: start, to: start - 1n };
+      return;
+    }
+    const current = window;
+    if (start < current.from)
+      await read(
+        start,
+        current.from - 1n,
+        (chunkFrom) => {
+          current.from = chunkFrom;
+        },
+        true,
+      );
+    if (head === current.to) return;
+    for (const blockNumber of [...blocks.keys()]) if (blockNumber > head) forgetBlock(blockNumber);
+    const lastKept = head < current.to ? head : current.to;
+    const overlap = lastKept - REORG_DEPTH_BLOCKS + 1n;
+    const from = overlap > current.from ? overlap : current.from;
+    current.to = from - 1n;
+    await read(from, head, (_, chunkTo) => {
+      current.to = chunkTo;
+    });
+  };
 
   const startBlock = async (target: ScanTarget): Promise<bigint> => {
     const key = target.challenge.challengeNonce.toLowerCase();
@@ -48,25 +138,41 @@ export function createTransferScanner(params: { client: PublicClient; token: Add
 
   return {
     transfersTo: async (target) => {
-      const [fromBlock, head] = await Promise.all([startBlock(target), client.getBlockNumber()]);
-      const scanned: ScannedTransfer[] = [];
-      for (let from = fromBlock; from <= head; from += chunk) {
-        const to = from + chunk - 1n < head ? from + chunk - 1n : head;
-        const logs = await client.getContractEvents({
-          address: token,
-          abi: zerc20TokenAbi,
-          eventName: "IndexedTransfer",
-          fromBlock: from,
-          toBlock: to,
-          strict: true,
-        });
-        for (const log of logs) {
-          scanned.push({ event_index: log.args.index, from: log.args.from, to: log.args.to, value: log.args.value, eth_block_number: log.blockNumber });
+      // Uncached: a head older than the window's end would read as a reorg and drop blocks still valid.
+      const [fromBlock, head] = await Promise.all([startBlock(target), client.getBlockNumber({ cacheTime: 0 })]);
+      return serially(async () => {
+        await cover(fromBlock, head);
+        const inRange = (transfer: ScannedTransfer) => transfer.eth_block_number >= fromBlock && transfer.eth_block_number <= head;
+        const transfers = [...(byRecipient.get(target.challenge.payTo.toLowerCase())?.values() ?? [])]
+          .filter(inRange)
+          .sort((a, b) => (a.event_index < b.event_index ? -1 : a.event_index > b.event_index ? 1 : 0));
+        const others: ScannedTransfer[] = [];
+        for (const [blockNumber, transfersOfBlock] of blocks) {
+          if (others.length >= OTHERS_SAMPLE_LIMIT) break;
+          if (blockNumber < fromBlock || blockNumber > head) continue;
+          for (const transfer of transfersOfBlock) {
+            if (others.length < OTHERS_SAMPLE_LIMIT && transfer.to.toLowerCase() !== target.challenge.payTo.toLowerCase()) others.push(transfer);
+          }
         }
-      }
-      const mine = (transfer: ScannedTransfer) => isAddressEqual(transfer.to, target.challenge.payTo);
-      return { transfers: scanned.filter(mine), others: scanned.filter((transfer) => !mine(transfer)) };
+        return { transfers, others };
+      });
     },
+    retain: (targets) =>
+      serially(async () => {
+        const starts = targets.flatMap((target) => startBlocks.get(target.challenge.challengeNonce.toLowerCase()) ?? []);
+        if (window === undefined) return;
+        if (starts.length === 0 && targets.length === 0) {
+          for (const blockNumber of [...blocks.keys()]) forgetBlock(blockNumber);
+          window = undefined;
+          return;
+        }
+        // A target whose start is not known yet extends the window again when it is looked up.
+        const earliest = starts.reduce((low, start) => (start < low ? start : low), window.to + 1n);
+        if (earliest <= window.from) return;
+        for (const blockNumber of [...blocks.keys()]) if (blockNumber < earliest) forgetBlock(blockNumber);
+        window.from = earliest;
+        if (window.from > window.to) window = undefined;
+      }),
   };
 }
 
