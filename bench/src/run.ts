@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       dir,
       name: "facilitator",
       price: OURS_PRICE,
-      // The stack's 1 s finalize loop; it backs off while the indexer is down (see finalizeTiming.ts). A long
+      // The stack's 1 s finalize loop; its payments wait for a root while the indexer is down (see finalizeTiming.ts). A long
       // TTL keeps prepared offers valid and the payments' burn secrets in memory until they are minted.
       overrides: { finalizeIntervalMs: 1000, challengeTtlSeconds: 1800, maxOpenChallenges: 1000 },
     });

@@ -3,9 +3,9 @@
  * and mints per minute with N accepted payments pending.
  *
  * Through sections 1-3 the facilitator runs its normal finalize loop (every 1 s, as `make stack` configures
- * it) but the indexer is down, so every pass fails at its first indexer call and backs off (to 10 s): the
- * payments those sections accept (about a hundred) stay pending, in memory, at the cost of one or two RPC
- * round trips per pass. Here the indexer comes back on the same URL, with its root job driven by the bench
+ * it) but the indexer, and with it the root job, is down: each payment those sections accept (about a
+ * hundred) waits for a proved root after its first pass and is skipped until one is, so they stay pending,
+ * in memory, at the cost of one or two RPC round trips per pass. Here the indexer comes back on the same URL, with its root job driven by the bench
  * every 500 ms (the stack's default), and the drain is timed from the facilitator's own `payment_finalized`
  * log events; CPU and JSON-RPC work per mint are read over the drain. Then single payments are timed from
  * `payment_accepted` to `payment_finalized`.

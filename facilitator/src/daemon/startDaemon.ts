@@ -359,7 +359,10 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
         : undefined,
     finalize: instrumentFinalize(metrics, (entry) =>
       prover
-        ? finalizeEntry({ client, relayer: minterSender, prover, indexer: reads.indexer, transfers: reads.transfers, deployment, burnSecret }, entry)
+        ? finalizeEntry(
+            { client, relayer: minterSender, prover, indexer: reads.indexer, transfers: reads.transfers, rootWait: reads.rootWait, deployment, burnSecret },
+            entry,
+          )
         : Promise.resolve({ kind: "waiting", reason: FINALIZE_WAITING_REASON.noProver }),
     ),
     sweepFees: (owing) =>

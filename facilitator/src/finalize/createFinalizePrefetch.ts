@@ -19,6 +19,21 @@ export type FinalizePrefetch = {
   prefetch: (targets: readonly ScanTarget[]) => Promise<void>;
   transfers: TransferScanner;
   indexer: IndexerClient;
+  /** Which payments can skip this pass because they wait for a root that has not been proved since. */
+  rootWait: RootWait;
+};
+
+/**
+ * Payments waiting for a proved root cost nothing until the verifier's `latestProvedIndex` moves: a payment
+ * that waited at index P is skipped (no receipt, scan or contract read of its own) while the pass's index is
+ * still P. Roots are proved minutes apart on a real chain, so without this every pass would re-read every
+ * waiting payment for nothing.
+ */
+export type RootWait = {
+  /** True when the payment waited for a root at the index this pass read. */
+  unchanged: (challengeNonce: Hex) => boolean;
+  /** Records that the payment waits for a root beyond `provedIndex`. */
+  waiting: (challengeNonce: Hex, provedIndex: bigint) => void;
 };
 
 const key = (challengeNonce: Hex) => challengeNonce.toLowerCase();
@@ -33,6 +48,12 @@ export function createFinalizePrefetch(params: {
   let scans = new Map<string, ScanResult>();
   let decoys: bigint[] = [];
   let batch: { targetIndex: bigint; byLeaf: Map<bigint, TransferProof> } | undefined;
+  let passIndex: bigint | undefined;
+  const waitingAt = new Map<string, bigint>();
+  const rootWait: RootWait = {
+    unchanged: (challengeNonce) => passIndex !== undefined && waitingAt.get(key(challengeNonce)) === passIndex,
+    waiting: (challengeNonce, provedIndex) => void waitingAt.set(key(challengeNonce), provedIndex),
+  };
 
   const mixedProofs = (targetIndex: bigint, own: readonly bigint[]) => params.indexer.proofs(targetIndex, mixProofLeaves(own, decoys, targetIndex));
 
@@ -41,17 +62,21 @@ export function createFinalizePrefetch(params: {
       scans = new Map();
       decoys = [];
       batch = undefined;
+      passIndex = await params.client
+        .readContract({ address: params.verifier, abi: zerc20VerifierAbi, functionName: "latestProvedIndex" })
+        .catch(() => undefined);
+      const pending = new Set(targets.map((target) => key(target.challenge.challengeNonce)));
+      for (const waiter of waitingAt.keys()) if (!pending.has(waiter)) waitingAt.delete(waiter);
       if (targets.length === 0) return params.scanner.retain?.(targets).catch(() => undefined);
       for (const target of targets) {
+        if (rootWait.unchanged(target.challenge.challengeNonce)) continue;
         const scan = await params.scanner.transfersTo(target).catch(() => undefined);
         if (scan !== undefined) scans.set(key(target.challenge.challengeNonce), scan);
       }
       // The scanner's shared cache keeps only the blocks this pass's payments still need.
       await params.scanner.retain?.(targets).catch(() => undefined);
       decoys = [...scans.values()].flatMap((scan) => scan.others.map((transfer) => transfer.event_index));
-      const targetIndex = await params.client
-        .readContract({ address: params.verifier, abi: zerc20VerifierAbi, functionName: "latestProvedIndex" })
-        .catch(() => undefined);
+      const targetIndex = passIndex;
       if (targetIndex === undefined) return;
       const own = [...new Set([...scans.values()].flatMap((scan) => scan.transfers.map((transfer) => transfer.event_index)))].filter(
         (leaf) => leaf < targetIndex,
@@ -60,6 +85,7 @@ export function createFinalizePrefetch(params: {
       const answered = await mixedProofs(targetIndex, own).catch(() => undefined);
       if (answered !== undefined) batch = { targetIndex, byLeaf: new Map(answered.map((path) => [path.leaf_index, path])) };
     },
+    rootWait,
     transfers: {
       transfersTo: async (target) => scans.get(key(target.challenge.challengeNonce)) ?? params.scanner.transfersTo(target),
     },

@@ -15,6 +15,7 @@ import type { SerialSender } from "../chain/createSerialSender.js";
 import { pollReceipt } from "../chain/pollReceipt.js";
 import type { SettlementEntry } from "../settlement/settlementBook.js";
 import { FINALIZE_FAILED_REASON, FINALIZE_WAITING_REASON, type FinalizeFailedReason, type FinalizeWaitingReason } from "./finalizeReasons.js";
+import type { RootWait } from "./createFinalizePrefetch.js";
 import type { TransferScanner } from "./createTransferScanner.js";
 import { IndexerRequestError } from "./errors.js";
 import type { IndexerClient } from "./indexerClient.js";
@@ -34,6 +35,8 @@ export type FinalizeContext = {
   burnSecret: (challengeNonce: Hex) => Promise<BurnSecret>;
   /** How long to wait for the mint's receipt (default 60 s). */
   mintReceiptTimeoutMs?: number;
+  /** Lets a payment that waits for a root skip passes until one is proved (createFinalizePrefetch.ts). */
+  rootWait?: RootWait;
 };
 
 /** What became of the entry in this pass; `detail` is a sentence for the log, never journaled. */
@@ -47,6 +50,9 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
   const { client, deployment } = context;
   const payTo = entry.challenge.payTo;
   const amount = BigInt(entry.challenge.amount);
+  if (context.rootWait?.unchanged(entry.challenge.challengeNonce)) {
+    return { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootNotProved, detail: "no root proved since the last pass" };
+  }
 
   const evidence = await burnEvidence(client, entry, deployment.token);
   if (evidence) return { kind: "failed", reason: FINALIZE_FAILED_REASON.evidenceVanished, detail: evidence };
@@ -70,7 +76,10 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
     return mintTxHash ? { kind: "finalized", mintTxHash, minted: 0n } : { kind: "waiting", reason: FINALIZE_WAITING_REASON.mintNotFound };
   }
   const highest = transfers.reduce((max, transfer) => (transfer.event_index > max ? transfer.event_index : max), 0n);
-  if (highest >= provedIndex) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootNotProved };
+  if (highest >= provedIndex) {
+    context.rootWait?.waiting(entry.challenge.challengeNonce, provedIndex);
+    return { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootNotProved };
+  }
 
   const [answered, provedRoot] = await Promise.all([
     context.indexer.proofs(
