@@ -131,31 +131,70 @@ export { decodePaymentSignatureHeader, encodePaymentSignatureHeader } from "./he
 
 export {
   feeSplitterAbi,
-  fixtureProofVerifierAbi,
   generalRecipientComponents,
+  groth16VerifierAbi,
   permitBurnerAbi,
-  zerc20HubAbi,
+  teleportEventAbiV1,
+  teleportEventAbiV2,
   zerc20TokenAbi,
+  zerc20TokenAbiV1,
   zerc20VerifierAbi,
+  zerc20VerifierAbiV1,
+  zerc20VerifierAbiV2,
 } from "./zerc20/abis.js";
+export { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion, ProtocolVersionSchema } from "./zerc20/protocol/protocolVersion.js";
+export type { IndexedTransferFields } from "./zerc20/protocol/transfer.js";
+export { zerc20Protocol, type Zerc20Protocol } from "./zerc20/protocol/zerc20Protocol.js";
+export { zerc20V1 } from "./zerc20/protocol/zerc20V1.js";
+export { BURN_ADDRESS_DOMAIN_V2, zerc20V2 } from "./zerc20/protocol/zerc20V2.js";
+export { HASH_CHAIN_MASK } from "./zerc20/protocol/hashChainMask.js";
 export {
-  decodeFixtureProof,
-  encodeFixtureProof,
+  DECIDER_ROOT_WORDS,
+  DECIDER_WITHDRAW_SNARK_OFFSET,
+  DECIDER_WITHDRAW_WORDS,
+  type DeciderWithdrawProof,
+  decodeDeciderWithdrawProof,
+  encodeDeciderWithdrawProof,
+} from "./zerc20/proofs/deciderProof.js";
+export { ProofEncodingError } from "./zerc20/proofs/errors.js";
+export { decodeGroth16Proof, encodeGroth16Proof, GROTH16_PROOF_BYTES, type Groth16Proof } from "./zerc20/proofs/groth16Proof.js";
+export { decodeRootProof, encodeRootProof, ROOT_PROOF_SNARK_OFFSET, type RootProof, type TransferTreeState } from "./zerc20/proofs/rootProof.js";
+export {
+  decodeFixtureIvcProof,
   type FixtureCircuit,
   FIXTURE_PROVER_PRIVATE_KEY,
   fixtureCircuitTag,
   fixtureProofDigest,
-  recoverFixtureProofSigner,
-  signFixtureProof,
-} from "./zerc20/fixtureProof.js";
+  recoverFixtureSigner,
+  type SignatureWords,
+  signFixtureDeciderWithdrawProof,
+  signFixtureGroth16Proof,
+  signFixtureIvcProof,
+  signFixtureRootProof,
+  signFixtureWords,
+} from "./zerc20/proofs/fixtureProof.js";
+export {
+  encodeIndexerEvent,
+  encodeIndexerProof,
+  INDEXER_MAX_PROOF_LEAVES,
+  type IndexerEvent,
+  IndexerEventSchema,
+  IndexerEventsSchema,
+  indexerHex,
+  type IndexerProof,
+  IndexerProofSchema,
+  IndexerProofsSchema,
+  indexerProofsRequest,
+  IndexerStatusSchema,
+  IndexerTreeIndexSchema,
+} from "./zerc20/indexer/indexerWire.js";
 
 export {
   BN254_FIELD_MODULUS,
-  BURN_ADDRESS_POW_BITS,
   burnAddressFromHash,
-  burnAddressHash,
   deriveBurnAddress,
   meetsBurnAddressPow,
+  openBurnAddress,
   type BurnAddressDerivation,
 } from "./zerc20/burnAddress.js";
 export {
@@ -170,13 +209,11 @@ export {
   selectPoseidon,
   type SelectPoseidonOptions,
 } from "./zerc20/poseidon/poseidonImplementation.js";
-export { HASH_CHAIN_MASK, nextHashChain } from "./zerc20/hashChain.js";
 export {
   emptyTreeRoot,
   merkleNode,
   merkleRootFromPath,
   TRANSFER_TREE_HEIGHT,
-  transferLeaf,
   verifyMerklePath,
   zeroHashes,
 } from "./zerc20/merkle.js";

@@ -1,12 +1,38 @@
 /**
- * Contract interfaces the parties call, as viem ABIs. They are the single source of truth for the
- * zERC20 deployment (token, verifier, hub) and the product contracts (PermitBurner, FeeSplitter);
- * the Solidity sources in `facilitator/contracts` and `anvil-fixtures/contracts` implement them and a
- * test in `anvil-fixtures` checks every item here against the compiled ABI.
+ * Contract interfaces the parties call, as viem ABIs: the zERC20 deployment as the protocol publishes it
+ * (token, verifier; both versions, see `protocol/`) and the product contracts (PermitBurner, FeeSplitter).
+ * Names, types and selectors are the published ones; the Solidity sources in `facilitator/contracts` and
+ * `anvil-fixtures/contracts` implement them and a test in `anvil-fixtures` checks every item here against the
+ * compiled ABI. What differs between the versions is split out by name (`…V1`, `…V2`); only the protocol
+ * seam (`protocol/zerc20Protocol.ts`) picks between them.
  */
 import { parseAbi } from "viem";
 
-/** The zERC20 token: ERC-20 + EIP-2612 permit, the indexed-transfer hash chain, and the teleport mint. */
+/** ERC-20 reads and transfers with the indexed-transfer log and the teleport mint: every zERC20 token has these. */
+export const zerc20TokenAbiV1 = parseAbi([
+  "function name() view returns (string)",
+  "function symbol() view returns (string)",
+  "function decimals() view returns (uint8)",
+  "function totalSupply() view returns (uint256)",
+  "function balanceOf(address account) view returns (uint256)",
+  "function allowance(address owner, address spender) view returns (uint256)",
+  "function transfer(address to, uint256 value) returns (bool)",
+  "function transferFrom(address from, address to, uint256 value) returns (bool)",
+  "function approve(address spender, uint256 value) returns (bool)",
+  "function index() view returns (uint256)",
+  "function hashChain() view returns (uint256)",
+  "function minter() view returns (address)",
+  "function verifier() view returns (address)",
+  "function teleport(address to, uint256 value)",
+  "event Transfer(address indexed from, address indexed to, uint256 value)",
+  "event IndexedTransfer(uint256 indexed index, address from, address to, uint256 value)",
+  "event Teleport(address indexed to, uint256 value)",
+  "error ValueTooLarge()",
+  "error OnlyVerifier()",
+  "error OnlyMinter()",
+]);
+
+/** The v2 token (LayerZero OFT in production): the v1 interface plus EIP-2612 permit and the token-wide teleported sum. */
 export const zerc20TokenAbi = parseAbi([
   "function name() view returns (string)",
   "function symbol() view returns (string)",
@@ -24,67 +50,73 @@ export const zerc20TokenAbi = parseAbi([
   "function hashChain() view returns (uint256)",
   "function minter() view returns (address)",
   "function verifier() view returns (address)",
-  "function setMinter(address minter)",
-  "function setVerifier(address verifier)",
-  "function mint(address to, uint256 value)",
+  "function totalTeleported() view returns (uint256)",
   "function teleport(address to, uint256 value)",
   "event Transfer(address indexed from, address indexed to, uint256 value)",
   "event IndexedTransfer(uint256 indexed index, address from, address to, uint256 value)",
-  "event Teleport(address indexed to, uint256 value)",
-  "error ValueTooLarge(uint256 value)",
-  "error NotMinter(address caller)",
-  "error NotVerifier(address caller)",
+  "error ValueTooLarge()",
+  "error OnlyVerifier()",
+  "error OnlyMinter()",
 ]);
 
-/** The general recipient a burn address commits to; its hash is the verifier's `recipientHash`. */
+/** The general recipient a burn address commits to; its hash is the verifier's recipient hash `R`. */
 export const generalRecipientComponents = "(uint64 chainId, bytes32 recipient, bytes32 tweak)";
 
-/** The zERC20 verifier: proved transfer roots and the proof-gated, difference-only teleport mint. */
+/**
+ * The verifier functions, events and errors both versions publish with the same selectors: proved roots, the
+ * per-recipient-hash minted total (`totalTeleported(uint256)`), the proof-gated mints and the root reservation.
+ */
 export const zerc20VerifierAbi = parseAbi([
-  "function token() view returns (address)",
-  "function hub() view returns (address)",
-  "function reserveHashChain()",
-  "function reservedIndex() view returns (uint64)",
-  "function reservedHashChain() view returns (uint256)",
-  "function proveTransferRoot(bytes proof)",
   "function latestProvedIndex() view returns (uint64)",
   "function provedTransferRoots(uint64 index) view returns (uint256)",
+  "function globalTransferRoots(uint64 index) view returns (uint256)",
+  "function totalTeleported(uint256 recipientHash) view returns (uint256)",
   "function singleTeleport(bool isGlobal, uint64 rootHint, (uint64 chainId, bytes32 recipient, bytes32 tweak) gr, bytes proof)",
   "function teleport(bool isGlobal, uint64 rootHint, (uint64 chainId, bytes32 recipient, bytes32 tweak) gr, bytes proof)",
-  "function totalTeleported(bytes32 recipientHash) view returns (uint256)",
-  "function recipientHashOf((uint64 chainId, bytes32 recipient, bytes32 tweak) gr) pure returns (bytes32)",
+  "function hubEid() view returns (uint32)",
+  "function reserveHashChain() returns (uint64 index, uint256 hashChain)",
+  "function latestReservedIndex() view returns (uint64)",
+  "function reservedHashChains(uint64 index) view returns (uint256)",
+  "function proveTransferRoot(bytes proof)",
   "function paused() view returns (bool)",
-  "function pause()",
-  "function unpause()",
-  "event HashChainReserved(uint64 indexed index, uint256 hashChain)",
+  "function activateEmergency()",
+  "function deactivateEmergency()",
   "event TransferRootProved(uint64 indexed index, uint256 root)",
-  "event Teleported(bytes32 indexed recipientHash, address indexed to, uint256 value)",
-  "error NothingReserved()",
-  "error StaleRootProof(uint64 expectedOldIndex, uint64 givenOldIndex)",
-  "error RootProofMismatch()",
-  "error UnknownRoot(uint64 rootHint)",
-  "error RecipientHashMismatch(bytes32 expected, bytes32 given)",
-  "error WrongChain(uint64 expected, uint64 given)",
-  "error NothingToTeleport(uint256 alreadyTeleported, uint256 value)",
+  "error NothingToWithdraw(uint256 totalTeleported, uint256 value)",
+  "error ExpectedRootZero(uint64 rootHint)",
+  "error TransferRootMismatch(uint256 expected, uint256 given)",
+  "error RecipientMismatch(uint256 expected, uint256 given)",
+  "error InvalidRecipientChainId(uint64 expected, uint64 given)",
   "error InvalidProof()",
-  "error MalformedProof()",
-  "error GlobalRootsUnavailable()",
 ]);
 
-/** The hub: aggregated global roots relayed to verifiers (local stack: storage only). */
-export const zerc20HubAbi = parseAbi([
-  "function globalRoots(uint64 index) view returns (uint256)",
-  "function latestGlobalIndex() view returns (uint64)",
-  "function publishGlobalRoot(uint64 index, uint256 root)",
-  "event GlobalRootPublished(uint64 indexed index, uint256 root)",
+/** v1's mint event, emitted by the verifier (and the token) for every teleport mint. */
+export const teleportEventAbiV1 = parseAbi(["event Teleport(address indexed to, uint256 value)"]);
+
+/** v2's mint events: the plain teleport, and the one that pays a relayer fee out of the minted value. */
+export const teleportEventAbiV2 = parseAbi([
+  "event Teleport(address indexed to, uint256 value, bool isGlobal, uint64 rootHint, uint256 transferRoot, (uint64 chainId, bytes32 recipient, bytes32 tweak) gr)",
+  "event TeleportWithRelayerFee(address indexed to, address indexed relayer, uint256 recipientValue, uint256 relayerFee, bool isGlobal, uint64 rootHint, uint256 transferRoot, (uint64 chainId, bytes32 recipient, bytes32 tweak) gr)",
 ]);
 
-/** Fixture proof verifier: accepts a proof only when it is signed by the fixture key over the public inputs. */
-export const fixtureProofVerifierAbi = parseAbi([
-  "function signer() view returns (address)",
-  "function circuit() view returns (bytes32)",
-  "function verifyProof(uint256[] publicInputs, bytes signature) view returns (bool)",
-]);
+/** The v1 verifier: the common interface and v1's mint event; a paused v1 verifier reverts with the string "Pausable: paused". */
+export const zerc20VerifierAbiV1 = [...zerc20VerifierAbi, ...teleportEventAbiV1] as const;
+
+/** The v2 verifier: the common interface, relayer-fee mints, the prover allow-list, v2's mint events and `EnforcedPause()`. */
+export const zerc20VerifierAbiV2 = [
+  ...zerc20VerifierAbi,
+  ...teleportEventAbiV2,
+  ...parseAbi([
+    "function singleTeleport(bool isGlobal, uint64 rootHint, (uint64 chainId, bytes32 recipient, bytes32 tweak) gr, bytes proof, (uint256 relayerFee, uint256 maxFee, uint64 deadline, bytes signature) fee)",
+    "function teleport(bool isGlobal, uint64 rootHint, (uint64 chainId, bytes32 recipient, bytes32 tweak) gr, bytes proof, (uint256 relayerFee, uint256 maxFee, uint64 deadline, bytes signature) fee)",
+    "function isAllowedProver(address prover) view returns (bool)",
+    "error UnauthorizedProver(address prover)",
+    "error EnforcedPause()",
+  ]),
+] as const;
+
+/** Groth16 verifier of the single-teleport circuit: three public inputs `[transferRoot, R, value − δ]`. */
+export const groth16VerifierAbi = parseAbi(["function verifyProof(uint256[2] a, uint256[2][2] b, uint256[2] c, uint256[3] publicInputs) view returns (bool)"]);
 
 /**
  * PermitBurner (EIP-712 domain `SvcPermitBurner`, version `1`): one transaction that checks the payer's

@@ -1,34 +1,26 @@
 /**
- * Burn-address derivation: `h = Poseidon(recipientFr, secret)`, accepted only when bits 160..171 of `h` are
- * zero (a 12-bit proof of work that makes address-collision grinding expensive); the burn address is the
- * low 160 bits of `h`. Pure math: the seed and secrets stay with the facilitator that calls it.
+ * Burn-address derivation under one protocol version: `h = Poseidon(...prefix, s)` (see
+ * {@link Zerc20Protocol.burnAddressPrefix}), accepted only when the version's proof-of-work bits above bit 160
+ * of `h` are zero (protocol: it makes address-collision grinding expensive); the burn address is the low 160
+ * bits of `h`. Pure math: the seed and secrets stay with the facilitator that calls it.
  */
-import { poseidon2 } from "poseidon-lite";
 import { getAddress, type Address } from "viem";
 
-import { PoseidonMismatchError } from "./poseidon/errors.js";
 import { BN254_FIELD_MODULUS } from "./bn254.js";
+import { PoseidonMismatchError } from "./poseidon/errors.js";
 import { poseidonChoice } from "./poseidon/poseidonImplementation.js";
+import type { Zerc20Protocol } from "./protocol/zerc20Protocol.js";
 
 export { BN254_FIELD_MODULUS };
 
-/** Bits of proof of work a burn address carries (bits 160..171 of the Poseidon hash are zero). */
-export const BURN_ADDRESS_POW_BITS = 12;
-
 const ADDRESS_MASK = (1n << 160n) - 1n;
-const POW_MASK = (1n << BigInt(BURN_ADDRESS_POW_BITS)) - 1n;
 
 /** A derived burn address with the secret that opens it. */
 export type BurnAddressDerivation = { burnAddress: Address; secret: bigint; nonce: bigint };
 
-/** `Poseidon(recipientFr, secret)`, the hash a burn address is cut from; always `poseidon-lite`, the reference. */
-export function burnAddressHash(recipientFr: bigint, secret: bigint): bigint {
-  return poseidon2([recipientFr, secret]);
-}
-
-/** Whether `h` satisfies the proof of work. */
-export function meetsBurnAddressPow(h: bigint): boolean {
-  return ((h >> 160n) & POW_MASK) === 0n;
+/** Whether `h` satisfies `protocol`'s proof of work. */
+export function meetsBurnAddressPow(protocol: Zerc20Protocol, h: bigint): boolean {
+  return ((h >> 160n) & ((1n << BigInt(protocol.burnAddressPowBits)) - 1n)) === 0n;
 }
 
 /** Low 160 bits of `h` as a checksummed address. */
@@ -37,14 +29,24 @@ export function burnAddressFromHash(h: bigint): Address {
 }
 
 /**
- * Searches the smallest `nonce` such that `Poseidon(recipientFr, secretBase + nonce)` meets the proof of
- * work, with the process's Poseidon implementation (`SVC_POSEIDON`), and re-checks the found hash with
- * `poseidon-lite`. About 4096 Poseidon hashes on average: callers on a request path should derive ahead of time.
+ * Searches the smallest `nonce` such that the burn-address hash of `(secretBase + nonce) mod p` meets
+ * `protocol`'s proof of work, with the process's Poseidon implementation (`SVC_POSEIDON`), and re-checks the
+ * found hash with `poseidon-lite`. About 2^bits hashes on average (v1 4,096, v2 65,536): callers on a
+ * request path should derive ahead of time.
+ *
+ * @example
+ * deriveBurnAddress(zerc20Protocol("zerc20-v2"), recipientFr, secretBase).burnAddress;
  */
-export function deriveBurnAddress(recipientFr: bigint, secretBase: bigint): BurnAddressDerivation {
-  const nonce = poseidonChoice().implementation.searchBurnNonce(recipientFr, secretBase, BURN_ADDRESS_POW_BITS);
+export function deriveBurnAddress(protocol: Zerc20Protocol, recipientFr: bigint, secretBase: bigint): BurnAddressDerivation {
+  const nonce = poseidonChoice().implementation.searchBurnNonce(protocol.burnAddressPrefix(recipientFr), secretBase, protocol.burnAddressPowBits);
   const secret = (secretBase + nonce) % BN254_FIELD_MODULUS;
-  const h = burnAddressHash(recipientFr, secret);
-  if (!meetsBurnAddressPow(h)) throw new PoseidonMismatchError("the found nonce misses the proof of work");
+  const h = protocol.burnAddressHash(recipientFr, secret);
+  if (!meetsBurnAddressPow(protocol, h)) throw new PoseidonMismatchError("the found nonce misses the proof of work");
   return { burnAddress: burnAddressFromHash(h), secret, nonce };
+}
+
+/** The burn address `secret` opens for `recipientFr` under `protocol`, or `undefined` when the secret fails the proof of work. */
+export function openBurnAddress(protocol: Zerc20Protocol, recipientFr: bigint, secret: bigint): Address | undefined {
+  const h = protocol.burnAddressHash(recipientFr, secret);
+  return meetsBurnAddressPow(protocol, h) ? burnAddressFromHash(h) : undefined;
 }

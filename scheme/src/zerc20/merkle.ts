@@ -1,18 +1,11 @@
 /**
- * The zERC20 transfer tree: a Poseidon Merkle tree of height 40 whose leaves are `Poseidon(to, value)` for
- * each IndexedTransfer, in event-index order; empty positions hold 0. Verification only: building the tree
- * is the indexer's job.
+ * The zERC20 transfer tree, the same in both versions: a Poseidon Merkle tree of height 40 whose leaves are the
+ * version's transfer leaves (`Zerc20Protocol.transferLeaf`) in event-index order; empty positions hold 0.
  */
 import { poseidon2 } from "poseidon-lite";
-import { hexToBigInt, type Address } from "viem";
 
 /** Height of the transfer tree. */
 export const TRANSFER_TREE_HEIGHT = 40;
-
-/** `Poseidon(to, value)`: the leaf of one transfer. */
-export function transferLeaf(to: Address, value: bigint): bigint {
-  return poseidon2([hexToBigInt(to), value]);
-}
 
 /** Parent node of two children. */
 export function merkleNode(left: bigint, right: bigint): bigint {

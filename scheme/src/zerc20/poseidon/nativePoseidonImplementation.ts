@@ -34,9 +34,12 @@ export function createNativePoseidonImplementation(p: bigint, options: LoadNativ
     name: "native",
     arithmetic: addon.arithmetic(),
     poseidon2: (a, b) => (inNativeRange(a) && inNativeRange(b) ? addon.poseidon2(a, b) : poseidonLite2([a, b])),
-    searchBurnNonce: (recipientFr, secretBase, powBits) =>
-      inNativeRange(recipientFr) && inNativeRange(secretBase) && Number.isInteger(powBits) && powBits >= 1 && powBits <= 32
+    poseidon3: poseidonLiteImplementation.poseidon3,
+    searchBurnNonce: (prefix, secretBase, powBits) => {
+      const [recipientFr] = prefix;
+      return prefix.length === 1 && recipientFr !== undefined && inNativeRange(recipientFr) && inNativeRange(secretBase) && Number.isInteger(powBits) && powBits >= 1 && powBits <= 32
         ? addon.searchBurnNonce(recipientFr, secretBase, powBits)
-        : poseidonLiteImplementation.searchBurnNonce(recipientFr, secretBase, powBits),
+        : poseidonLiteImplementation.searchBurnNonce(prefix, secretBase, powBits);
+    },
   };
 }

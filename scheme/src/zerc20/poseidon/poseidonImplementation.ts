@@ -31,8 +31,10 @@ export type PoseidonImplementation = {
   readonly arithmetic?: NativePoseidonArithmetic | undefined;
   /** `poseidon2([a, b])` exactly as `poseidon-lite` computes it. */
   poseidon2(a: bigint, b: bigint): bigint;
-  /** Smallest nonce whose `poseidon2([recipientFr, (secretBase + nonce) mod p])` has bits `160 .. 160 + powBits - 1` zero. */
-  searchBurnNonce(recipientFr: bigint, secretBase: bigint, powBits: number): bigint;
+  /** `poseidon3([a, b, c])` exactly as `poseidon-lite` computes it. */
+  poseidon3(a: bigint, b: bigint, c: bigint): bigint;
+  /** Smallest nonce whose `Poseidon([...prefix, (secretBase + nonce) mod p])` has bits `160 .. 160 + powBits - 1` zero; `prefix` has 1 or 2 elements. */
+  searchBurnNonce(prefix: readonly bigint[], secretBase: bigint, powBits: number): bigint;
 };
 
 /** The implementation in use and, when `auto` fell back to `poseidon-lite`, why. */
