@@ -3,7 +3,7 @@
  * reproducible), funded with zERC20 and the EIP-3009 token by the deployer, which is the minter of both
  * fixture tokens. Permit and EIP-3009 payments are gasless for the payer, so no ether is needed.
  */
-import { zerc20TokenAbi, type Address } from "@svc/scheme";
+import type { Address } from "@svc/scheme";
 import type { StackDeployment } from "@svc/anvil-fixtures";
 import { createPublicClient, encodeFunctionData, http, keccak256, toHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -11,8 +11,8 @@ import { privateKeyToAccount } from "viem/accounts";
 /** One bench payer. */
 export type BenchAccount = { address: Address; privateKey: Hex };
 
-/** `mint(address,uint256)` of the EIP-3009 fixture token. */
-const usdcMintAbi = [
+/** `mint(address,uint256)` of the fixture tokens (zERC20 and EIP-3009): fixture funding, not part of either token's published interface. */
+const fixtureMintAbi = [
   {
     type: "function",
     name: "mint",
@@ -49,8 +49,8 @@ export async function fundBenchAccounts(parameters: {
   const [startNonce, block] = await Promise.all([client.getTransactionCount({ address: deployer.address, blockTag: "pending" }), client.getBlock()]);
   const maxFeePerGas = (block.baseFeePerGas ?? 1_000_000_000n) * 3n + 1_000_000_000n;
   const calls: { to: Address; data: Hex }[] = parameters.accounts.flatMap((account) => [
-    { to: deployment.token, data: encodeFunctionData({ abi: zerc20TokenAbi, functionName: "mint", args: [account.address, parameters.zerc20] }) },
-    { to: deployment.usdc3009, data: encodeFunctionData({ abi: usdcMintAbi, functionName: "mint", args: [account.address, parameters.usdc] }) },
+    { to: deployment.token, data: encodeFunctionData({ abi: fixtureMintAbi, functionName: "mint", args: [account.address, parameters.zerc20] }) },
+    { to: deployment.usdc3009, data: encodeFunctionData({ abi: fixtureMintAbi, functionName: "mint", args: [account.address, parameters.usdc] }) },
   ]);
   const signed = await Promise.all(
     calls.map((call, offset) =>

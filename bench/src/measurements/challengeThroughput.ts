@@ -17,7 +17,7 @@
  * each step for section 5.
  */
 import { randomBytes } from "node:crypto";
-import { BN254_FIELD_MODULUS, BURN_ADDRESS_POW_BITS, poseidonChoice, selectPoseidon, type PoseidonImplementation } from "@svc/scheme";
+import { BN254_FIELD_MODULUS, poseidonChoice, selectPoseidon, type PoseidonImplementation, type Zerc20Protocol, zerc20Protocol } from "@svc/scheme";
 import type { BenchContext } from "../harness/benchContext.js";
 import { BenchError } from "../harness/benchError.js";
 import { runLoadTest, type LoadTestResult } from "../harness/loadTest.js";
@@ -126,14 +126,14 @@ function timePoseidon(implementation: PoseidonImplementation, count: number): nu
   return (used.user + used.system) / count;
 }
 
-/** CPU ms of each of `count` proof-of-work searches for random seeds with `implementation`. */
-function timeDerivations(implementation: PoseidonImplementation, count: number): number[] {
+/** CPU ms of each of `count` proof-of-work searches under `protocol` for random seeds with `implementation`. */
+function timeDerivations(implementation: PoseidonImplementation, protocol: Zerc20Protocol, count: number): number[] {
   const cpuMs: number[] = [];
   for (let index = 0; index < count; index++) {
     const recipientFr = randomField() >> 8n;
     const secretBase = randomField();
     const started = process.cpuUsage();
-    implementation.searchBurnNonce(recipientFr, secretBase, BURN_ADDRESS_POW_BITS);
+    implementation.searchBurnNonce(protocol.burnAddressPrefix(recipientFr), secretBase, protocol.burnAddressPowBits);
     const used = process.cpuUsage(started);
     cpuMs.push((used.user + used.system) / 1000);
   }
@@ -240,8 +240,9 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
   const chosen = poseidonChoice().implementation;
   const perHashUs = timePoseidon(chosen, 20_000);
   const poseidonLitePerHashUs = timePoseidon(selectPoseidon("js").implementation, 2_000);
-  const derivationCpuMs = summarize(timeDerivations(chosen, DERIVATIONS_TIMED));
-  const expectedHashes = 2 ** BURN_ADDRESS_POW_BITS;
+  const protocol = zerc20Protocol(context.stack.deployment.protocol);
+  const derivationCpuMs = summarize(timeDerivations(chosen, protocol, DERIVATIONS_TIMED));
+  const expectedHashes = 2 ** protocol.burnAddressPowBits;
   return {
     bodyBytes: Buffer.byteLength(captured.body),
     poolSize: stock,

@@ -212,6 +212,7 @@ async function runPhase(context: PrivacyContext, name: string, policy: FinalizeP
 
     const observed = await readObservedEvents({
       rpcUrl: stack.deployment.rpcUrl,
+      protocol: stack.deployment.protocol,
       permitBurner: stack.deployment.permitBurner,
       verifier: stack.deployment.verifier,
       fromBlock,

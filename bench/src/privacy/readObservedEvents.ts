@@ -1,15 +1,17 @@
 /**
  * Reads what a chain observer sees of our payments in a block range, straight from anvil's logs: every
- * PermitBurner `BurnExecuted` (a burn and its value) and every verifier `Teleported` (a mint and its
+ * PermitBurner `BurnExecuted` (a burn and its value) and every verifier `Teleport` (a mint and its
  * value), plus the account that sent each transaction, for the same-sender link the issue names.
  */
-import { permitBurnerAbi, zerc20VerifierAbi } from "@svc/scheme";
+import { permitBurnerAbi, type ProtocolVersion, zerc20Protocol } from "@svc/scheme";
 import { createPublicClient, http, type Address, type Hash } from "viem";
 import type { ObservedEvent } from "./anonymitySets.js";
 
 /** Options of {@link readObservedEvents}. */
 export type ReadObservedEventsParameters = {
   rpcUrl: string;
+  /** The deployment's version: its `Teleport` event is the one read. */
+  protocol: ProtocolVersion;
   permitBurner: Address;
   verifier: Address;
   fromBlock: bigint;
@@ -31,11 +33,11 @@ export async function readObservedEvents(parameters: ReadObservedEventsParameter
   const range = { fromBlock: parameters.fromBlock, toBlock: parameters.toBlock };
   const [burns, mints] = await Promise.all([
     client.getContractEvents({ address: parameters.permitBurner, abi: permitBurnerAbi, eventName: "BurnExecuted", ...range }),
-    client.getContractEvents({ address: parameters.verifier, abi: zerc20VerifierAbi, eventName: "Teleported", ...range }),
+    client.getLogs({ address: parameters.verifier, event: zerc20Protocol(parameters.protocol).teleportEvent, ...range }),
   ]);
   const events: ObservedEvent[] = [
     ...burns.map((log) => ({ kind: "burn" as const, value: log.args.value ?? 0n, blockNumber: log.blockNumber, logIndex: log.logIndex })),
-    ...mints.map((log) => ({ kind: "mint" as const, value: log.args.value ?? 0n, blockNumber: log.blockNumber, logIndex: log.logIndex })),
+    ...mints.map((log) => ({ kind: "mint" as const, value: (log.args as { value?: bigint }).value ?? 0n, blockNumber: log.blockNumber, logIndex: log.logIndex })),
   ];
   const senderOf = async (hash: Hash) => (await client.getTransaction({ hash })).from.toLowerCase();
   const burnSenders = new Set(await Promise.all([...new Set(burns.map((log) => log.transactionHash))].map(senderOf)));

@@ -1,5 +1,5 @@
 /** Read-only chain checks the scenarios assert on. */
-import { permitBurnerAbi, zerc20TokenAbi, zerc20VerifierAbi } from "@svc/scheme";
+import { permitBurnerAbi, zerc20TokenAbi, zerc20Protocol } from "@svc/scheme";
 import { createPublicClient, http, type Address, type PublicClient } from "viem";
 import { foundry } from "viem/chains";
 import type { StackProcess } from "./startStackProcess.js";
@@ -27,12 +27,6 @@ export async function permitBurnCount(stack: StackProcess): Promise<number> {
 
 /** How many proof-gated mints went to `to`. */
 export async function mintCount(stack: StackProcess, to: Address): Promise<number> {
-  const logs = await chainClient(stack).getContractEvents({
-    address: stack.deployment.verifier,
-    abi: zerc20VerifierAbi,
-    eventName: "Teleported",
-    args: { to },
-    fromBlock: 0n,
-  });
+  const logs = await chainClient(stack).getLogs({ address: stack.deployment.verifier, event: zerc20Protocol(stack.deployment.protocol).teleportEvent, args: { to }, fromBlock: 0n });
   return logs.length;
 }

@@ -1,5 +1,5 @@
 /**
- * A small stock of pre-derived one-time burn addresses for one `(chainId, treasury, seed)`. Deriving one
+ * A small stock of pre-derived one-time burn addresses for one `(protocol, chainId, treasury, seed)`. Deriving one
  * costs about 4096 Poseidon hashes, too slow for a request, so worker threads (one per core by default) keep
  * the stock full in the background and `POST /challenge` only takes from it.
  *
@@ -15,13 +15,13 @@
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
-import { BN254_FIELD_MODULUS, burnAddressFromHash, burnAddressHash, meetsBurnAddressPow, poseidonChoice, type PoseidonImplementationName } from "@svc/scheme";
-import { toHex, type Address, type Hex } from "viem";
+import { BN254_FIELD_MODULUS, openBurnAddress, poseidonChoice, type PoseidonImplementationName, zerc20Protocol } from "@svc/scheme";
+import { toHex, type Hex } from "viem";
 
 import { BurnAddressPoolClosedError, BurnAddressUnavailableError, BurnAddressVerificationError, InvalidChallengeOptionError } from "./errors.js";
 import type { BurnAddressStockStore } from "./burnAddressStockFile.js";
 import { BurnAddressWorker } from "./burnAddressWorker.js";
-import { burnSecretInputs, type BurnSecretInputs } from "./burnSecretInputs.js";
+import { type BurnTarget, burnSecretInputs, type BurnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret } from "./challengeRecord.js";
 
 /** Default number of addresses kept ready: enough to absorb a burst while the workers refill. */
@@ -35,10 +35,7 @@ export const DEFAULT_BURN_ADDRESS_TAKE_TIMEOUT_MS = 30_000;
 const MAX_CONSECUTIVE_WORKER_FAILURES = 3;
 
 /** What a pool derives for, and how hard it works. */
-export type BurnAddressPoolParameters = {
-  chainId: number;
-  /** `settlement.treasury`: the mint destination every recipient hash commits to. */
-  treasury: Address;
+export type BurnAddressPoolParameters = BurnTarget & {
   /** The burn-address seed (`deriveBurnSeed`). */
   seed: Hex;
   /** Addresses kept ready; 0 derives only on demand. Default {@link DEFAULT_BURN_ADDRESS_POOL_SIZE}. */
@@ -97,15 +94,13 @@ type Waiter = {
  * Keeps `size` verified burn secrets ready and refills them on worker threads.
  *
  * @example
- * const pool = new BurnAddressPool({ chainId: 31337, treasury, seed: deriveBurnSeed(treasuryPk) });
+ * const pool = new BurnAddressPool({ protocol: "zerc20-v2", chainId: 31337, treasury, seed: deriveBurnSeed(treasuryPk) });
  * const burn = await pool.take(); // immediate when stocked
  * await pool.close();
  */
 export class BurnAddressPool implements BurnAddressSource {
-  /** The chain every recipient hash of this pool commits to. */
-  readonly chainId: number;
-  /** The mint destination every recipient hash of this pool commits to. */
-  readonly treasury: Address;
+  /** The protocol version, chain and mint destination every address of this pool is derived for. */
+  readonly target: BurnTarget;
   readonly #seed: Hex;
   readonly #size: number;
   readonly #maxWorkers: number;
@@ -138,8 +133,7 @@ export class BurnAddressPool implements BurnAddressSource {
     if (!Number.isFinite(takeTimeoutMs) || takeTimeoutMs < 0) {
       throw new InvalidChallengeOptionError({ option: "pool take timeout", expected: "a non-negative number of ms" });
     }
-    this.chainId = parameters.chainId;
-    this.treasury = parameters.treasury;
+    this.target = { protocol: parameters.protocol, chainId: parameters.chainId, treasury: parameters.treasury };
     this.#seed = parameters.seed;
     this.#size = size;
     this.#maxWorkers = workers;
@@ -240,7 +234,7 @@ export class BurnAddressPool implements BurnAddressSource {
   #restore(): void {
     if (this.#store === undefined) return;
     for (const { paymentId, nonce } of this.#store.restored) {
-      const inputs = burnSecretInputs(this.#seed, this.chainId, this.treasury, paymentId);
+      const inputs = burnSecretInputs(this.#seed, this.target, paymentId);
       let burn: BurnSecret;
       try {
         burn = completeBurnSecret(inputs, nonce);
@@ -295,10 +289,10 @@ export class BurnAddressPool implements BurnAddressSource {
   }
 
   #derive(worker: BurnAddressWorker): void {
-    const inputs = burnSecretInputs(this.#seed, this.chainId, this.treasury, toHex(randomBytes(32)));
+    const inputs = burnSecretInputs(this.#seed, this.target, toHex(randomBytes(32)));
     const started = performance.now();
     this.#deriving++;
-    worker.search(inputs.recipientFr, inputs.secretBase).then(
+    worker.search(inputs).then(
       (nonce) => {
         this.#deriving--;
         if (this.#closed) return;
@@ -365,13 +359,7 @@ export class BurnAddressPool implements BurnAddressSource {
 /** Turns a nonce into a burn secret, checking it with the scheme's own `poseidon-lite` hash (one Poseidon call). */
 function completeBurnSecret(inputs: BurnSecretInputs, nonce: bigint): BurnSecret {
   const secret = (inputs.secretBase + nonce) % BN254_FIELD_MODULUS;
-  const hash = burnAddressHash(inputs.recipientFr, secret);
-  if (!meetsBurnAddressPow(hash)) throw new BurnAddressVerificationError("the hash misses the proof of work");
-  return {
-    paymentId: inputs.paymentId,
-    tweak: inputs.tweak,
-    secret,
-    recipientHash: inputs.recipientHash,
-    burnAddress: burnAddressFromHash(hash),
-  };
+  const burnAddress = openBurnAddress(zerc20Protocol(inputs.protocol), inputs.recipientFr, secret);
+  if (burnAddress === undefined) throw new BurnAddressVerificationError("the hash misses the proof of work");
+  return { paymentId: inputs.paymentId, tweak: inputs.tweak, secret, recipientHash: inputs.recipientHash, burnAddress };
 }

@@ -5,24 +5,27 @@
  *
  * - A `take` is fsynced before it resolves, and the pool awaits it before handing the address out, so an
  *   address is never issued twice, across restarts too. Records written close together share one fsync.
- * - The first line binds the file to the chain, the treasury and a one-way tag of the seed; a file written
- *   for another binding is discarded rather than trusted (its nonces would describe other secrets).
+ * - The first line binds the file to the protocol version, the chain, the treasury and a one-way tag of the
+ *   seed; a file written for another binding is discarded rather than trusted (its nonces would describe
+ *   other secrets, or addresses of another version's formula).
  * - On open the file is compacted to what is still in stock, and again whenever it has grown well past it.
  * - A damaged file is discarded and started afresh: the stock is a cache, and dropping entries never
  *   re-issues one (new entries get new random payment ids).
  */
 import { rm } from "node:fs/promises";
-import { concat, keccak256, toHex, type Address, type Hex } from "viem";
+import { ProtocolVersionSchema } from "@svc/scheme";
+import { concat, keccak256, toHex, type Hex } from "viem";
 import { z } from "zod";
 
 import { CorruptJournalError } from "../journal/errors.js";
 import { type JsonlFile, openJsonlFile } from "../journal/jsonlFile.js";
+import type { BurnTarget } from "./burnSecretInputs.js";
 
 /** Domain tag of the seed tag in the header (fixed length, like the payment-secret tags). */
 export const BURN_ADDRESS_STOCK_TAG = "stok";
 
 /** What a stock file belongs to. */
-export type BurnAddressStockBinding = { chainId: number; treasury: Address; seed: Hex };
+export type BurnAddressStockBinding = BurnTarget & { seed: Hex };
 
 /** One stocked derivation: enough to rebuild its burn secret with one hash. */
 export type StockedNonce = { paymentId: Hex; nonce: bigint };
@@ -44,6 +47,8 @@ export type BurnAddressStockStore = {
 const HeaderSchema = z.object({
   kind: z.literal("svc-burn-address-stock"),
   version: z.literal(1),
+  // Files written before versions were recorded hold v1 addresses.
+  protocol: ProtocolVersionSchema.default("zerc20-v1"),
   chain_id: z.number().int(),
   treasury: z.string(),
   seed_tag: z.string(),
@@ -59,6 +64,7 @@ function headerFor(binding: BurnAddressStockBinding): Header {
   return {
     kind: "svc-burn-address-stock",
     version: 1,
+    protocol: binding.protocol,
     chain_id: binding.chainId,
     treasury: binding.treasury.toLowerCase(),
     seed_tag: keccak256(concat([toHex(BURN_ADDRESS_STOCK_TAG), binding.seed])),
@@ -70,8 +76,8 @@ function replay(lines: readonly unknown[], header: Header): Map<Hex, bigint> | S
   if (lines.length === 0) return undefined;
   const parsedHeader = HeaderSchema.safeParse(lines[0]);
   if (!parsedHeader.success) return "damaged";
-  const { kind, version, chain_id, treasury, seed_tag } = parsedHeader.data;
-  if (kind !== header.kind || version !== header.version || chain_id !== header.chain_id) return "binding_changed";
+  const { kind, version, protocol, chain_id, treasury, seed_tag } = parsedHeader.data;
+  if (kind !== header.kind || version !== header.version || protocol !== header.protocol || chain_id !== header.chain_id) return "binding_changed";
   if (treasury !== header.treasury || seed_tag !== header.seed_tag) return "binding_changed";
   const stock = new Map<Hex, bigint>();
   for (const line of lines.slice(1)) {

@@ -1,16 +1,19 @@
-import { burnAddressFromHash, burnAddressHash } from "@svc/scheme";
+import { openBurnAddress, zerc20Protocol } from "@svc/scheme";
 import { describe, expect, it } from "vitest";
 
 import { BurnAddressWorkerError } from "./errors.js";
 import { BurnAddressWorker } from "./burnAddressWorker.js";
 
 describe("BurnAddressWorker", () => {
-  it("finds the nonce of the published zERC20 burn-address vector", async () => {
+  it("finds the nonces of the published burn-address vectors of both versions", async () => {
     const worker = new BurnAddressWorker();
     try {
-      const nonce = await worker.search(123456789n, 1000n);
-      expect(nonce).toBe(4346n);
-      expect(burnAddressFromHash(burnAddressHash(123456789n, 1000n + nonce)).toLowerCase()).toBe("0x14c7a9ca62574b09437a1eaf1cc92a5aa869d2f8");
+      const v1 = await worker.search({ protocol: "zerc20-v1", recipientFr: 123456789n, secretBase: 1000n });
+      expect(v1).toBe(4346n);
+      expect(openBurnAddress(zerc20Protocol("zerc20-v1"), 123456789n, 1000n + v1)?.toLowerCase()).toBe("0x14c7a9ca62574b09437a1eaf1cc92a5aa869d2f8");
+      const v2 = await worker.search({ protocol: "zerc20-v2", recipientFr: 123456789n, secretBase: 1000n });
+      expect(v2).toBe(138276n);
+      expect(openBurnAddress(zerc20Protocol("zerc20-v2"), 123456789n, 1000n + v2)?.toLowerCase()).toBe("0x3034a16d0e8b774fc609a8adcbe89ed3c5bad8c3");
     } finally {
       await worker.terminate();
     }
@@ -18,13 +21,13 @@ describe("BurnAddressWorker", () => {
 
   it("rejects unanswered searches when terminated and refuses new ones", async () => {
     const worker = new BurnAddressWorker();
-    const search = worker.search(123456789n, 1000n);
+    const search = worker.search({ protocol: "zerc20-v1", recipientFr: 123456789n, secretBase: 1000n });
     const settled = expect(search).rejects.toBeInstanceOf(BurnAddressWorkerError);
     await worker.terminate();
     await settled;
     await expect(search).rejects.toThrowErrorMatchingInlineSnapshot(`[BurnAddressWorkerError: the burn-address worker stopped: it was terminated]`);
     expect(worker.alive).toBe(false);
     expect(worker.pending).toBe(0);
-    await expect(worker.search(1n, 1n)).rejects.toBeInstanceOf(BurnAddressWorkerError);
+    await expect(worker.search({ protocol: "zerc20-v1", recipientFr: 1n, secretBase: 1n })).rejects.toBeInstanceOf(BurnAddressWorkerError);
   });
 });

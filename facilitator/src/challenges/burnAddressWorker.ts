@@ -1,5 +1,5 @@
 /**
- * One worker thread running the burn-address proof-of-work search (about 4096 Poseidon hashes), so the
+ * One worker thread running the burn-address proof-of-work search (2^12 or 2^16 Poseidon hashes by protocol version), so the
  * daemon's event loop never runs it. The search is the scheme's own (`PoseidonImplementation.searchBurnNonce`):
  * the native addon runs the whole loop in one call, `poseidon-lite` is the fallback.
  *
@@ -12,9 +12,10 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { BURN_ADDRESS_POW_BITS, poseidonChoice, type PoseidonImplementationName } from "@svc/scheme";
+import { poseidonChoice, type PoseidonImplementationName, zerc20Protocol } from "@svc/scheme";
 import { z } from "zod";
 
+import type { BurnSecretInputs } from "./burnSecretInputs.js";
 import { BurnAddressWorkerError } from "./errors.js";
 
 /**
@@ -34,7 +35,7 @@ if (workerData.nice !== undefined) {
 import(workerData.schemeUrl).then((scheme) => {
   const { implementation } = scheme.selectPoseidon(workerData.selection);
   parentPort.on("message", (job) => {
-    const nonce = implementation.searchBurnNonce(job.recipientFr, job.secretBase, workerData.powBits);
+    const nonce = implementation.searchBurnNonce(job.prefix, job.secretBase, job.powBits);
     parentPort.postMessage({ id: job.id, nonce });
   });
 }).catch((error) => { setImmediate(() => { throw error; }); });
@@ -57,7 +58,7 @@ function resolveSchemeUrl(): string {
  *
  * @example
  * const worker = new BurnAddressWorker();
- * const nonce = await worker.search(recipientFr, secretBase);
+ * const nonce = await worker.search(burnSecretInputs(seed, target, paymentId));
  * await worker.terminate();
  */
 export class BurnAddressWorker {
@@ -76,7 +77,6 @@ export class BurnAddressWorker {
       workerData: {
         schemeUrl: resolveSchemeUrl(),
         selection: implementation === "native" ? "native" : "js",
-        powBits: BURN_ADDRESS_POW_BITS,
         nice: process.platform === "linux" ? BURN_ADDRESS_WORKER_NICE : undefined,
       },
     });
@@ -99,13 +99,14 @@ export class BurnAddressWorker {
     return this.#pending.size;
   }
 
-  /** Finds the smallest nonce whose `Poseidon(recipientFr, secretBase + nonce)` meets the proof of work. */
-  search(recipientFr: bigint, secretBase: bigint): Promise<bigint> {
+  /** Finds the smallest nonce whose burn-address hash (of the inputs' protocol version) meets its proof of work. */
+  search(inputs: Pick<BurnSecretInputs, "protocol" | "recipientFr" | "secretBase">): Promise<bigint> {
     if (this.#stopped !== undefined) return Promise.reject(this.#stopped);
+    const protocol = zerc20Protocol(inputs.protocol);
     const id = this.#nextId++;
     return new Promise<bigint>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, recipientFr, secretBase });
+      this.#worker.postMessage({ id, prefix: protocol.burnAddressPrefix(inputs.recipientFr), secretBase: inputs.secretBase, powBits: protocol.burnAddressPowBits });
     });
   }
 

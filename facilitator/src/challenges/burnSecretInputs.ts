@@ -3,14 +3,23 @@
  * compute it on the main thread (a few keccak/sha256 calls) and ship only two numbers to its worker, and so
  * a restart can recompute it from a journaled payment id.
  */
-import { addressToRecipient, generalRecipientHash } from "@svc/scheme";
+import { addressToRecipient, generalRecipientHash, type ProtocolVersion } from "@svc/scheme";
 import { hexToBigInt, type Address, type Hex } from "viem";
 
 import { derivePaymentSecretBase, derivePaymentTweak } from "./paymentSecrets.js";
 
+/** Where a burn address's mint goes and under which protocol version's formula it is derived. */
+export type BurnTarget = {
+  protocol: ProtocolVersion;
+  chainId: number;
+  /** `settlement.treasury`: the mint destination every recipient hash commits to. */
+  treasury: Address;
+};
+
 /** The seed-derived parts of one payment's burn secret, plus the two numbers the proof-of-work search needs. */
 export type BurnSecretInputs = {
   paymentId: Hex;
+  protocol: ProtocolVersion;
   tweak: Hex;
   /** `generalRecipientHash({ chainId, recipient: treasury, tweak })`, the verifier's `recipientHash`. */
   recipientHash: Hex;
@@ -21,21 +30,23 @@ export type BurnSecretInputs = {
 };
 
 /**
- * Derives tweak, recipient hash and secret base of payment `paymentId` for mints to `treasury` on `chainId`.
+ * Derives tweak, recipient hash and secret base of payment `paymentId` for mints to the target's treasury on
+ * its chain. Tweak and secret base are the same in both protocol versions; only the search that follows differs.
  *
  * @example
- * const inputs = burnSecretInputs(seed, 31337, treasury, paymentId);
- * deriveBurnAddress(inputs.recipientFr, inputs.secretBase); // the slow part, off the request path
+ * const inputs = burnSecretInputs(seed, { protocol: "zerc20-v2", chainId: 31337, treasury }, paymentId);
+ * deriveBurnAddress(zerc20Protocol(inputs.protocol), inputs.recipientFr, inputs.secretBase); // the slow part, off the request path
  */
-export function burnSecretInputs(seed: Hex, chainId: number, treasury: Address, paymentId: Hex): BurnSecretInputs {
+export function burnSecretInputs(seed: Hex, target: BurnTarget, paymentId: Hex): BurnSecretInputs {
   const tweak = derivePaymentTweak(seed, paymentId);
   const recipientHash = generalRecipientHash({
-    chainId: BigInt(chainId),
-    recipient: addressToRecipient(treasury),
+    chainId: BigInt(target.chainId),
+    recipient: addressToRecipient(target.treasury),
     tweak,
   });
   return {
     paymentId,
+    protocol: target.protocol,
     tweak,
     recipientHash,
     recipientFr: hexToBigInt(recipientHash),

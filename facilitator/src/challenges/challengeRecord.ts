@@ -2,7 +2,7 @@
  * What the facilitator remembers about one offer. The wire sees only the `Offer` fields; the burn secret
  * (payment id, tweak, secret) never leaves this process: it is what later opens the burn for the mint.
  */
-import type { Offer } from "@svc/scheme";
+import type { Offer, ProtocolVersion } from "@svc/scheme";
 import type { Address, Hex } from "viem";
 
 import type { Quote } from "./quote.js";
@@ -26,6 +26,8 @@ export type BurnSecret = {
  * challenge restored from the journal has no secret (`burn` is `undefined`); settlement never reads it.
  */
 export type ChallengeRecord = Offer & {
+  /** The protocol version `payTo` was derived under; the payment is finalized under it, whatever the daemon runs later. */
+  protocol: ProtocolVersion;
   /** How `amount` was priced: list price, fee, payout (its `extraFee` is the offer's `fee`). */
   quote: Quote;
   /** Unix seconds. */

@@ -1,4 +1,4 @@
-import { burnAddressFromHash, burnAddressHash, ChallengeOfferSchema, offerRequirements } from "@svc/scheme";
+import { ChallengeOfferSchema, offerRequirements, openBurnAddress, zerc20Protocol } from "@svc/scheme";
 import { getAddress, hexToBigInt, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 
@@ -256,6 +256,7 @@ describe("with a real pool", () => {
   it("offers a proof-of-work burn address that opens with the recorded secret", async () => {
     const config = parseConfig(buildConfigTable(), { configDir: "/tmp" });
     const pool = new BurnAddressPool({
+      protocol: config.network.protocol,
       chainId: config.network.chain_id,
       treasury: config.settlement.treasury,
       seed,
@@ -266,8 +267,7 @@ describe("with a real pool", () => {
       const { issuer } = setup({ pool: () => pool });
       const { offer, record } = await issuer.issue(1000n);
       expect(ChallengeOfferSchema.safeParse(offer).success).toBe(true);
-      const hash = burnAddressHash(hexToBigInt(record.burn.recipientHash), record.burn.secret);
-      expect(burnAddressFromHash(hash)).toBe(offer.payTo);
+      expect(openBurnAddress(zerc20Protocol(config.network.protocol), hexToBigInt(record.burn.recipientHash), record.burn.secret)).toBe(offer.payTo);
     } finally {
       await pool.close();
     }

@@ -27,6 +27,8 @@ export type CreateChallengeIssuerParameters = {
   seed: Hex;
   pool: BurnAddressSource;
   store: Pick<ChallengeStore, "reserve">;
+  /** Whether the token implements EIP-2612 permit (read at start); without it no offer carries `helper`. Default true. */
+  tokenHasPermit?: boolean | undefined;
   /**
    * Makes the issued challenge durable (the journal, fsynced) before its offer is returned: a payer may pay
    * `payTo` at once, and that payment must still settle after a restart.
@@ -62,7 +64,8 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
   const asset = getAddress(config.network.token);
   const treasury = getAddress(config.settlement.treasury);
   const permitBurner = config.settlement.permit_burner;
-  const helper = permitBurner === undefined ? undefined : getAddress(permitBurner);
+  // A permit burner in front of a token without permit could never burn: such offers are self-transfer only.
+  const helper = permitBurner === undefined || parameters.tokenHasPermit === false ? undefined : getAddress(permitBurner);
   const { issuesOffers } = capabilitiesOf(config);
 
   return {
@@ -92,6 +95,7 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
         // offer was lost in a restart can still be recovered by the operator. The id is 32 random bytes and
         // reveals nothing without the seed.
         challengeNonce: burn.paymentId,
+        protocol: config.network.protocol,
         chainId,
         asset,
         payTo: burn.burnAddress,
@@ -116,7 +120,7 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
   };
 
   function assertCommitsToTreasury(burn: BurnSecret): void {
-    const expected = burnSecretInputs(seed, chainId, treasury, burn.paymentId);
+    const expected = burnSecretInputs(seed, { protocol: config.network.protocol, chainId, treasury }, burn.paymentId);
     if (expected.tweak !== burn.tweak) {
       throw new BurnAddressUnavailableError({ cause: new BurnAddressVerificationError("the tweak is not the seed's") });
     }

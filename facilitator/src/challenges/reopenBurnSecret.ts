@@ -3,12 +3,12 @@
  * (never the secret), and the derivation is deterministic: same seed, chain, treasury and id give the same
  * tweak, secret base and therefore the same smallest proof-of-work nonce the pool's worker found.
  */
-import { BN254_FIELD_MODULUS, burnAddressFromHash, burnAddressHash, deriveBurnAddress, meetsBurnAddressPow } from "@svc/scheme";
-import type { Address, Hex } from "viem";
+import { BN254_FIELD_MODULUS, deriveBurnAddress, openBurnAddress, zerc20Protocol } from "@svc/scheme";
+import type { Hex } from "viem";
 import { BurnAddressVerificationError } from "./errors.js";
 import type { BurnAddressWorker } from "./burnAddressWorker.js";
 
-import { burnSecretInputs } from "./burnSecretInputs.js";
+import { type BurnTarget, burnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret } from "./challengeRecord.js";
 
 /**
@@ -17,11 +17,11 @@ import type { BurnSecret } from "./challengeRecord.js";
  * recovery, never on a request path.
  *
  * @example
- * const burn = reopenBurnSecret(seed, config.network.chain_id, config.settlement.treasury, entry.paymentId);
+ * const burn = reopenBurnSecret(seed, { protocol: "zerc20-v2", chainId: 31337, treasury }, entry.paymentId);
  */
-export function reopenBurnSecret(seed: Hex, chainId: number, treasury: Address, paymentId: Hex): BurnSecret {
-  const inputs = burnSecretInputs(seed, chainId, treasury, paymentId);
-  const { burnAddress, secret } = deriveBurnAddress(inputs.recipientFr, inputs.secretBase);
+export function reopenBurnSecret(seed: Hex, target: BurnTarget, paymentId: Hex): BurnSecret {
+  const inputs = burnSecretInputs(seed, target, paymentId);
+  const { burnAddress, secret } = deriveBurnAddress(zerc20Protocol(target.protocol), inputs.recipientFr, inputs.secretBase);
   return { paymentId, tweak: inputs.tweak, secret, recipientHash: inputs.recipientHash, burnAddress };
 }
 
@@ -32,14 +32,13 @@ export function reopenBurnSecret(seed: Hex, chainId: number, treasury: Address, 
 export async function reopenBurnSecretOffThread(
   worker: Pick<BurnAddressWorker, "search">,
   seed: Hex,
-  chainId: number,
-  treasury: Address,
+  target: BurnTarget,
   paymentId: Hex,
 ): Promise<BurnSecret> {
-  const inputs = burnSecretInputs(seed, chainId, treasury, paymentId);
-  const nonce = await worker.search(inputs.recipientFr, inputs.secretBase);
+  const inputs = burnSecretInputs(seed, target, paymentId);
+  const nonce = await worker.search(inputs);
   const secret = (inputs.secretBase + nonce) % BN254_FIELD_MODULUS;
-  const h = burnAddressHash(inputs.recipientFr, secret);
-  if (!meetsBurnAddressPow(h)) throw new BurnAddressVerificationError("the re-derived secret does not meet the proof of work");
-  return { paymentId, tweak: inputs.tweak, secret, recipientHash: inputs.recipientHash, burnAddress: burnAddressFromHash(h) };
+  const burnAddress = openBurnAddress(zerc20Protocol(target.protocol), inputs.recipientFr, secret);
+  if (burnAddress === undefined) throw new BurnAddressVerificationError("the re-derived secret does not meet the proof of work");
+  return { paymentId, tweak: inputs.tweak, secret, recipientHash: inputs.recipientHash, burnAddress };
 }

@@ -18,6 +18,7 @@
  *   `split` when `fee.splitter` is set.
  */
 import { isIP } from "node:net";
+import { DEFAULT_PROTOCOL_VERSION } from "@svc/scheme";
 import { isAddress, isAddressEqual, zeroAddress } from "viem";
 import { z } from "zod";
 
@@ -120,6 +121,10 @@ const networkTable = table({
   token: addressField,
   verifier: addressField,
   hub: addressField,
+  // The deployed version by default: a burn address of the wrong version can never be withdrawn.
+  protocol: z
+    .enum(["zerc20-v1", "zerc20-v2"], { error: 'expected "zerc20-v2" (every published deployment) or "zerc20-v1"' })
+    .default(DEFAULT_PROTOCOL_VERSION),
 });
 
 const listenTable = table({

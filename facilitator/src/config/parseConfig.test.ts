@@ -56,6 +56,7 @@ describe("parseConfig: a valid file", () => {
         token: "0x1111111111111111111111111111111111111111",
         verifier: "0x2222222222222222222222222222222222222222",
         hub: "0x3333333333333333333333333333333333333333",
+        protocol: "zerc20-v2",
       },
       listen: { host: "0.0.0.0", port: 8080, trusted_proxies: ["10.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"] },
       settlement: {
@@ -127,6 +128,11 @@ describe("parseConfig: defaults", () => {
     expect(partial.listen).toEqual({ host: "127.0.0.1", port: 9000, trusted_proxies: undefined });
     expect(partial.daemon.rate_limit_per_min).toBe(5);
     expect(partial.daemon.finalize_interval_ms).toBe(15_000);
+  });
+
+  it("derives for the deployed protocol version unless the file names the older one", () => {
+    expect(parse({}).network.protocol).toBe("zerc20-v2");
+    expect(parse({ network: { protocol: "zerc20-v1" } }).network.protocol).toBe("zerc20-v1");
   });
 
   it("leaves the profile unset when the file does not name one", () => {
@@ -302,6 +308,13 @@ describe("parseConfig: addresses", () => {
       name: "InvalidConfigValueError",
       key: "fee.recipient",
       reason: "the zero address is not allowed",
+    });
+  });
+
+  it("refuses a protocol version it does not know, and says which it knows", () => {
+    expect(errorOf({ network: { protocol: "zerc20-v3" } })).toMatchObject({
+      key: "network.protocol",
+      reason: 'expected "zerc20-v2" (every published deployment) or "zerc20-v1"',
     });
   });
 

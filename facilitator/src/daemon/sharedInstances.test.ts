@@ -25,7 +25,7 @@ import {
   encodePaymentSignatureHeader,
   permitBurnerAbi,
   selectSchemeRequirements,
-  zerc20VerifierAbi,
+  zerc20Protocol,
   type PaymentRequirements,
 } from "@svc/scheme";
 import type pg from "pg";
@@ -110,13 +110,7 @@ async function burnsTo(requirements: PaymentRequirements): Promise<Hex[]> {
 
 async function mintCount(): Promise<number> {
   const to = stack.deployment.accounts.treasury.address;
-  const logs = await stack.client.getContractEvents({
-    address: stack.deployment.verifier,
-    abi: zerc20VerifierAbi,
-    eventName: "Teleported",
-    args: { to },
-    fromBlock: 0n,
-  });
+  const logs = await stack.client.getLogs({ address: stack.deployment.verifier, event: zerc20Protocol(stack.deployment.protocol).teleportEvent, args: { to }, fromBlock: 0n });
   return logs.length;
 }
 

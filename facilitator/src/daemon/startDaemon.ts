@@ -3,12 +3,13 @@
  * pool, the settlement core and the HTTP API, and logs `started` (the readiness marker). `stop()` stops
  * accepting, waits up to `daemon.shutdown_grace_ms` for requests and settles in flight, then closes.
  */
-import { parsePoseidonSelection, SCHEME, selectPoseidon, toNetwork, X402_VERSION, type SupportedResponse } from "@svc/scheme";
+import { parsePoseidonSelection, SCHEME, selectPoseidon, toNetwork, X402_VERSION, type ProtocolVersion, type SupportedResponse } from "@svc/scheme";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { getAddress, type Hex } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 import { BurnAddressPool } from "../challenges/burnAddressPool.js";
+import type { BurnTarget } from "../challenges/burnSecretInputs.js";
 import { BurnAddressStockFile } from "../challenges/burnAddressStockFile.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import { ChallengeStore } from "../challenges/challengeStore.js";
@@ -20,6 +21,7 @@ import { BurnAddressWorker } from "../challenges/burnAddressWorker.js";
 import { deriveBurnSeed } from "../challenges/burnSeed.js";
 import { reopenBurnSecretOffThread } from "../challenges/reopenBurnSecret.js";
 import { assertRpcChainId } from "../config/assertRpcChainId.js";
+import { readTokenFacts } from "../chain/readTokenFacts.js";
 import { capabilitiesOf } from "../config/capabilities.js";
 import { checkStartupRules } from "../config/checkStartupRules.js";
 import { loadConfig } from "../config/loadConfig.js";
@@ -126,6 +128,10 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const treasurySender = senderOf(treasuryAccount);
   const rpcChainId = await client.getChainId();
   assertRpcChainId(config, rpcChainId);
+  const token = await readTokenFacts(client, getAddress(config.network.token));
+  if (config.settlement.permit_burner !== undefined && !token.permit) {
+    logger.warn("permit_unsupported", { message: "the token has no EIP-2612 permit: offers carry no helper, only the self-transfer path is offered" });
+  }
   const startupWarnings = [...warnings, ...checkStartupRules({ config, secrets, rpcChainId })];
   for (const warning of dedupe(startupWarnings)) logger.warn(warning.code, { message: warning.message });
 
@@ -161,12 +167,13 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const network = toNetwork(config.network.chain_id);
   const treasury = getAddress(config.settlement.treasury);
   const seed = deriveBurnSeed(secrets.treasuryPk);
+  const burnTarget: BurnTarget = { protocol: config.network.protocol, chainId: config.network.chain_id, treasury };
   // SVC_POSEIDON: a bad value or a required addon that is missing stops startup here, before any derivation.
   const poseidon = selectPoseidon(parsePoseidonSelection(options.env));
   if (poseidon.fallback) logger.warn("poseidon_fallback", { implementation: poseidon.implementation.name });
   const stock =
     capabilities.issuesOffers && config.settlement.journal !== null && !shared
-      ? await BurnAddressStockFile.open(`${config.settlement.journal}.stock`, { chainId: config.network.chain_id, treasury, seed })
+      ? await BurnAddressStockFile.open(`${config.settlement.journal}.stock`, { ...burnTarget, seed })
       : undefined;
   if (stock) logger.info("burn_address_stock_restored", { entries: stock.restored.length, discarded: stock.discarded ?? null });
   const store = new ChallengeStore({
@@ -176,8 +183,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   // Under a non-local profile no offer is ever issued, so no CPU goes into deriving burn addresses.
   const pool = capabilities.issuesOffers
     ? new BurnAddressPool({
-        chainId: config.network.chain_id,
-        treasury,
+        ...burnTarget,
         seed,
         size: config.daemon.burn_address_pool_size,
         workers: config.daemon.burn_address_workers,
@@ -197,7 +203,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     shared
       ? shared.challenges.put(toJournaledChallenge(record))
       : journal.append({ type: "challenge", challenge: toJournaledChallenge(record), at: record.issuedAt });
-  const issuer = pool ? createChallengeIssuer({ config, seed, pool, store, record: recordChallenge }) : undefined;
+  const issuer = pool ? createChallengeIssuer({ config, seed, pool, store, record: recordChallenge, tokenHasPermit: token.permit }) : undefined;
   const deployment = {
     chainId: config.network.chain_id,
     token: getAddress(config.network.token),
@@ -335,11 +341,11 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   });
   let secretWorker: BurnAddressWorker | undefined;
   // The live challenge still holds the secret; after a restart it is re-derived from the nonce, off-thread.
-  const burnSecret = async (challengeNonce: Hex) => {
+  const burnSecret = async ({ challengeNonce, protocol }: { challengeNonce: Hex; protocol: ProtocolVersion }) => {
     const live = store.get(challengeNonce);
     if (live?.record.burn) return live.record.burn;
     secretWorker ??= new BurnAddressWorker(poseidon.implementation.name);
-    return reopenBurnSecretOffThread(secretWorker, seed, config.network.chain_id, treasury, challengeNonce);
+    return reopenBurnSecretOffThread(secretWorker, seed, { ...burnTarget, protocol }, challengeNonce);
   };
   const finalizeLoop = createFinalizeLoop({
     active: capabilities.finalizes && prover !== undefined,
@@ -390,9 +396,11 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   marker.info("started", {
     listen: listening.address,
     chain_id: config.network.chain_id,
+    protocol: config.network.protocol,
     profile: config.profile ?? null,
     rpc_url: redactUrl(config.network.rpc_url),
-    permit_path: config.settlement.permit_burner !== undefined,
+    token_decimals: token.decimals,
+    permit_path: config.settlement.permit_burner !== undefined && token.permit,
     journal: shared ? "storage" : (config.settlement.journal ?? "none"),
     ...(config.storage ? { storage: redactUrl(config.storage.url) } : {}),
     poseidon: poseidon.implementation.name,

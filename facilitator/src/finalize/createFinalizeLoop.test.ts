@@ -34,6 +34,7 @@ function accepted(n: number): JournalRecord & { type: "accepted" } {
     type: "accepted",
     challenge: {
       challengeNonce: nonce(n),
+      protocol: "zerc20-v2" as const,
       network: "eip155:31337",
       chainId: 31337,
       asset: TOKEN,

@@ -2,7 +2,8 @@
  * A pass's indexer reads, batched: before a finalize pass mints, the transfers of every payment it is about
  * to mint are scanned once and all their Merkle paths are fetched in one `/proofs` request, mixed with decoy
  * leaves of other addresses from the scanned ranges (mixProofLeaves.ts). The finalize step then reads
- * through the same TransferScanner and IndexerClient shapes and is served from this pass's batch. Whatever
+ * through the same TransferScanner and IndexerClient shapes and is served from this pass's batch (split into
+ * requests of at most the indexer's leaf cap, each with its own decoys). Whatever
  * the batch lacks (a root proved mid-pass, a payment whose scan failed) is asked for one payment at a time,
  * still mixed with decoys. The prefetch is best-effort and never throws: a failure here shows up, with its
  * reason code, in the finalize step of the payment concerned.
@@ -11,7 +12,7 @@ import { zerc20VerifierAbi } from "@svc/scheme";
 import type { Address, Hex, PublicClient } from "viem";
 import type { ScanResult, ScanTarget, TransferScanner } from "./createTransferScanner.js";
 import type { IndexerClient, TransferProof } from "./indexerClient.js";
-import { mixProofLeaves } from "./mixProofLeaves.js";
+import { splitProofRequests } from "./mixProofLeaves.js";
 
 /** The batched reads of one pass, and the scanner and indexer the finalize step reads through. */
 export type FinalizePrefetch = {
@@ -55,7 +56,11 @@ export function createFinalizePrefetch(params: {
     waiting: (challengeNonce, provedIndex) => void waitingAt.set(key(challengeNonce), provedIndex),
   };
 
-  const mixedProofs = (targetIndex: bigint, own: readonly bigint[]) => params.indexer.proofs(targetIndex, mixProofLeaves(own, decoys, targetIndex));
+  // Split to the indexer's per-request cap, decoys in every request.
+  const mixedProofs = async (targetIndex: bigint, own: readonly bigint[]) => {
+    const answers = await Promise.all(splitProofRequests(own, decoys, targetIndex).map((leaves) => params.indexer.proofs(targetIndex, leaves)));
+    return answers.flat();
+  };
 
   return {
     prefetch: async (targets) => {

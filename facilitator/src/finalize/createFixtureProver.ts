@@ -1,21 +1,21 @@
 /**
- * The local stack's prover adapter. It checks the withdraw statement honestly (recipient hash, burn address
- * with its proof of work, every Merkle path against the root, the sum) and only then signs the public inputs
- * with the published fixture key, so a wrong root, value or recipient fails here or on-chain as it would with
- * a real proof. The batch path goes through the decider-prover jobs API like the real one. It can only be
- * constructed under profile `local` on chain 31337.
+ * The local stack's prover adapter. It checks the withdraw statement honestly under the payment's protocol
+ * version (recipient hash, burn address with its proof of work, every leaf with its sender and Merkle path
+ * against the root, the sum) and only then signs the public inputs with the published fixture key, in the
+ * published encodings (Groth16 352 bytes; the decider's `uint256[34]`), so a wrong root, value, sender or
+ * recipient fails here or on-chain as it would with a real proof. The batch path goes through the
+ * decider-prover jobs API like the real one. It can only be constructed under profile `local` on chain 31337.
  */
 import {
-  burnAddressFromHash,
-  burnAddressHash,
   FIXTURE_PROVER_PRIVATE_KEY,
   generalRecipientHash,
-  meetsBurnAddressPow,
-  signFixtureProof,
-  transferLeaf,
+  openBurnAddress,
+  signFixtureGroth16Proof,
+  signFixtureIvcProof,
   verifyMerklePath,
+  zerc20Protocol,
 } from "@svc/scheme";
-import { bytesToHex, hexToBytes, isAddressEqual, keccak256, toHex, type Hex } from "viem";
+import { bytesToHex, hexToBigInt, hexToBytes, isAddressEqual, keccak256, toHex, type Hex } from "viem";
 import { z } from "zod";
 import type { Profile } from "../config/facilitatorConfigSchema.js";
 import { DeciderJobError, FalseWithdrawStatementError, FixtureProverRefusedError } from "./errors.js";
@@ -45,14 +45,13 @@ export function createFixtureProver(parameters: CreateFixtureProverParameters): 
   }
   const chainId = BigInt(parameters.chainId);
   const decider = parameters.deciderUrl.replace(/\/+$/, "");
-  const publicInputs = (inputs: WithdrawProofInputs) => [inputs.root, BigInt(inputs.recipientHash), inputs.value];
-
   const proveWithDecider = async (inputs: WithdrawProofInputs): Promise<Hex> => {
-    const ivcProof = await signFixtureProof({
+    const lastLeafPosition = inputs.transfers.reduce((max, transfer) => (transfer.leafIndex > max ? transfer.leafIndex : max), 0n);
+    const ivcProof = await signFixtureIvcProof({
       privateKey: FIXTURE_PROVER_PRIVATE_KEY,
       circuit: "ivc_withdraw_local",
       chainId,
-      publicInputs: publicInputs(inputs),
+      proof: { steps: BigInt(inputs.transfers.length), root: inputs.root, recipientHash: hexToBigInt(inputs.recipientHash), lastLeafPosition, totalValue: inputs.value },
     });
     // The job id is the statement's hash: re-submitting the same statement after a crash finds the same job.
     const jobId = keccak256(ivcProof).slice(2, 34);
@@ -82,7 +81,7 @@ export function createFixtureProver(parameters: CreateFixtureProverParameters): 
     proveSingle: async (inputs) => {
       assertStatement(inputs);
       if (inputs.transfers.length !== 1) throw new FalseWithdrawStatementError("the single path proves exactly one transfer");
-      return signFixtureProof({ privateKey: FIXTURE_PROVER_PRIVATE_KEY, circuit: "withdraw_single", chainId, publicInputs: publicInputs(inputs) });
+      return signFixtureGroth16Proof({ privateKey: FIXTURE_PROVER_PRIVATE_KEY, chainId, publicInputs: [inputs.root, hexToBigInt(inputs.recipientHash), inputs.value] });
     },
     proveBatch: async (inputs) => {
       assertStatement(inputs);
@@ -93,13 +92,14 @@ export function createFixtureProver(parameters: CreateFixtureProverParameters): 
 
 function assertStatement(inputs: WithdrawProofInputs): void {
   if (generalRecipientHash(inputs.recipient) !== inputs.recipientHash) throw new FalseWithdrawStatementError("the recipient hash does not match the recipient");
-  const h = burnAddressHash(BigInt(inputs.recipientHash), inputs.secret);
-  if (!meetsBurnAddressPow(h) || !isAddressEqual(burnAddressFromHash(h), inputs.burnAddress)) {
+  const protocol = zerc20Protocol(inputs.protocol);
+  const opened = openBurnAddress(protocol, hexToBigInt(inputs.recipientHash), inputs.secret);
+  if (opened === undefined || !isAddressEqual(opened, inputs.burnAddress)) {
     throw new FalseWithdrawStatementError("the secret does not open the burn address");
   }
   let sum = 0n;
   for (const transfer of inputs.transfers) {
-    const leaf = transferLeaf(inputs.burnAddress, transfer.value);
+    const leaf = protocol.transferLeaf({ from: transfer.from, to: inputs.burnAddress, value: transfer.value });
     if (!verifyMerklePath({ leaf, leafIndex: transfer.leafIndex, siblings: transfer.siblings, root: inputs.root })) {
       throw new FalseWithdrawStatementError(`transfer ${toHex(transfer.leafIndex)} is not under the root`);
     }

@@ -4,7 +4,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { waitFor } from "@svc/anvil-fixtures";
-import { zerc20VerifierAbi } from "@svc/scheme";
+import { zerc20Protocol } from "@svc/scheme";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -49,13 +49,7 @@ async function balances<T extends readonly Address[]>(...addresses: T): Promise<
 }
 
 async function teleportsTo(to: Address): Promise<number> {
-  const logs = await stack.client.getContractEvents({
-    address: stack.deployment.verifier,
-    abi: zerc20VerifierAbi,
-    eventName: "Teleported",
-    args: { to },
-    fromBlock: 0n,
-  });
+  const logs = await stack.client.getLogs({ address: stack.deployment.verifier, event: zerc20Protocol(stack.deployment.protocol).teleportEvent, args: { to }, fromBlock: 0n });
   return logs.length;
 }
 

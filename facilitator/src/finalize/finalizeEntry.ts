@@ -5,21 +5,22 @@
  * of other addresses by createFinalizePrefetch.ts, so that no indexer request singles out the burn address),
  * obtain the proof through the prover port, and submit the proof-gated mint to the treasury with the minter key (the relayer's when none
  * is set).
- * Idempotent: a mint that already landed is found through `totalTeleported` and never submitted again (the
- * verifier would mint nothing more anyway: it mints only the difference).
+ * Idempotent: a mint that already landed is found through `totalTeleported(R)` and the version's mint event,
+ * and never submitted again (the verifier would mint nothing more anyway: it mints only the difference).
  */
-import { addressToRecipient, zerc20TokenAbi, zerc20VerifierAbi, type GeneralRecipient } from "@svc/scheme";
-import { encodeFunctionData, isAddressEqual, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from "viem";
+import { addressToRecipient, type GeneralRecipient, type ProtocolVersion, zerc20Protocol, zerc20TokenAbi, zerc20VerifierAbi } from "@svc/scheme";
+import { encodeFunctionData, hexToBigInt, isAddressEqual, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from "viem";
 import type { BurnSecret } from "../challenges/challengeRecord.js";
 import type { SerialSender } from "../chain/createSerialSender.js";
 import { pollReceipt } from "../chain/pollReceipt.js";
 import type { SettlementEntry } from "../settlement/settlementBook.js";
 import { FINALIZE_FAILED_REASON, FINALIZE_WAITING_REASON, type FinalizeFailedReason, type FinalizeWaitingReason } from "./finalizeReasons.js";
 import type { RootWait } from "./createFinalizePrefetch.js";
+import { findTeleportMint } from "./findTeleportMint.js";
 import type { TransferScanner } from "./createTransferScanner.js";
 import { IndexerRequestError } from "./errors.js";
 import type { IndexerClient } from "./indexerClient.js";
-import type { ProverPort } from "./proverPort.js";
+import type { ProverPort, WithdrawProofInputs } from "./proverPort.js";
 
 /** What a finalize pass talks to. */
 export type FinalizeContext = {
@@ -31,8 +32,8 @@ export type FinalizeContext = {
   /** Finds a burn address's transfers on the chain, by block range. */
   transfers: TransferScanner;
   deployment: { chainId: number; token: Address; verifier: Address; treasury: Address };
-  /** The burn secret of a challenge (from memory, or re-derived off the request path). */
-  burnSecret: (challengeNonce: Hex) => Promise<BurnSecret>;
+  /** The burn secret of a challenge (from memory, or re-derived off the request path under the challenge's version). */
+  burnSecret: (challenge: { challengeNonce: Hex; protocol: ProtocolVersion }) => Promise<BurnSecret>;
   /** How long to wait for the mint's receipt (default 60 s). */
   mintReceiptTimeoutMs?: number;
   /** Lets a payment that waits for a root skip passes until one is proved (createFinalizePrefetch.ts). */
@@ -57,7 +58,9 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
   const evidence = await burnEvidence(client, entry, deployment.token);
   if (evidence) return { kind: "failed", reason: FINALIZE_FAILED_REASON.evidenceVanished, detail: evidence };
 
-  const burn = await context.burnSecret(entry.challenge.challengeNonce);
+  // Under the version the burn address was derived with, whatever the daemon runs now.
+  const protocol = zerc20Protocol(entry.challenge.protocol);
+  const burn = await context.burnSecret(entry.challenge);
   if (!isAddressEqual(burn.burnAddress, payTo)) {
     return { kind: "failed", reason: FINALIZE_FAILED_REASON.burnAddressMismatch, detail: "the seed does not open this burn address" };
   }
@@ -66,13 +69,13 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
 
   const [{ transfers }, alreadyMinted, provedIndex] = await Promise.all([
     context.transfers.transfersTo(entry),
-    client.readContract({ ...verifier, functionName: "totalTeleported", args: [burn.recipientHash] }),
+    client.readContract({ ...verifier, functionName: "totalTeleported", args: [hexToBigInt(burn.recipientHash)] }),
     client.readContract({ ...verifier, functionName: "latestProvedIndex" }),
   ]);
   const total = transfers.reduce((sum, transfer) => sum + transfer.value, 0n);
   if (total < amount) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.burnNotIndexed };
   if (alreadyMinted >= total) {
-    const mintTxHash = await findMint(client, deployment.verifier, burn.recipientHash, BigInt(entry.burnBlockNumber));
+    const mintTxHash = await findTeleportMint({ client, protocol, verifier: deployment.verifier, recipient, fromBlock: BigInt(entry.burnBlockNumber) });
     return mintTxHash ? { kind: "finalized", mintTxHash, minted: 0n } : { kind: "waiting", reason: FINALIZE_WAITING_REASON.mintNotFound };
   }
   const highest = transfers.reduce((max, transfer) => (transfer.event_index > max ? transfer.event_index : max), 0n);
@@ -92,14 +95,18 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
   const paths = transfers.flatMap((transfer) => answered.filter((path) => path.leaf_index === transfer.event_index).slice(0, 1));
   if (paths.length !== transfers.length) throw new IndexerRequestError({ path: "/proofs", cause: new Error("the answer lacks a requested leaf") });
   if (paths.some((path) => path.root !== provedRoot)) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootMismatch };
-  const inputs = {
+  const inputs: WithdrawProofInputs = {
+    protocol: protocol.version,
     root: provedRoot,
     rootIndex: provedIndex,
     recipient,
     recipientHash: burn.recipientHash,
     burnAddress: burn.burnAddress,
     secret: burn.secret,
-    transfers: paths.map((path, index) => ({ leafIndex: path.leaf_index, value: transfers[index]?.value ?? 0n, siblings: path.siblings })),
+    transfers: paths.flatMap((path, index) => {
+      const transfer = transfers[index];
+      return transfer ? [{ leafIndex: path.leaf_index, from: transfer.from, value: transfer.value, siblings: path.siblings }] : [];
+    }),
     value: total,
   };
   const single = transfers.length === 1;
@@ -135,16 +142,4 @@ async function burnEvidence(client: PublicClient, entry: SettlementEntry, token:
     (log) => isAddressEqual(log.address, token) && isAddressEqual(log.args.to, entry.challenge.payTo) && log.args.value >= BigInt(entry.challenge.amount),
   );
   return covered ? undefined : "the burn no longer transfers the amount";
-}
-
-async function findMint(client: PublicClient, verifier: Address, recipientHash: Hex, fromBlock: bigint): Promise<Hex | undefined> {
-  const [log] = await client.getContractEvents({
-    address: verifier,
-    abi: zerc20VerifierAbi,
-    eventName: "Teleported",
-    args: { recipientHash },
-    fromBlock,
-    strict: true,
-  });
-  return log?.transactionHash;
 }

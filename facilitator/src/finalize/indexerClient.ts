@@ -1,26 +1,20 @@
 /**
  * The zERC20 indexer's HTTP API as the finalize loop uses it: Merkle paths only. Transfers are found on the
  * facilitator's own RPC (createTransferScanner.ts): a `GET /events?to=<burn address>` right before a mint
- * would tell the indexer which address is about to be minted.
+ * would tell the indexer which address is about to be minted. The JSON is the published one (u64 fields are
+ * numbers, uint256 fields hex), parsed by the scheme's indexer codec into domain values.
  */
-import { hexToBigInt, type Address, type Hex } from "viem";
-import { z } from "zod";
+import { INDEXER_MAX_PROOF_LEAVES, type IndexerProof, IndexerProofsSchema, indexerProofsRequest } from "@svc/scheme";
+import type { Address } from "viem";
+import type { z } from "zod";
 import { IndexerRequestError } from "./errors.js";
 
-const hexNumber = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]+$/)
-  .transform((value) => hexToBigInt(value as Hex));
-
-const ProofsSchema = z.array(
-  z.looseObject({ target_index: hexNumber, leaf_index: hexNumber, root: hexNumber, hash_chain: hexNumber, siblings: z.array(hexNumber).length(40) }),
-);
-
 /** One Merkle path as the indexer reports it. */
-export type TransferProof = z.infer<typeof ProofsSchema>[number];
+export type TransferProof = IndexerProof;
 
 /** A client for one indexer deployment. */
 export type IndexerClient = {
+  /** Paths of `leafIndices` under the root at `targetIndex`; at most {@link INDEXER_MAX_PROOF_LEAVES} leaves per call. */
   proofs: (targetIndex: bigint, leafIndices: readonly bigint[]) => Promise<TransferProof[]>;
 };
 
@@ -37,16 +31,16 @@ export function createIndexerClient(params: { url: string; chainId: number; toke
     return parsed.data;
   };
   return {
-    proofs: (targetIndex, leafIndices) =>
-      request("/proofs", ProofsSchema, {
+    proofs: (targetIndex, leafIndices) => {
+      // A larger request would be refused by a v2 indexer; callers split (see splitProofRequests).
+      if (leafIndices.length > INDEXER_MAX_PROOF_LEAVES) {
+        return Promise.reject(new IndexerRequestError({ path: "/proofs", cause: new RangeError(`more than ${INDEXER_MAX_PROOF_LEAVES} leaves in one request`) }));
+      }
+      return request("/proofs", IndexerProofsSchema, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          chain_id: params.chainId,
-          token_address: params.token,
-          target_index: Number(targetIndex),
-          leaf_indices: leafIndices.map(Number),
-        }),
-      }),
+        body: JSON.stringify(indexerProofsRequest({ chainId: params.chainId, token: params.token, targetIndex, leafIndices })),
+      });
+    },
   };
 }

@@ -4,6 +4,7 @@
  * sees a handful of leaves of different addresses and cannot tell which one is about to be minted.
  */
 import { randomInt } from "node:crypto";
+import { INDEXER_MAX_PROOF_LEAVES } from "@svc/scheme";
 
 /** Decoy leaves added to each `/proofs` request. */
 export const DECOY_LEAVES = 3;
@@ -27,4 +28,24 @@ export function mixProofLeaves(
     if (decoy !== undefined) leaves.push(decoy);
   }
   return leaves.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The `/proofs` requests for `own` leaves: chunks of at most `maxLeaves` (the v2 indexer's cap) including
+ * their decoys, each mixed like {@link mixProofLeaves}, so a request never exceeds the cap and none of them
+ * carries only our own leaves.
+ */
+export function splitProofRequests(
+  own: readonly bigint[],
+  candidates: readonly bigint[],
+  provedIndex: bigint,
+  maxLeaves: number = INDEXER_MAX_PROOF_LEAVES,
+  count: number = DECOY_LEAVES,
+): bigint[][] {
+  const perRequest = Math.max(1, maxLeaves - count);
+  const requests: bigint[][] = [];
+  for (let start = 0; start < own.length; start += perRequest) {
+    requests.push(mixProofLeaves(own.slice(start, start + perRequest), candidates, provedIndex, Math.min(count, maxLeaves - 1)));
+  }
+  return requests;
 }

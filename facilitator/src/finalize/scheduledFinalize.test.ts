@@ -9,7 +9,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startFacilitatorProcess, waitFor, type FacilitatorProcess } from "@svc/anvil-fixtures";
-import { zerc20TokenAbi, zerc20VerifierAbi, type PaymentRequirements } from "@svc/scheme";
+import { zerc20TokenAbi, zerc20Protocol, zerc20VerifierAbi, type PaymentRequirements } from "@svc/scheme";
 import { createWalletClient, http, parseEventLogs, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
@@ -59,10 +59,9 @@ async function finalizePasses(url: string): Promise<number> {
 }
 
 async function mintCount(): Promise<number> {
-  const logs = await stack.client.getContractEvents({
+  const logs = await stack.client.getLogs({
     address: stack.deployment.verifier,
-    abi: zerc20VerifierAbi,
-    eventName: "Teleported",
+    event: zerc20Protocol(stack.deployment.protocol).teleportEvent,
     args: { to: stack.deployment.accounts.treasury.address },
     fromBlock: 0n,
   });

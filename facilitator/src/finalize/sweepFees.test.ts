@@ -5,7 +5,7 @@
  * that very sweep after the restart, and exactly one lands.
  */
 import { startFacilitatorProcess, waitFor, type FacilitatorProcess } from "@svc/anvil-fixtures";
-import { zerc20TokenAbi, zerc20VerifierAbi } from "@svc/scheme";
+import { zerc20TokenAbi, zerc20Protocol } from "@svc/scheme";
 import { createWalletClient, getAddress, http, isAddressEqual, type Address, type Hex } from "viem";
 import { privateKeyToAccount, privateKeyToAddress } from "viem/accounts";
 import { foundry } from "viem/chains";
@@ -156,7 +156,7 @@ describe("separate hands and aggregated sweeps", () => {
 
     const relayer = stack.deployment.accounts.relayer.address;
     expect(getAddress((await stack.client.getTransaction({ hash: permitBurn })).from)).toBe(getAddress(relayer));
-    const mints = await stack.client.getContractEvents({ address: stack.deployment.verifier, abi: zerc20VerifierAbi, eventName: "Teleported", fromBlock });
+    const mints = await stack.client.getLogs({ address: stack.deployment.verifier, event: zerc20Protocol(stack.deployment.protocol).teleportEvent, fromBlock });
     expect(mints).toHaveLength(3);
     for (const mint of mints) {
       expect(getAddress((await stack.client.getTransaction({ hash: mint.transactionHash })).from)).toBe(MINTER);

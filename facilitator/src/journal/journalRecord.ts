@@ -3,7 +3,7 @@
  * the latest record of a challenge is its state. No burn secret is written: the payment id is the challenge
  * nonce, and the secret and tweak re-derive from it with the seed.
  */
-import { AddressSchema, Bytes32Schema, DecimalStringSchema, NetworkSchema } from "@svc/scheme";
+import { AddressSchema, Bytes32Schema, DecimalStringSchema, NetworkSchema, ProtocolVersionSchema } from "@svc/scheme";
 import { z } from "zod";
 
 const unixSeconds = z.number().int().nonnegative();
@@ -12,6 +12,8 @@ const path = z.enum(["permit", "self-transfer"]);
 /** The offer as issued, enough to rebuild the challenge after a restart. */
 export const JournaledChallengeSchema = z.object({
   challengeNonce: Bytes32Schema,
+  // Records written before versions were recorded are v1: that was the only formula derived then.
+  protocol: ProtocolVersionSchema.default("zerc20-v1"),
   network: NetworkSchema,
   chainId: z.number().int().positive(),
   asset: AddressSchema,

@@ -10,6 +10,7 @@ describe("the journal form of an issued challenge", () => {
     const journaled = toJournaledChallenge(record);
     expect(Object.keys(journaled)).toEqual([
       "challengeNonce",
+      "protocol",
       "network",
       "chainId",
       "asset",
@@ -38,5 +39,13 @@ describe("the journal form of an issued challenge", () => {
     const record = buildChallengeRecord({ helper: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", deadline: 1300 });
     const onDisk = JournaledChallengeSchema.parse(JSON.parse(JSON.stringify(toJournaledChallenge(record))));
     expect(fromJournaledChallenge(onDisk)).toEqual({ ...record, burn: undefined });
+  });
+
+  it("keeps the protocol version, and reads a challenge journaled before versions were recorded as v1", () => {
+    const v1 = JournaledChallengeSchema.parse(JSON.parse(JSON.stringify(toJournaledChallenge(buildChallengeRecord({ protocol: "zerc20-v1" })))));
+    expect(fromJournaledChallenge(v1).protocol).toBe("zerc20-v1");
+    const { protocol: _dropped, ...older } = toJournaledChallenge(buildChallengeRecord({ protocol: "zerc20-v2" }));
+    expect(fromJournaledChallenge(JournaledChallengeSchema.parse(older)).protocol).toBe("zerc20-v1");
+    expect(JournaledChallengeSchema.safeParse({ ...older, protocol: "zerc20-v9" }).success).toBe(false);
   });
 });

@@ -14,6 +14,7 @@ export function toJournaledChallenge(challenge: Omit<ChallengeRecord, "burn">): 
   const { challengeNonce, expiresAt, fee: extraFee, ...permitPath } = offerExtra(challenge);
   return {
     challengeNonce,
+    protocol: challenge.protocol,
     network: toNetwork(challenge.chainId),
     chainId: challenge.chainId,
     asset: challenge.asset,
@@ -34,6 +35,7 @@ export function fromJournaledChallenge(journaled: JournaledChallenge): Challenge
   const fee = journaled.extraFee === undefined ? undefined : decodeOfferFee(journaled.extraFee);
   return {
     challengeNonce: journaled.challengeNonce,
+    protocol: journaled.protocol,
     chainId: journaled.chainId,
     asset: journaled.asset,
     payTo: journaled.payTo,

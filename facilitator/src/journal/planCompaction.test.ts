@@ -13,6 +13,7 @@ const hash = (n: number) => `0x${(n + 0xabc).toString(16).padStart(64, "0")}` as
 function challenge(n: number, expiresAt: number): JournaledChallenge {
   return {
     challengeNonce: nonce(n),
+    protocol: "zerc20-v2" as const,
     network: "eip155:31337",
     chainId: 31337,
     asset: "0x5fbdb2315678afecb367f032d93f642f64180aa3",

@@ -15,6 +15,7 @@ const entry: SettlementEntry = {
   type: "accepted",
   challenge: {
     challengeNonce: `0x${"11".repeat(32)}`,
+    protocol: "zerc20-v2" as const,
     network: "eip155:31337",
     chainId: 31337,
     asset: "0x5fbdb2315678afecb367f032d93f642f64180aa3",

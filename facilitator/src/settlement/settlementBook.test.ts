@@ -11,6 +11,7 @@ function accepted(n: number): JournalRecord {
     type: "accepted",
     challenge: {
       challengeNonce: nonce(n),
+      protocol: "zerc20-v2" as const,
       network: "eip155:31337",
       chainId: 31337,
       asset: TOKEN,

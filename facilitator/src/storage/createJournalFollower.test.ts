@@ -41,6 +41,7 @@ const address = (label: string): Address => `0x${hash(label).slice(26)}` as Addr
 function challenge(label: string): JournaledChallenge {
   return {
     challengeNonce: hash(label),
+    protocol: "zerc20-v2" as const,
     network: "eip155:31337",
     chainId: 31337,
     asset: address("asset"),

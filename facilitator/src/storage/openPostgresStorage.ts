@@ -51,7 +51,7 @@ const key = (hex: string): string => hex.toLowerCase();
 
 function bindingTag(binding: BurnAddressStockBinding): string {
   const seedTag = keccak256(concat([toHex(BURN_ADDRESS_STOCK_TAG), binding.seed]));
-  return `${binding.chainId}:${key(binding.treasury)}:${seedTag}`;
+  return `${binding.protocol}:${binding.chainId}:${key(binding.treasury)}:${seedTag}`;
 }
 
 function challengeNonceOf(record: JournalRecord): string | null {

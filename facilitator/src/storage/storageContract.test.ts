@@ -80,6 +80,7 @@ const issuedAt = Math.floor(Date.now() / 1000);
 function challenge(label: string): JournaledChallenge {
   return {
     challengeNonce: nonceOf(label),
+    protocol: "zerc20-v2" as const,
     network: "eip155:31337",
     chainId: 31337,
     asset: addressOf("asset"),
@@ -269,7 +270,7 @@ describe.each([
 
   it("the burn-address stock restores what was added and not taken, and forgets it when the binding changes", async () => {
     const pair = await openPair();
-    const binding = { chainId: 31337, treasury: addressOf("treasury"), seed: nonceOf("seed") };
+    const binding = { protocol: "zerc20-v2" as const, chainId: 31337, treasury: addressOf("treasury"), seed: nonceOf("seed") };
     const stock = await pair.a.openBurnAddressStock(binding, "instance-a");
     expect(stock?.restored).toEqual([]);
     for (const index of [1, 2, 3]) await stock!.add({ paymentId: nonceOf(`p${index}`), nonce: BigInt(index) * 10n ** 18n });
@@ -281,6 +282,10 @@ describe.each([
       new Set([`${nonceOf("p1")}:${10n ** 18n}`, `${nonceOf("p3")}:${3n * 10n ** 18n}`]),
     );
     await again!.close();
+    // Another protocol version derives other addresses from the same nonces: its stock starts empty.
+    const otherVersion = await reopened.openBurnAddressStock({ ...binding, protocol: "zerc20-v1" }, "instance-a");
+    expect(otherVersion!.restored).toEqual([]);
+    await otherVersion!.close();
     const rebound = await reopened.openBurnAddressStock({ ...binding, seed: nonceOf("other seed") }, "instance-a");
     expect(rebound!.restored).toEqual([]);
     await rebound!.close();
@@ -290,7 +295,7 @@ describe.each([
 describe("postgres stock ownership", () => {
   it("stock derived by one instance is never handed to another", async () => {
     const { a, b } = await postgresPair();
-    const binding = { chainId: 31337, treasury: addressOf("treasury"), seed: nonceOf("seed") };
+    const binding = { protocol: "zerc20-v2" as const, chainId: 31337, treasury: addressOf("treasury"), seed: nonceOf("seed") };
     const mine = await a.openBurnAddressStock(binding, "instance-a");
     await mine!.add({ paymentId: nonceOf("p1"), nonce: 1n });
     const theirs = await b.openBurnAddressStock(binding, "instance-b");

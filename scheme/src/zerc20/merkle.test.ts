@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { nextHashChain, HASH_CHAIN_MASK } from "./hashChain.js";
-import { emptyTreeRoot, merkleNode, merkleRootFromPath, transferLeaf, verifyMerklePath, zeroHashes } from "./merkle.js";
+import { emptyTreeRoot, merkleNode, merkleRootFromPath, verifyMerklePath, zeroHashes } from "./merkle.js";
+import { HASH_CHAIN_MASK } from "./protocol/hashChainMask.js";
+import { zerc20Protocol } from "./protocol/zerc20Protocol.js";
+
+const dead = "0x000000000000000000000000000000000000dEaD";
+const payer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
 describe("transfer tree", () => {
   it("empty root is the 40-fold self-hash of the zero leaf", () => {
@@ -9,8 +13,8 @@ describe("transfer tree", () => {
     expect(emptyTreeRoot()).toBe(node);
   });
 
-  it("a path of zero siblings proves the first leaf of an otherwise empty tree", () => {
-    const leaf = transferLeaf("0x000000000000000000000000000000000000dEaD", 5n);
+  it.each(["zerc20-v1", "zerc20-v2"] as const)("a path of zero siblings proves the first %s leaf of an otherwise empty tree", (version) => {
+    const leaf = zerc20Protocol(version).transferLeaf({ from: payer, to: dead, value: 5n });
     const siblings = zeroHashes().slice(0, 40);
     const root = merkleRootFromPath(leaf, 0n, siblings);
     expect(verifyMerklePath({ leaf, leafIndex: 0n, siblings, root })).toBe(true);
@@ -18,11 +22,22 @@ describe("transfer tree", () => {
     expect(verifyMerklePath({ leaf: leaf + 1n, leafIndex: 0n, siblings, root })).toBe(false);
     expect(verifyMerklePath({ leaf, leafIndex: 0n, siblings: siblings.slice(1), root })).toBe(false);
   });
+});
 
-  it("hash chain stays within 248 bits and depends on every input", () => {
-    const a = nextHashChain(0n, "0x000000000000000000000000000000000000dEaD", 1n);
+describe.each(["zerc20-v1", "zerc20-v2"] as const)("hash chain under %s", (version) => {
+  const { nextHashChain } = zerc20Protocol(version);
+
+  it("stays within 248 bits and depends on the recipient, the value and the previous link", () => {
+    const a = nextHashChain(0n, { from: payer, to: dead, value: 1n });
     expect(a & ~HASH_CHAIN_MASK).toBe(0n);
-    expect(nextHashChain(0n, "0x000000000000000000000000000000000000dEaD", 2n)).not.toBe(a);
-    expect(nextHashChain(1n, "0x000000000000000000000000000000000000dEaD", 1n)).not.toBe(a);
+    expect(nextHashChain(0n, { from: payer, to: dead, value: 2n })).not.toBe(a);
+    expect(nextHashChain(1n, { from: payer, to: dead, value: 1n })).not.toBe(a);
+    expect(nextHashChain(0n, { from: payer, to: payer, value: 1n })).not.toBe(a);
+  });
+
+  it(version === "zerc20-v2" ? "depends on the sender" : "ignores the sender", () => {
+    const a = nextHashChain(0n, { from: payer, to: dead, value: 1n });
+    const b = nextHashChain(0n, { from: dead, to: dead, value: 1n });
+    expect(a !== b).toBe(version === "zerc20-v2");
   });
 });

@@ -14,7 +14,7 @@ import type { BurnSecret, ChallengeRecord } from "../challengeRecord.js";
  * unsearched secret: good for anything that does not re-hash the address.
  */
 export function buildBurnSecret(seed: Hex, chainId: number, treasury: Address): BurnSecret {
-  const inputs = burnSecretInputs(seed, chainId, treasury, toHex(randomBytes(32)));
+  const inputs = burnSecretInputs(seed, { protocol: "zerc20-v2", chainId, treasury }, toHex(randomBytes(32)));
   return {
     paymentId: inputs.paymentId,
     tweak: inputs.tweak,
@@ -30,6 +30,7 @@ export function buildChallengeRecord(overrides: Partial<ChallengeRecord> = {}): 
   const burn = overrides.burn ?? buildBurnSecret(toHex(randomBytes(32)), 31337, getAddress(toHex(randomBytes(20))));
   return {
     challengeNonce: toHex(randomBytes(32)),
+    protocol: "zerc20-v2",
     chainId: 31337,
     asset: "0x1111111111111111111111111111111111111111",
     payTo: burn.burnAddress,
