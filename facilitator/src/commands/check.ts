@@ -19,6 +19,7 @@ import { probeIndexer } from "./probes/probeIndexer.js";
 import { probeJournal } from "./probes/probeJournal.js";
 import { probePoseidon } from "./probes/probePoseidon.js";
 import { probeKeys } from "./probes/probeKeys.js";
+import { probeProtocol } from "./probes/probeProtocol.js";
 import { probeProviders } from "./probes/probeProviders.js";
 import { probeRelayer } from "./probes/probeRelayer.js";
 import { probeRpc } from "./probes/probeRpc.js";
@@ -79,7 +80,7 @@ export async function runCheck(parameters: RunCheckParameters): Promise<CheckFin
   if (config !== undefined) report(probeFinalizeSchedule(config));
   report(await probeHistory(env, Math.floor(Date.now() / 1000)));
   if (config === undefined) {
-    for (const probe of ["rpc", "contracts", "journal", "indexer"] as const) skip(probe, "the configuration does not parse");
+    for (const probe of ["rpc", "contracts", "protocol", "journal", "indexer"] as const) skip(probe, "the configuration does not parse");
   } else {
     const rpc = await probeRpc(config, timeout);
     report(rpc.findings);
@@ -90,10 +91,12 @@ export async function runCheck(parameters: RunCheckParameters): Promise<CheckFin
         const reason = rpc.reason ?? "the RPC probe failed";
         if (keys.secrets !== undefined) skip("relayer", reason);
         skip("contracts", reason);
+        skip("protocol", reason);
         if (fee?.mode === "split") skip("splitter", reason);
       } else {
         if (keys.secrets !== undefined) report(await probeRelayer(keys.secrets, chain, timeout));
         report(await probeContracts(config, chain, timeout));
+        report(await probeProtocol(config, chain, timeout));
         if (fee?.mode === "split") report(await probeSplitter(config, fee, chain, timeout));
       }
     } finally {

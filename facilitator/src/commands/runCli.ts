@@ -15,6 +15,7 @@ import { HistoryKeysRevokeCommand } from "../history/commands/historyKeys/revoke
 import { HistoryKeysRotateCommand } from "../history/commands/historyKeys/rotate.js";
 import { StartCommand } from "./start.js";
 import { StatusCommand } from "./status.js";
+import { WithdrawalWitnessCommand } from "./withdrawalWitness.js";
 import { VerifyProofCommand } from "../history/commands/verifyProof.js";
 
 /** Exit code for a usage mistake (unknown command, missing or malformed option). */
@@ -26,6 +27,7 @@ const OWN_EXIT_CODES = [
   MigrateCommand,
   StartCommand,
   StatusCommand,
+  WithdrawalWitnessCommand,
   VerifyProofCommand,
   HistoryKeysInitCommand,
   HistoryKeysRotateCommand,
@@ -46,6 +48,7 @@ export function createCli(): Cli {
   cli.register(MigrateCommand);
   cli.register(StartCommand);
   cli.register(StatusCommand);
+  cli.register(WithdrawalWitnessCommand);
   cli.register(VerifyProofCommand);
   cli.register(HistoryKeysInitCommand);
   cli.register(HistoryKeysRotateCommand);

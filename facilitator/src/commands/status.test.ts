@@ -100,7 +100,7 @@ describe("facilitator status", () => {
     expect((await status(["--limit", "0"])).code).toBe(EXIT_USAGE);
     const gone = await runCliCapture(["status", "--config", daemon.configPath, "--url", "http://127.0.0.1:1"]);
     expect(gone.code).toBe(1);
-    expect(gone.stderr).toMatch(/^facilitator status: no facilitator status at http:\/\/127\.0\.0\.1:1\/: no answer/);
+    expect(gone.stderr).toMatch(/^facilitator status: no usable answer from the facilitator at http:\/\/127\.0\.0\.1:1\/: no answer/);
   });
 
   it("reports NOT READY with the failing component while the RPC is gone (last: it stops the proxy)", async () => {

@@ -3,7 +3,6 @@
  * its HTTP API (readiness, backlog counts and oldest ages, failed entries with reasons, late burns, stock,
  * relayer and treasury balances). It never opens the journal or touches the chain itself.
  */
-import { isIPv6 } from "node:net";
 import { dirname, resolve } from "node:path";
 
 import { Command, Option, UsageError } from "./clipanion.js";
@@ -13,6 +12,7 @@ import { parseConfig } from "../config/parseConfig.js";
 import type { Environment } from "../config/parseSecrets.js";
 import { fetchDaemonStatus, type DaemonStatus } from "../operator/fetchDaemonStatus.js";
 import { formatDaemonStatus } from "../operator/formatDaemonStatus.js";
+import { daemonUrl } from "./daemonUrl.js";
 import { describeError } from "./describeError.js";
 import { redactOutput } from "./redactOutput.js";
 
@@ -57,13 +57,6 @@ export async function runStatus(parameters: RunStatusParameters): Promise<number
   const text = parameters.format === "json" ? `${JSON.stringify(status)}\n` : formatDaemonStatus(status);
   parameters.write(redactOutput(text, env));
   return status.readiness.status === "ready" ? 0 : 1;
-}
-
-/** The loopback URL of a daemon listening on `host:port`; a wildcard bind is reached on loopback. */
-function daemonUrl(host: string, port: number): string {
-  if (port === 0) throw new UsageError("listen.port is 0 (a random port): pass the daemon's address with --url");
-  const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
-  return `http://${isIPv6(reachable) ? `[${reachable}]` : reachable}:${port}`;
 }
 
 /** The `status` command. */

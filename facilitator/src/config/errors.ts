@@ -263,3 +263,26 @@ export class ProviderCredentialsRequiredError extends BaseError {
     );
   }
 }
+
+/**
+ * Thrown when `network.protocol` names another version than the deployment at `network.verifier` runs: a
+ * burn address derived under the wrong version can never be withdrawn, so the daemon refuses to issue one.
+ */
+export class ProtocolVersionMismatchError extends BaseError {
+  override name = "ProtocolVersionMismatchError";
+  /** The configured `network.protocol`. */
+  readonly configured: string;
+  /** What the deployment answers as, or `unknown` when it answers as no zERC20 verifier. */
+  readonly deployed: string;
+
+  constructor({ configured, deployed }: { configured: string; deployed: string | undefined }) {
+    super(
+      deployed === undefined
+        ? `network.protocol is ${configured} but network.verifier answers as no zERC20 verifier (totalTeleported(uint256) does not answer).`
+        : `network.protocol is ${configured} but the deployment at network.verifier runs ${deployed}.`,
+      { details: "burn addresses of the wrong version can never be withdrawn: set network.protocol to the deployment's version" },
+    );
+    this.configured = configured;
+    this.deployed = deployed ?? "unknown";
+  }
+}

@@ -21,6 +21,7 @@ import { isIP } from "node:net";
 import { DEFAULT_PROTOCOL_VERSION } from "@svc/scheme";
 import { isAddress, isAddressEqual, zeroAddress } from "viem";
 import { z } from "zod";
+import { NETWORK_PRESETS } from "./networkPresets.js";
 
 /** Largest zERC20 transfer value: the token reverts above 2^248 - 1, so no larger amount can ever be paid. */
 export const MAX_TRANSFER_VALUE = (1n << 248n) - 1n;
@@ -113,19 +114,53 @@ function table<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   return z.strictObject(shape, { error: "expected a table" });
 }
 
+// A preset names a published deployment and fills chain_id, token, verifier and protocol; keys written beside
+// it must agree with it (a typo'd address must not silently win or lose). Without a preset they are required.
 const networkTable = table({
+  preset: z
+    .string({ error: "expected a preset name such as base-sepolia/zusdc" })
+    .refine((name) => Object.hasOwn(NETWORK_PRESETS, name), { error: "not a published deployment: see the presets in the facilitator README" })
+    .optional(),
   rpc_url: urlField(["http:", "https:", "ws:", "wss:"]),
   indexer_url: urlField(["http:", "https:"]),
   decider_url: urlField(["http:", "https:"]),
-  chain_id: integerField(1),
-  token: addressField,
-  verifier: addressField,
-  hub: addressField,
-  // The deployed version by default: a burn address of the wrong version can never be withdrawn.
-  protocol: z
-    .enum(["zerc20-v1", "zerc20-v2"], { error: 'expected "zerc20-v2" (every published deployment) or "zerc20-v1"' })
-    .default(DEFAULT_PROTOCOL_VERSION),
-});
+  chain_id: integerField(1).optional(),
+  token: addressField.optional(),
+  verifier: addressField.optional(),
+  // The hub is a contract on the hub chain only; a preset's verifier knows its hub by endpoint id.
+  hub: addressField.optional(),
+  protocol: z.enum(["zerc20-v1", "zerc20-v2"], { error: 'expected "zerc20-v2" (every published deployment) or "zerc20-v1"' }).optional(),
+})
+  .superRefine((network, ctx) => {
+    const preset = network.preset === undefined ? undefined : NETWORK_PRESETS[network.preset];
+    if (network.preset !== undefined && preset === undefined) return;
+    if (preset === undefined) {
+      for (const key of ["chain_id", "token", "verifier", "hub"] as const) {
+        if (network[key] === undefined) ctx.addIssue({ code: "custom", path: [key], message: "required without network.preset" });
+      }
+      return;
+    }
+    const differs = (key: string, same: boolean) => {
+      if (!same) ctx.addIssue({ code: "custom", path: [key], message: `differs from the preset ${network.preset} (leave it out to use the preset's)` });
+    };
+    differs("chain_id", network.chain_id === undefined || network.chain_id === preset.chainId);
+    differs("token", network.token === undefined || isAddressEqual(network.token, preset.token));
+    differs("verifier", network.verifier === undefined || isAddressEqual(network.verifier, preset.verifier));
+    differs("protocol", network.protocol === undefined || network.protocol === preset.protocol);
+  })
+  .transform(({ preset: presetName, ...network }) => {
+    const preset = presetName === undefined ? undefined : NETWORK_PRESETS[presetName];
+    return {
+      ...network,
+      ...(presetName === undefined ? {} : { preset: presetName }),
+      // Both defined: the refinement above required them without a preset.
+      chain_id: network.chain_id ?? preset?.chainId ?? 0,
+      token: network.token ?? preset?.token ?? zeroAddress,
+      verifier: network.verifier ?? preset?.verifier ?? zeroAddress,
+      // The deployed version by default: a burn address of the wrong version can never be withdrawn.
+      protocol: network.protocol ?? preset?.protocol ?? DEFAULT_PROTOCOL_VERSION,
+    };
+  });
 
 const listenTable = table({
   host: hostField.default("127.0.0.1"),

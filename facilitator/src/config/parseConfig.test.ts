@@ -135,6 +135,23 @@ describe("parseConfig: defaults", () => {
     expect(parse({ network: { protocol: "zerc20-v1" } }).network.protocol).toBe("zerc20-v1");
   });
 
+  it("fills chain, token, verifier and version from a published preset", () => {
+    const network = parse({ network: { preset: "base-sepolia/zusdc", chain_id: undefined, token: undefined, verifier: undefined, hub: undefined } }).network;
+    // The published Base Sepolia zUSDC deployment.
+    expect(network).toMatchObject({
+      preset: "base-sepolia/zusdc",
+      chain_id: 84532,
+      token: "0x132CeD517327C2aC5073ACEb9eCF1e7783feCbcF",
+      verifier: "0xb199A85463Bc5c0009c058E80b8A0d3D5e0025D6",
+      protocol: "zerc20-v2",
+    });
+    expect(network.hub).toBeUndefined();
+    expect(parse({ network: { preset: "base/zeth", chain_id: 8453, token: undefined, verifier: undefined, hub: undefined } }).network).toMatchObject({
+      token: "0x410056c6F0A9ABD8c42b9eEF3BB451966Fb0d924",
+      verifier: "0xdCC76DEbb526Eef0210Bd38729b803591951Ab34",
+    });
+  });
+
   it("leaves the profile unset when the file does not name one", () => {
     expect(parse({ profile: undefined }).profile).toBeUndefined();
   });
@@ -316,6 +333,15 @@ describe("parseConfig: addresses", () => {
       key: "network.protocol",
       reason: 'expected "zerc20-v2" (every published deployment) or "zerc20-v1"',
     });
+  });
+
+  it("refuses a key that differs from the preset, an unknown preset, and a missing key without a preset", () => {
+    const preset = { preset: "base-sepolia/zusdc", chain_id: undefined, token: undefined, verifier: undefined, hub: undefined };
+    expect(errorOf({ network: { ...preset, chain_id: 31337 } })).toMatchObject({ key: "network.chain_id" });
+    expect(errorOf({ network: { ...preset, verifier: "0x2222222222222222222222222222222222222222" } })).toMatchObject({ key: "network.verifier" });
+    expect(errorOf({ network: { ...preset, protocol: "zerc20-v1" } })).toMatchObject({ key: "network.protocol" });
+    expect(errorOf({ network: { ...preset, preset: "base-sepolia/zdoge" } })).toMatchObject({ key: "network.preset" });
+    expect(errorOf({ network: { token: undefined } })).toMatchObject({ name: "MissingConfigKeyError", key: "network.token" });
   });
 
   it("checks the optional settlement.permit_burner too", () => {

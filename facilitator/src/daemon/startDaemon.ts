@@ -21,12 +21,15 @@ import { BurnAddressWorker } from "../challenges/burnAddressWorker.js";
 import { deriveBurnSeed } from "../challenges/burnSeed.js";
 import { reopenBurnSecretOffThread } from "../challenges/reopenBurnSecret.js";
 import { assertRpcChainId } from "../config/assertRpcChainId.js";
+import { ProtocolVersionMismatchError } from "../config/errors.js";
+import { detectProtocolVersion } from "../chain/detectProtocolVersion.js";
 import { readTokenFacts } from "../chain/readTokenFacts.js";
 import { capabilitiesOf } from "../config/capabilities.js";
 import { checkStartupRules } from "../config/checkStartupRules.js";
 import { loadConfig } from "../config/loadConfig.js";
 import type { Environment } from "../config/parseSecrets.js";
 import { redactUrl } from "../config/redactUrl.js";
+import { buildWithdrawalWitness } from "../operator/withdrawalWitness.js";
 import { ProfileDisabledError } from "../challenges/errors.js";
 import { historySecretValues, type HistoryOptions, noHistory, openHistory } from "../history/openHistory.js";
 import type { AdminSettlement, AppDependencies, SettlementState } from "../http/appDependencies.js";
@@ -128,6 +131,10 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const treasurySender = senderOf(treasuryAccount);
   const rpcChainId = await client.getChainId();
   assertRpcChainId(config, rpcChainId);
+  const deployed = await detectProtocolVersion(client, { token: getAddress(config.network.token), verifier: getAddress(config.network.verifier) });
+  if (deployed.version !== config.network.protocol) {
+    throw new ProtocolVersionMismatchError({ configured: config.network.protocol, deployed: deployed.version });
+  }
   const token = await readTokenFacts(client, getAddress(config.network.token));
   if (config.settlement.permit_burner !== undefined && !token.permit) {
     logger.warn("permit_unsupported", { message: "the token has no EIP-2612 permit: offers carry no helper, only the self-transfer path is offered" });
@@ -323,6 +330,10 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
           minter: minterAccount ? { address: minterAccount.address } : undefined,
           balanceOf: (address) => client.getBalance({ address }),
         }),
+      withdrawalWitness: async (challengeNonce) => {
+        const entry = book.entry(challengeNonce);
+        return entry === undefined ? undefined : buildWithdrawalWitness(entry, await burnSecret(entry.challenge));
+      },
     },
     ...(history === undefined ? {} : { history: history.service }),
   };

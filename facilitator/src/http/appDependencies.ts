@@ -3,11 +3,13 @@
  * settlement core behind these functions knows nothing of Koa.
  */
 import type { ChallengeOffer, ClassifiedFacilitatorBody, SettleResponse, SupportedResponse, VerifyResponse } from "@svc/scheme";
+import type { Hex } from "viem";
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
 import type { HistoryService } from "../history/createHistoryService.js";
 import type { Logger } from "../log/createLogger.js";
 import type { FacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
 import type { AdminStatus } from "../operator/adminStatus.js";
+import type { WithdrawalWitness } from "../operator/withdrawalWitness.js";
 import type { ReadinessReport } from "../readiness/readinessReport.js";
 import type { RateLimitPort } from "../storage/storagePorts.js";
 
@@ -58,6 +60,8 @@ export type AppDependencies = {
     settlements: (state: SettlementState | undefined) => AdminSettlement[];
     /** The operator summary behind `GET /admin/status`. */
     status: () => Promise<AdminStatus>;
+    /** A settled payment's withdrawal witness (it holds the burn secret), or `undefined` for an unknown payment. */
+    withdrawalWitness: (challengeNonce: Hex) => Promise<WithdrawalWitness | undefined>;
   };
   /** The metrics registry and hooks; without it `/metrics` is not served and nothing is counted. */
   metrics?: FacilitatorMetrics | undefined;

@@ -19,6 +19,7 @@ import { resolveClientIp } from "./resolveClientIp.js";
 import { adminChallengesRoute } from "./routes/adminChallengesRoute.js";
 import { adminSettlementsRoute } from "./routes/adminSettlementsRoute.js";
 import { adminStatusRoute } from "./routes/adminStatusRoute.js";
+import { adminWithdrawalWitnessRoute } from "./routes/adminWithdrawalWitnessRoute.js";
 import { challengeRoute } from "./routes/challengeRoute.js";
 import { healthRoute } from "./routes/healthRoute.js";
 import { metricsRoute } from "./routes/metricsRoute.js";
@@ -84,7 +85,8 @@ export function createApp(deps: AppDependencies, options: CreateAppOptions = {})
     .post("/settle", identify, shared, readJsonBody, settleRoute(deps))
     .get("/admin/challenges", adminChallengesRoute(deps))
     .get("/admin/settlements", adminSettlementsRoute(deps))
-    .get("/admin/status", adminStatusRoute(deps));
+    .get("/admin/status", adminStatusRoute(deps))
+    .get("/admin/withdrawal-witness/:challengeNonce", adminWithdrawalWitnessRoute(deps));
   // Only with the complete history environment; otherwise /history/* is not served at all.
   if (deps.history) registerHistoryRoutes(router, deps.history, { now: options.now });
   if (deps.metrics) router.get("/metrics", metricsRoute(deps.metrics));

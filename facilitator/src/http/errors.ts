@@ -166,3 +166,12 @@ export class ProviderUnauthenticatedError extends HttpAnswerError {
     });
   }
 }
+
+/** `GET /admin/withdrawal-witness/:challengeNonce` for a payment this daemon never accepted. */
+export class UnknownPaymentError extends HttpAnswerError {
+  override name = "UnknownPaymentError";
+
+  constructor() {
+    super("no accepted payment has this challenge nonce", { status: 404 });
+  }
+}

@@ -8,7 +8,7 @@ export class DaemonUnreachableError extends BaseError {
   readonly url: string;
 
   constructor({ url, problem, cause }: { url: string; problem: string; cause?: unknown }) {
-    super(`no facilitator status at ${url}: ${problem}`, { cause });
+    super(`no usable answer from the facilitator at ${url}: ${problem}`, { cause });
     this.url = url;
   }
 }
@@ -23,5 +23,14 @@ export class AdminTokenRejectedError extends BaseError {
         ? "the daemon refused SVC_ADMIN_TOKEN (401): it differs from the daemon's, or the daemon has none configured"
         : "SVC_ADMIN_TOKEN is not set; the admin API needs the daemon's token",
     );
+  }
+}
+
+/** The daemon has accepted no payment with this challenge nonce (404). */
+export class UnknownPaymentError extends BaseError {
+  override name = "UnknownPaymentError";
+
+  constructor({ challengeNonce }: { challengeNonce: string }) {
+    super(`the daemon has accepted no payment with challenge nonce ${challengeNonce}`);
   }
 }

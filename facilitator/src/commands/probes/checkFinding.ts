@@ -10,6 +10,7 @@ export type CheckProbe =
   | "rpc"
   | "relayer"
   | "contracts"
+  | "protocol"
   | "splitter"
   | "journal"
   | "storage"

@@ -10,14 +10,14 @@ import { FindingList, type CheckFinding } from "./checkFinding.js";
 import { describeFailure } from "./describeFailure.js";
 import type { CheckChain } from "./probeRpc.js";
 
-/** Checks for deployed code at `network.token`, `network.verifier`, `network.hub` and `settlement.permit_burner`. */
+/** Checks for deployed code at `network.token`, `network.verifier`, `network.hub` (when set) and `settlement.permit_burner`. */
 export async function probeContracts(config: FacilitatorConfig, chain: CheckChain, timeoutMs: number): Promise<CheckFinding[]> {
   const list = new FindingList("contracts");
   const targets: [key: string, address: Address][] = [
     ["network.token", config.network.token],
     ["network.verifier", config.network.verifier],
-    ["network.hub", config.network.hub],
   ];
+  if (config.network.hub !== undefined) targets.push(["network.hub", config.network.hub]);
   if (config.settlement.permit_burner !== undefined) {
     targets.push(["settlement.permit_burner", config.settlement.permit_burner]);
   }

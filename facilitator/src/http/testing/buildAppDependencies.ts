@@ -8,6 +8,7 @@ import { type ChallengeOffer, type ClassifiedFacilitatorBody, PROFILE_UNSUPPORTE
 import { capabilitiesOf } from "../../config/capabilities.js";
 import { ProfileDisabledError } from "../../challenges/errors.js";
 import { createLogger, type Logger } from "../../log/createLogger.js";
+import type { WithdrawalWitness } from "../../operator/withdrawalWitness.js";
 import type { AppDependencies } from "../appDependencies.js";
 import { createApp, type CreateAppOptions } from "../createApp.js";
 import { listenApp, type ListeningApp } from "../listenApp.js";
@@ -119,10 +120,28 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
         relayer: { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", balanceWei: "1000000000000000000", queueDepth: 0 },
         treasury: { address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", balanceWei: "0" },
       }),
+      withdrawalWitness: async (challengeNonce) => (challengeNonce === TEST_WITHDRAWAL_WITNESS.challenge_nonce ? TEST_WITHDRAWAL_WITNESS : undefined),
     },
     ...rest,
   };
 }
+
+/** The one payment whose withdrawal witness the test dependencies serve. */
+export const TEST_WITHDRAWAL_WITNESS: WithdrawalWitness = {
+  protocol: "zerc20-v2",
+  chain_id: 31337,
+  token: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+  verifier: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
+  challenge_nonce: `0x${"01".repeat(32)}`,
+  state: "accepted",
+  amount: "1000",
+  burn_tx_hash: TEST_HTTP_BURN_TX,
+  burn_block_number: "12",
+  burn_address: "0x3034a16D0E8b774fC609A8ADcbE89Ed3C5bAD8c3",
+  general_recipient: { chain_id: 31337, recipient: `0x${"00".repeat(12)}9fe46736679d2d9a65f0992f2272de9f3c7fa6e0`, tweak: `0x${"07".repeat(32)}` },
+  recipient_hash: `0x01${"23".repeat(31)}`,
+  secret: `0x${"5e".repeat(32)}`,
+};
 
 /** An app on a free loopback port with its base URL; `close()` stops it at once. */
 export type TestServer = { url: string; listening: ListeningApp; close: () => Promise<void> };
