@@ -101,6 +101,7 @@ describe("public surface", () => {
       "PermitPayloadSchema",
       "PermitSchema",
       "PermitUnavailableError",
+      "PoseidonInputError",
       "PoseidonMismatchError",
       "PoseidonParametersError",
       "PoseidonSelectionSchema",

@@ -133,7 +133,7 @@ function timeDerivations(implementation: PoseidonImplementation, count: number):
     const recipientFr = randomField() >> 8n;
     const secretBase = randomField();
     const started = process.cpuUsage();
-    implementation.searchBurnNonce(recipientFr, secretBase, BURN_ADDRESS_POW_BITS);
+    implementation.searchBurnNonce([recipientFr], secretBase, BURN_ADDRESS_POW_BITS);
     const used = process.cpuUsage(started);
     cpuMs.push((used.user + used.system) / 1000);
   }

@@ -34,7 +34,7 @@ if (workerData.nice !== undefined) {
 import(workerData.schemeUrl).then((scheme) => {
   const { implementation } = scheme.selectPoseidon(workerData.selection);
   parentPort.on("message", (job) => {
-    const nonce = implementation.searchBurnNonce(job.recipientFr, job.secretBase, workerData.powBits);
+    const nonce = implementation.searchBurnNonce([job.recipientFr], job.secretBase, workerData.powBits);
     parentPort.postMessage({ id: job.id, nonce });
   });
 }).catch((error) => { setImmediate(() => { throw error; }); });

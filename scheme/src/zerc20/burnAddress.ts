@@ -42,7 +42,7 @@ export function burnAddressFromHash(h: bigint): Address {
  * `poseidon-lite`. About 4096 Poseidon hashes on average: callers on a request path should derive ahead of time.
  */
 export function deriveBurnAddress(recipientFr: bigint, secretBase: bigint): BurnAddressDerivation {
-  const nonce = poseidonChoice().implementation.searchBurnNonce(recipientFr, secretBase, BURN_ADDRESS_POW_BITS);
+  const nonce = poseidonChoice().implementation.searchBurnNonce([recipientFr], secretBase, BURN_ADDRESS_POW_BITS);
   const secret = (secretBase + nonce) % BN254_FIELD_MODULUS;
   const h = burnAddressHash(recipientFr, secret);
   if (!meetsBurnAddressPow(h)) throw new PoseidonMismatchError("the found nonce misses the proof of work");
