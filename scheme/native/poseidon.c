@@ -1,11 +1,12 @@
 /*
- * Circom-compatible Poseidon (t = 3, two inputs) over a 4-limb prime field, with the burn-address
- * proof-of-work search, as a Node-API addon.
+ * Circom-compatible Poseidon of widths t = 3 (two inputs) and t = 4 (three inputs) over a 4-limb prime
+ * field, with the burn-address proof-of-work search, as a Node-API addon.
  *
- * The addon carries no constants of its own: `init` receives the field modulus, the Montgomery helpers and
- * the round constants and matrices that the TypeScript side computes from the installed `poseidon-lite`
- * (see src/zerc20/poseidon/nativePoseidonParameters.ts for the layout and the optimised partial rounds).
- * Every parameter set lives in the calling thread's instance data, so worker threads never share state.
+ * The addon carries no constants of its own: `init` receives, for each width, the field modulus, the
+ * Montgomery helpers and the round constants and matrices that the TypeScript side computes from the
+ * installed `poseidon-lite` (see src/zerc20/poseidon/nativePoseidonParameters.ts for the layout and the
+ * optimised partial rounds). Both parameter sets live in the calling thread's instance data, so worker
+ * threads never share state.
  *
  * Field elements are kept in Montgomery form in four 64-bit limbs (least significant first), only partly
  * reduced: every value stays below 2p, and is brought below p once, at the output. Multiplication is
@@ -31,28 +32,49 @@
 typedef uint64_t u64;
 typedef unsigned __int128 u128;
 
-enum { WIDTH = 3, LIMBS = 4, MAX_FULL_ROUNDS = 16, MAX_PARTIAL_ROUNDS = 128 };
+enum {
+  MIN_WIDTH = 3,
+  MAX_WIDTH = 4,
+  WIDTHS = MAX_WIDTH - MIN_WIDTH + 1,
+  LIMBS = 4,
+  MAX_FULL_ROUNDS = 16,
+  MAX_PARTIAL_ROUNDS = 128,
+  MAX_SPARSE = 2 * MAX_WIDTH - 1
+};
 
 typedef struct {
   u64 v[LIMBS];
 } fe;
 
+/* The field, shared by every width. `p` must stay the first member: the assembly reads it at offset 0. */
 typedef struct {
   u64 p[LIMBS];
   u64 p2[LIMBS]; /* 2p, the bound of partly reduced values */
   u64 inv;       /* -p^-1 mod 2^64 */
   fe r2;   /* R^2 mod p, to enter Montgomery form */
   fe one;  /* R mod p, the Montgomery form of 1 */
+  int use_adx; /* the arithmetic of the module-level functions: the last init's choice */
+} params;
+
+/* The rounds of one width; arrays are sized for the widest, and only the first `width` entries are used. */
+typedef struct {
+  int width;
   int full_rounds;
   int partial_rounds;
-  fe full_c[MAX_FULL_ROUNDS][WIDTH];
-  fe mds[WIDTH][WIDTH];
+  fe full_c[MAX_FULL_ROUNDS][MAX_WIDTH];
+  fe mds[MAX_WIDTH][MAX_WIDTH];
   fe partial_c[MAX_PARTIAL_ROUNDS];
-  /* Partial round r < partial_rounds - 1: row 0 is (m00, v1, v2); rows 1 and 2 are (w1, 1, 0), (w2, 0, 1). */
-  fe sparse[MAX_PARTIAL_ROUNDS][5];
-  fe last_partial[WIDTH][WIDTH];
-  int use_adx;
-} params;
+  /* Partial round r < partial_rounds - 1: row 0 is (m00, v1 .. v(t-1)); row i > 0 is w_i in column 0 and
+   * the identity elsewhere, stored as (m00, v1 .. v(t-1), w1 .. w(t-1)). */
+  fe sparse[MAX_PARTIAL_ROUNDS][MAX_SPARSE];
+  fe last_partial[MAX_WIDTH][MAX_WIDTH];
+} rounds;
+
+/* What `init` keeps per thread: the field and one set of rounds per width (index width - MIN_WIDTH). */
+typedef struct {
+  params field;
+  rounds by_width[WIDTHS];
+} instance;
 
 typedef void (*mul_fn)(fe *r, const fe *a, const fe *b, const params *P);
 typedef void (*add_fn)(fe *r, const fe *a, const fe *b, const params *P);
@@ -241,8 +263,8 @@ static int cpu_has_adx(void) {
 }
 #endif
 
-/* The round functions take the multiplication and the addition as constant arguments, so each permutation
- * below is compiled once per pair with both inlined. */
+/* The round functions take the width, the multiplication and the addition as constant arguments, so each
+ * permutation below is compiled once per combination with the loops unrolled and both operations inlined. */
 ALWAYS_INLINE void pow5(fe *x, const params *P, mul_fn mul) {
   fe x2, x4;
   mul(&x2, x, x, P);
@@ -250,69 +272,77 @@ ALWAYS_INLINE void pow5(fe *x, const params *P, mul_fn mul) {
   mul(x, &x4, x, P);
 }
 
-ALWAYS_INLINE void mix_dense(fe s[WIDTH], const fe m[WIDTH][WIDTH], const params *P, mul_fn mul, add_fn add) {
-  fe out[WIDTH];
-  for (int row = 0; row < WIDTH; row++) {
+ALWAYS_INLINE void mix_dense(fe *s, const fe m[MAX_WIDTH][MAX_WIDTH], const int width, const params *P, mul_fn mul, add_fn add) {
+  fe out[MAX_WIDTH];
+  for (int row = 0; row < width; row++) {
     fe acc, term;
     mul(&acc, &m[row][0], &s[0], P);
-    for (int col = 1; col < WIDTH; col++) {
+    for (int col = 1; col < width; col++) {
       mul(&term, &m[row][col], &s[col], P);
       add(&acc, &acc, &term, P);
     }
     out[row] = acc;
   }
-  memcpy(s, out, sizeof out);
+  memcpy(s, out, (size_t)width * sizeof(fe));
 }
 
-ALWAYS_INLINE void mix_sparse(fe s[WIDTH], const fe sp[5], const params *P, mul_fn mul, add_fn add) {
+ALWAYS_INLINE void mix_sparse(fe *s, const fe sp[MAX_SPARSE], const int width, const params *P, mul_fn mul, add_fn add) {
   fe s0, term;
   mul(&s0, &sp[0], &s[0], P);
-  mul(&term, &sp[1], &s[1], P);
-  add(&s0, &s0, &term, P);
-  mul(&term, &sp[2], &s[2], P);
-  add(&s0, &s0, &term, P);
-  mul(&term, &sp[3], &s[0], P);
-  add(&s[1], &s[1], &term, P);
-  mul(&term, &sp[4], &s[0], P);
-  add(&s[2], &s[2], &term, P);
+  for (int i = 1; i < width; i++) {
+    mul(&term, &sp[i], &s[i], P);
+    add(&s0, &s0, &term, P);
+  }
+  /* Rows below 0 read the old s[0], so s0 is written last. */
+  for (int i = 1; i < width; i++) {
+    mul(&term, &sp[width - 1 + i], &s[0], P);
+    add(&s[i], &s[i], &term, P);
+  }
   s[0] = s0;
 }
 
-ALWAYS_INLINE void full_round(fe s[WIDTH], int round, const params *P, mul_fn mul, add_fn add) {
-  for (int i = 0; i < WIDTH; i++) {
-    add(&s[i], &s[i], &P->full_c[round][i], P);
+ALWAYS_INLINE void full_round(fe *s, int round, const rounds *R, const int width, const params *P, mul_fn mul, add_fn add) {
+  for (int i = 0; i < width; i++) {
+    add(&s[i], &s[i], &R->full_c[round][i], P);
     pow5(&s[i], P, mul);
   }
-  mix_dense(s, P->mds, P, mul, add);
+  mix_dense(s, R->mds, width, P, mul, add);
 }
 
-/* The permutation's first output for the Montgomery-form state s (modified in place). */
-ALWAYS_INLINE void permute_with(fe s[WIDTH], const params *P, mul_fn mul, add_fn add) {
-  const int half = P->full_rounds / 2;
-  for (int r = 0; r < half; r++) full_round(s, r, P, mul, add);
-  for (int r = 0; r < P->partial_rounds; r++) {
-    add(&s[0], &s[0], &P->partial_c[r], P);
+/* The permutation's first output for the Montgomery-form state s of `width` elements (modified in place). */
+ALWAYS_INLINE void permute_with(fe *s, const rounds *R, const int width, const params *P, mul_fn mul, add_fn add) {
+  const int half = R->full_rounds / 2;
+  for (int r = 0; r < half; r++) full_round(s, r, R, width, P, mul, add);
+  for (int r = 0; r < R->partial_rounds; r++) {
+    add(&s[0], &s[0], &R->partial_c[r], P);
     pow5(&s[0], P, mul);
-    if (r + 1 < P->partial_rounds) mix_sparse(s, P->sparse[r], P, mul, add);
-    else mix_dense(s, P->last_partial, P, mul, add);
+    if (r + 1 < R->partial_rounds) mix_sparse(s, R->sparse[r], width, P, mul, add);
+    else mix_dense(s, R->last_partial, width, P, mul, add);
   }
-  for (int r = half; r < P->full_rounds; r++) full_round(s, r, P, mul, add);
+  for (int r = half; r < R->full_rounds; r++) full_round(s, r, R, width, P, mul, add);
 }
 
-static void permute_portable(fe s[WIDTH], const params *P) { permute_with(s, P, fe_mul_portable, fe_add_portable); }
+static void permute3_portable(fe *s, const rounds *R, const params *P) { permute_with(s, R, 3, P, fe_mul_portable, fe_add_portable); }
+static void permute4_portable(fe *s, const rounds *R, const params *P) { permute_with(s, R, 4, P, fe_mul_portable, fe_add_portable); }
 
 #ifdef POSEIDON_HAVE_ADX
-static void permute_adx(fe s[WIDTH], const params *P) { permute_with(s, P, fe_mul_adx, fe_add_asm); }
+static void permute3_adx(fe *s, const rounds *R, const params *P) { permute_with(s, R, 3, P, fe_mul_adx, fe_add_asm); }
+static void permute4_adx(fe *s, const rounds *R, const params *P) { permute_with(s, R, 4, P, fe_mul_adx, fe_add_asm); }
 #endif
 
-static void permute(fe s[WIDTH], const params *P) {
+/* Permutes s with the rounds R (whose width `init` checked to be 3 or 4). */
+static void permute(fe *s, const rounds *R, const params *P, int use_adx) {
 #ifdef POSEIDON_HAVE_ADX
-  if (P->use_adx) {
-    permute_adx(s, P);
+  if (use_adx) {
+    if (R->width == 3) permute3_adx(s, R, P);
+    else permute4_adx(s, R, P);
     return;
   }
+#else
+  (void)use_adx;
 #endif
-  permute_portable(s, P);
+  if (R->width == 3) permute3_portable(s, R, P);
+  else permute4_portable(s, R, P);
 }
 
 static inline void to_mont(fe *r, const fe *a, const params *P) { fe_mul_portable(r, a, &P->r2, P); }
@@ -348,13 +378,7 @@ static napi_value throw_error(napi_env env, const char *code, const char *messag
   return NULL;
 }
 
-static const params *current_params(napi_env env) {
-  void *data = NULL;
-  if (napi_get_instance_data(env, &data) != napi_ok) return NULL;
-  return (const params *)data;
-}
-
-static void free_params(napi_env env, void *data, void *hint) {
+static void free_instance(napi_env env, void *data, void *hint) {
   (void)env;
   (void)hint;
   free(data);
@@ -389,54 +413,168 @@ static int read_u256(napi_env env, napi_value value, fe *out) {
   return 1;
 }
 
+/* Reads an input as `poseidon-lite` takes it (reduced mod p) into Montgomery form; returns 0 and throws otherwise. */
+static int read_element(napi_env env, napi_value value, const params *P, fe *out) {
+  fe plain;
+  if (!read_u256(env, value, &plain)) return 0;
+  reduce_full(&plain, P->p);
+  to_mont(out, &plain, P);
+  return 1;
+}
+
 static napi_value make_u256(napi_env env, const fe *a) {
   napi_value out;
   if (napi_create_bigint_words(env, 0, LIMBS, a->v, &out) != napi_ok) return NULL;
   return out;
 }
 
+/* The field part every parameter block starts with after its header: p, inv, r2, one. */
+enum { FIELD_BYTES = sizeof(u64) * LIMBS + sizeof(u64) + 2 * sizeof(fe) };
+
 /*
- * init(parameters: Uint8Array, portable?: boolean): loads one parameter set for this thread (layout in
- * nativePoseidonParameters.ts); `portable` keeps the C multiplication even where mulx/adx is available.
+ * Reads one parameter block (layout in nativePoseidonParameters.ts) into I; the first block read sets the
+ * field, later ones must repeat it exactly. Returns NULL, or what is wrong with the block.
+ */
+static const char *read_parameter_block(const unsigned char *bytes, size_t length, instance *I, int *seen, int first) {
+  u64 header[3];
+  if (length < sizeof header + FIELD_BYTES) return "parameter length mismatch";
+  memcpy(header, bytes, sizeof header);
+  const u64 width = header[0], full = header[1], partial = header[2];
+  if (width < MIN_WIDTH || width > MAX_WIDTH) return "unsupported width";
+  if (seen[width - MIN_WIDTH]) return "two parameter sets of the same width";
+  if (full == 0 || full % 2 != 0 || full > MAX_FULL_ROUNDS || partial < 1 || partial > MAX_PARTIAL_ROUNDS) {
+    return "unsupported round counts";
+  }
+  /* Full constants, mds, partial constants, sparse matrices, last partial matrix. */
+  const size_t elements = full * width + width * width + partial + (partial - 1) * (2 * width - 1) + width * width;
+  if (length != sizeof header + FIELD_BYTES + elements * sizeof(fe)) return "parameter length mismatch";
+
+  const unsigned char *cursor = bytes + sizeof header;
+  params field;
+  memset(&field, 0, sizeof field);
+  memcpy(field.p, cursor, sizeof field.p);
+  cursor += sizeof field.p;
+  memcpy(&field.inv, cursor, sizeof field.inv);
+  cursor += sizeof field.inv;
+  memcpy(&field.r2, cursor, sizeof(fe));
+  cursor += sizeof(fe);
+  memcpy(&field.one, cursor, sizeof(fe));
+  cursor += sizeof(fe);
+  if (first) {
+    memcpy(I->field.p, field.p, sizeof field.p);
+    I->field.inv = field.inv;
+    I->field.r2 = field.r2;
+    I->field.one = field.one;
+  } else if (memcmp(I->field.p, field.p, sizeof field.p) != 0 || I->field.inv != field.inv ||
+             memcmp(&I->field.r2, &field.r2, sizeof(fe)) != 0 || memcmp(&I->field.one, &field.one, sizeof(fe)) != 0) {
+    return "the parameter sets disagree on the field";
+  }
+
+  rounds *R = &I->by_width[width - MIN_WIDTH];
+  R->width = (int)width;
+  R->full_rounds = (int)full;
+  R->partial_rounds = (int)partial;
+  /* The arrays are laid out for MAX_WIDTH, the block for `width`: copy element by element. */
+  for (u64 r = 0; r < full; r++) {
+    for (u64 i = 0; i < width; i++, cursor += sizeof(fe)) memcpy(&R->full_c[r][i], cursor, sizeof(fe));
+  }
+  for (u64 row = 0; row < width; row++) {
+    for (u64 col = 0; col < width; col++, cursor += sizeof(fe)) memcpy(&R->mds[row][col], cursor, sizeof(fe));
+  }
+  for (u64 r = 0; r < partial; r++, cursor += sizeof(fe)) memcpy(&R->partial_c[r], cursor, sizeof(fe));
+  for (u64 r = 0; r + 1 < partial; r++) {
+    for (u64 i = 0; i < 2 * width - 1; i++, cursor += sizeof(fe)) memcpy(&R->sparse[r][i], cursor, sizeof(fe));
+  }
+  for (u64 row = 0; row < width; row++) {
+    for (u64 col = 0; col < width; col++, cursor += sizeof(fe)) memcpy(&R->last_partial[row][col], cursor, sizeof(fe));
+  }
+  seen[width - MIN_WIDTH] = 1;
+  return NULL;
+}
+
+static napi_value js_poseidon2(napi_env env, napi_callback_info info);
+static napi_value js_poseidon3(napi_env env, napi_callback_info info);
+static napi_value js_search(napi_env env, napi_callback_info info);
+static napi_value js_arithmetic(napi_env env, napi_callback_info info);
+
+/*
+ * The arithmetic a function returned by init is bound to (0 portable, 1 mulx/adx). Static, so a function can
+ * never outlive its data; the module-level functions have none and follow the thread's last init, which is
+ * why init hands out bound ones: two inits in one thread (the tests load both arithmetics) stay apart.
+ */
+static const int ARITHMETICS[2] = {0, 1};
+
+/* Creates { poseidon2, poseidon3, searchBurnNonce, arithmetic } bound to `arithmetic`; returns 0 when Node-API fails. */
+static int bind_functions(napi_env env, const int *arithmetic, napi_value *out) {
+  static const struct {
+    const char *name;
+    napi_callback callback;
+  } functions[] = {{"poseidon2", js_poseidon2}, {"poseidon3", js_poseidon3}, {"searchBurnNonce", js_search}, {"arithmetic", js_arithmetic}};
+  if (napi_create_object(env, out) != napi_ok) return 0;
+  for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
+    napi_value fn;
+    if (napi_create_function(env, functions[i].name, NAPI_AUTO_LENGTH, functions[i].callback, (void *)arithmetic, &fn) != napi_ok ||
+        napi_set_named_property(env, *out, functions[i].name, fn) != napi_ok) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Whether a call runs mulx/adx: the function's bound arithmetic, else the thread's last init. */
+static int call_uses_adx(const instance *I, void *data) { return data != NULL ? *(const int *)data : I->field.use_adx; }
+
+/*
+ * init(parameters: Uint8Array[], portable?: boolean): loads one parameter block per width (3 and 4, both
+ * required) for this thread; `portable` keeps the C multiplication even where mulx/adx is available. Returns
+ * the functions bound to that arithmetic.
  */
 static napi_value js_init(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  bool is_typed = false;
-  if (argc < 1 || napi_is_typedarray(env, argv[0], &is_typed) != napi_ok || !is_typed) {
-    return throw_error(env, "ERR_POSEIDON_PARAMETERS", "expected a Uint8Array of parameters");
+  bool is_array = false;
+  if (argc < 1 || napi_is_array(env, argv[0], &is_array) != napi_ok || !is_array) {
+    return throw_error(env, "ERR_POSEIDON_PARAMETERS", "expected an array of parameter blocks");
   }
-  napi_typedarray_type kind;
-  size_t length;
-  void *bytes;
-  if (napi_get_typedarray_info(env, argv[0], &kind, &length, &bytes, NULL, NULL) != napi_ok) return NULL;
-  if (kind != napi_uint8_array || length < 3 * sizeof(u64)) {
-    return throw_error(env, "ERR_POSEIDON_PARAMETERS", "expected a Uint8Array of parameters");
-  }
-  u64 header[3];
-  memcpy(header, bytes, sizeof header);
-  const u64 width = header[0], full = header[1], partial = header[2];
-  if (width != WIDTH || full == 0 || full % 2 != 0 || full > MAX_FULL_ROUNDS || partial < 1 || partial > MAX_PARTIAL_ROUNDS) {
-    return throw_error(env, "ERR_POSEIDON_PARAMETERS", "unsupported round counts");
-  }
-  /* p, inv, r2, one, full constants, mds, partial constants, sparse matrices, last partial matrix. */
-  const size_t elements = 1 + full * WIDTH + WIDTH * WIDTH + partial + (partial - 1) * 5 + WIDTH * WIDTH + 2;
-  const size_t expected = 3 * sizeof(u64) + sizeof(u64) + elements * sizeof(fe);
-  if (length != expected) return throw_error(env, "ERR_POSEIDON_PARAMETERS", "parameter length mismatch");
+  uint32_t blocks = 0;
+  if (napi_get_array_length(env, argv[0], &blocks) != napi_ok) return NULL;
+  if (blocks != WIDTHS) return throw_error(env, "ERR_POSEIDON_PARAMETERS", "expected one parameter block per width");
 
-  params *P = calloc(1, sizeof(params));
-  if (P == NULL) return throw_error(env, "ERR_POSEIDON_PARAMETERS", "out of memory");
-  const unsigned char *cursor = (const unsigned char *)bytes + sizeof header;
-#define TAKE(dst, size)          \
-  do {                           \
-    memcpy((dst), cursor, size); \
-    cursor += (size);            \
-  } while (0)
-  TAKE(P->p, sizeof P->p);
-  TAKE(&P->inv, sizeof P->inv);
-  TAKE(&P->r2, sizeof(fe));
-  TAKE(&P->one, sizeof(fe));
+  instance *I = calloc(1, sizeof(instance));
+  if (I == NULL) return throw_error(env, "ERR_POSEIDON_PARAMETERS", "out of memory");
+  int seen[WIDTHS] = {0};
+  for (uint32_t index = 0; index < blocks; index++) {
+    napi_value block;
+    bool is_typed = false;
+    napi_typedarray_type kind;
+    size_t length;
+    void *bytes;
+    if (napi_get_element(env, argv[0], index, &block) != napi_ok || napi_is_typedarray(env, block, &is_typed) != napi_ok || !is_typed ||
+        napi_get_typedarray_info(env, block, &kind, &length, &bytes, NULL, NULL) != napi_ok || kind != napi_uint8_array) {
+      free(I);
+      return throw_error(env, "ERR_POSEIDON_PARAMETERS", "expected a Uint8Array of parameters");
+    }
+    const char *problem = read_parameter_block((const unsigned char *)bytes, length, I, seen, index == 0);
+    if (problem != NULL) {
+      free(I);
+      return throw_error(env, "ERR_POSEIDON_PARAMETERS", problem);
+    }
+  }
+  /* `blocks` equals WIDTHS and no width repeats, so every width was seen. */
+
+  params *P = &I->field;
+  /* Partly reduced products need p < 2^254 (which also satisfies the carry-free multiplication); p > 2^252
+   * bounds reduce_full; inv must be -p^-1 mod 2^64. */
+  if (P->p[3] >= (1ULL << 62) || P->p[3] < (1ULL << 60) || (u64)(P->p[0] * P->inv) != (u64)-1) {
+    free(I);
+    return throw_error(env, "ERR_POSEIDON_PARAMETERS", "unsupported modulus");
+  }
+  u64 carry = 0;
+  for (int i = 0; i < LIMBS; i++) {
+    P->p2[i] = (P->p[i] << 1) | carry;
+    carry = P->p[i] >> 63;
+  }
   bool portable = false;
   if (argc >= 2) {
     napi_valuetype type;
@@ -448,89 +586,104 @@ static napi_value js_init(napi_env env, napi_callback_info info) {
   (void)portable;
   P->use_adx = 0;
 #endif
-  P->full_rounds = (int)full;
-  P->partial_rounds = (int)partial;
-  TAKE(P->full_c, full * WIDTH * sizeof(fe));
-  TAKE(P->mds, sizeof P->mds);
-  TAKE(P->partial_c, partial * sizeof(fe));
-  TAKE(P->sparse, (partial - 1) * 5 * sizeof(fe));
-  TAKE(P->last_partial, sizeof P->last_partial);
-#undef TAKE
-  /* Partly reduced products need p < 2^254 (which also satisfies the carry-free multiplication); p > 2^252
-   * bounds reduce_full; inv must be -p^-1 mod 2^64. */
-  if (P->p[3] >= (1ULL << 62) || P->p[3] < (1ULL << 60) || (u64)(P->p[0] * P->inv) != (u64)-1) {
-    free(P);
-    return throw_error(env, "ERR_POSEIDON_PARAMETERS", "unsupported modulus");
+  napi_value bound;
+  if (!bind_functions(env, &ARITHMETICS[P->use_adx], &bound)) {
+    free(I);
+    return NULL;
   }
-  u64 carry = 0;
-  for (int i = 0; i < LIMBS; i++) {
-    P->p2[i] = (P->p[i] << 1) | carry;
-    carry = P->p[i] >> 63;
-  }
-  if (napi_set_instance_data(env, P, free_params, NULL) != napi_ok) {
-    free(P);
+  /* Node does not finalise instance data it overwrites; no function keeps a pointer into it between calls,
+   * so the previous set can go at once. */
+  void *previous = NULL;
+  if (napi_get_instance_data(env, &previous) != napi_ok) previous = NULL;
+  if (napi_set_instance_data(env, I, free_instance, NULL) != napi_ok) {
+    free(I);
     return throw_error(env, "ERR_POSEIDON_PARAMETERS", "cannot keep the parameters");
   }
-  napi_value undefined;
-  napi_get_undefined(env, &undefined);
-  return undefined;
+  free(previous);
+  return bound;
 }
 
-static const params *require_params(napi_env env) {
-  const params *P = current_params(env);
-  if (P == NULL) throw_error(env, "ERR_POSEIDON_NOT_INITIALISED", "init() was not called in this thread");
-  return P;
+static const instance *require_instance(napi_env env) {
+  void *data = NULL;
+  if (napi_get_instance_data(env, &data) != napi_ok || data == NULL) {
+    throw_error(env, "ERR_POSEIDON_NOT_INITIALISED", "init() was not called in this thread");
+    return NULL;
+  }
+  return (const instance *)data;
 }
 
-/* poseidon2(a: bigint, b: bigint): bigint — Poseidon([a mod p, b mod p]), inputs in [0, 2^256). */
-static napi_value js_poseidon2(napi_env env, napi_callback_info info) {
-  const params *P = require_params(env);
-  if (P == NULL) return NULL;
-  size_t argc = 2;
-  napi_value argv[2];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  if (argc < 2) return throw_error(env, "ERR_POSEIDON_INPUT", "expected two bigints");
-  fe a, b;
-  if (!read_u256(env, argv[0], &a) || !read_u256(env, argv[1], &b)) return NULL;
-  reduce_full(&a, P->p);
-  reduce_full(&b, P->p);
-  fe s[WIDTH] = {{{0, 0, 0, 0}}};
-  to_mont(&s[1], &a, P);
-  to_mont(&s[2], &b, P);
-  permute(s, P);
+/* Poseidon of the `width - 1` bigint arguments (each in [0, 2^256), reduced mod p), with width-`width` rounds. */
+static napi_value hash_arguments(napi_env env, napi_callback_info info, const int width) {
+  const instance *I = require_instance(env);
+  if (I == NULL) return NULL;
+  const params *P = &I->field;
+  size_t argc = MAX_WIDTH - 1;
+  napi_value argv[MAX_WIDTH - 1];
+  void *data = NULL;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, &data) != napi_ok) return NULL;
+  if (argc < (size_t)(width - 1)) return throw_error(env, "ERR_POSEIDON_INPUT", width == 3 ? "expected two bigints" : "expected three bigints");
+  fe s[MAX_WIDTH];
+  memset(s, 0, sizeof s);
+  for (int i = 1; i < width; i++) {
+    if (!read_element(env, argv[i - 1], P, &s[i])) return NULL;
+  }
+  permute(s, &I->by_width[width - MIN_WIDTH], P, call_uses_adx(I, data));
   fe out;
   from_mont(&out, &s[0], P);
   return make_u256(env, &out);
 }
 
+/* poseidon2(a: bigint, b: bigint): bigint — Poseidon([a mod p, b mod p]), inputs in [0, 2^256). */
+static napi_value js_poseidon2(napi_env env, napi_callback_info info) { return hash_arguments(env, info, 3); }
+
+/* poseidon3(a: bigint, b: bigint, c: bigint): bigint — Poseidon([a mod p, b mod p, c mod p]), inputs in [0, 2^256). */
+static napi_value js_poseidon3(napi_env env, napi_callback_info info) { return hash_arguments(env, info, 4); }
+
 /*
- * searchBurnNonce(recipientFr: bigint, secretBase: bigint, powBits: number): bigint — the smallest nonce such
- * that bits 160 .. 160 + powBits - 1 of Poseidon([recipientFr, (secretBase + nonce) mod p]) are all zero.
+ * searchBurnNonce(prefix: bigint[], secretBase: bigint, powBits: number): bigint — the smallest nonce such
+ * that bits 160 .. 160 + powBits - 1 of Poseidon([...prefix, (secretBase + nonce) mod p]) are all zero; the
+ * prefix length (1 or 2) picks the width (3 or 4).
  */
 static napi_value js_search(napi_env env, napi_callback_info info) {
-  const params *P = require_params(env);
-  if (P == NULL) return NULL;
+  const instance *I = require_instance(env);
+  if (I == NULL) return NULL;
+  const params *P = &I->field;
   size_t argc = 3;
   napi_value argv[3];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  if (argc < 3) return throw_error(env, "ERR_POSEIDON_INPUT", "expected two bigints and a bit count");
-  fe recipient, base;
-  if (!read_u256(env, argv[0], &recipient) || !read_u256(env, argv[1], &base)) return NULL;
+  void *data = NULL;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, &data) != napi_ok) return NULL;
+  if (argc < 3) return throw_error(env, "ERR_POSEIDON_INPUT", "expected a prefix, a bigint and a bit count");
+  const int use_adx = call_uses_adx(I, data);
+  bool is_array = false;
+  uint32_t prefix_length = 0;
+  if (napi_is_array(env, argv[0], &is_array) != napi_ok || !is_array || napi_get_array_length(env, argv[0], &prefix_length) != napi_ok ||
+      prefix_length < MIN_WIDTH - 2 || prefix_length > MAX_WIDTH - 2) {
+    napi_throw_type_error(env, "ERR_POSEIDON_INPUT", "expected a prefix of one or two bigints");
+    return NULL;
+  }
+  const int width = (int)prefix_length + 2;
+  fe start[MAX_WIDTH];
+  memset(start, 0, sizeof start);
+  for (uint32_t i = 0; i < prefix_length; i++) {
+    napi_value element;
+    if (napi_get_element(env, argv[0], i, &element) != napi_ok) return NULL;
+    if (!read_element(env, element, P, &start[1 + i])) return NULL;
+  }
+  fe secret_m;
+  if (!read_element(env, argv[1], P, &secret_m)) return NULL;
   uint32_t pow_bits = 0;
   if (napi_get_value_uint32(env, argv[2], &pow_bits) != napi_ok || pow_bits < 1 || pow_bits > 32) {
     return throw_error(env, "ERR_POSEIDON_INPUT", "expected a bit count from 1 to 32");
   }
-  reduce_full(&recipient, P->p);
-  reduce_full(&base, P->p);
+  const rounds *R = &I->by_width[width - MIN_WIDTH];
   /* Bit 160 is bit 32 of limb 2; up to 32 bits stay inside that limb. */
   const u64 pow_mask = ((1ULL << pow_bits) - 1) << 32;
-  fe recipient_m, secret_m;
-  to_mont(&recipient_m, &recipient, P);
-  to_mont(&secret_m, &base, P);
   uint64_t nonce = 0;
   for (;; nonce++) {
-    fe s[WIDTH] = {{{0, 0, 0, 0}}, recipient_m, secret_m};
-    permute(s, P);
+    fe s[MAX_WIDTH];
+    memcpy(s, start, sizeof s);
+    s[width - 1] = secret_m;
+    permute(s, R, P, use_adx);
     fe h;
     from_mont(&h, &s[0], P);
     if ((h.v[2] & pow_mask) == 0) break;
@@ -542,12 +695,13 @@ static napi_value js_search(napi_env env, napi_callback_info info) {
   return out;
 }
 
-/* arithmetic(): "mulx-adx" or "portable", the multiplication this thread's parameters use. */
+/* arithmetic(): "mulx-adx" or "portable", the multiplication this function's calls use. */
 static napi_value js_arithmetic(napi_env env, napi_callback_info info) {
-  (void)info;
-  const params *P = require_params(env);
-  if (P == NULL) return NULL;
-  const char *name = P->use_adx ? "mulx-adx" : "portable";
+  const instance *I = require_instance(env);
+  if (I == NULL) return NULL;
+  void *data = NULL;
+  if (napi_get_cb_info(env, info, NULL, NULL, NULL, &data) != napi_ok) return NULL;
+  const char *name = call_uses_adx(I, data) ? "mulx-adx" : "portable";
   napi_value out;
   if (napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &out) != napi_ok) return NULL;
   return out;
@@ -557,6 +711,7 @@ NAPI_MODULE_INIT() {
   napi_property_descriptor properties[] = {
       {"init", NULL, js_init, NULL, NULL, NULL, napi_enumerable, NULL},
       {"poseidon2", NULL, js_poseidon2, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"poseidon3", NULL, js_poseidon3, NULL, NULL, NULL, napi_enumerable, NULL},
       {"searchBurnNonce", NULL, js_search, NULL, NULL, NULL, napi_enumerable, NULL},
       {"arithmetic", NULL, js_arithmetic, NULL, NULL, NULL, napi_enumerable, NULL},
   };

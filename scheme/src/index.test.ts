@@ -113,6 +113,7 @@ describe("public surface", () => {
       "PermitPayloadSchema",
       "PermitSchema",
       "PermitUnavailableError",
+      "PoseidonInputError",
       "PoseidonMismatchError",
       "PoseidonParametersError",
       "PoseidonSelectionSchema",

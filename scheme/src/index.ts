@@ -11,6 +11,7 @@ export { CanonicalJsonError, InvalidNetworkError, MalformedPayloadError } from "
 export {
   InvalidPoseidonSelectionError,
   NativePoseidonUnavailableError,
+  PoseidonInputError,
   PoseidonMismatchError,
   PoseidonParametersError,
 } from "./zerc20/poseidon/errors.js";

@@ -38,3 +38,12 @@ export class PoseidonMismatchError extends BaseError {
     super(`The Poseidon implementation disagrees with poseidon-lite: ${detail}.`);
   }
 }
+
+/** Thrown when a burn-nonce search is given a prefix of other than one or two elements (Poseidon of width 3 or 4). */
+export class PoseidonInputError extends BaseError {
+  override name = "PoseidonInputError";
+
+  constructor(detail: string) {
+    super(`Unsupported Poseidon input: ${detail}.`);
+  }
+}

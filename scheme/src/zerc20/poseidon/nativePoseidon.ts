@@ -1,21 +1,25 @@
 /**
  * Loads the native Poseidon addon built by `node-gyp` at install time (`build/Release/poseidon.node` in this
- * package) and hands it its parameters, computed from the installed `poseidon-lite`. Loading is per thread:
- * Node-API keeps the parameters in the calling thread's instance data, so each worker calls this once.
+ * package) and hands it its parameters for widths 3 and 4, computed from the installed `poseidon-lite`.
+ * Loading is per thread: Node-API keeps the parameters in the calling thread's instance data, so each
+ * worker calls this once. The arithmetic is not per thread: `init` returns functions bound to the one it
+ * chose, so loading the portable one beside the default (as the tests do) leaves the first as it was.
  */
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 import { NativePoseidonUnavailableError } from "./errors.js";
 import { nativePoseidonParameters } from "./nativePoseidonParameters.js";
-import { loadPoseidonLiteConstants } from "./poseidonLiteConstants.js";
+import { loadPoseidonLiteConstants, NATIVE_POSEIDON_WIDTHS } from "./poseidonLiteConstants.js";
 
-/** What the addon exports once initialised. */
+/** What `init` returns: the functions, bound to the arithmetic it chose, over this thread's parameters. */
 export type NativePoseidonAddon = {
   /** `Poseidon([a mod p, b mod p])` for `a`, `b` in `[0, 2^256)`; throws a `RangeError` outside. */
   poseidon2(a: bigint, b: bigint): bigint;
-  /** Smallest nonce whose hash with `(secretBase + nonce) mod p` has bits `160 .. 160 + powBits - 1` all zero. */
-  searchBurnNonce(recipientFr: bigint, secretBase: bigint, powBits: number): bigint;
+  /** `Poseidon([a mod p, b mod p, c mod p])` for `a`, `b`, `c` in `[0, 2^256)`; throws a `RangeError` outside. */
+  poseidon3(a: bigint, b: bigint, c: bigint): bigint;
+  /** Smallest nonce whose `Poseidon([...prefix, (secretBase + nonce) mod p])` (prefix of 1 or 2) has bits `160 .. 160 + powBits - 1` all zero. */
+  searchBurnNonce(prefix: readonly bigint[], secretBase: bigint, powBits: number): bigint;
   /** The field multiplication in use: inline mulx/adcx/adox where the processor has BMI2 and ADX, else portable C. */
   arithmetic(): NativePoseidonArithmetic;
 };
@@ -26,7 +30,7 @@ export type NativePoseidonArithmetic = "mulx-adx" | "portable";
 /** How to load the addon: from where, and whether to keep to the portable multiplication (tests run both). */
 export type LoadNativePoseidonOptions = { addonPath?: string | undefined; portableArithmetic?: boolean | undefined };
 
-type RawAddon = NativePoseidonAddon & { init(parameters: Uint8Array, portable: boolean): void };
+type RawAddon = { init(parameters: Uint8Array[], portable: boolean): NativePoseidonAddon };
 
 /** Where `node-gyp` puts the addon: src/zerc20/poseidon and dist/zerc20/poseidon sit at the same depth below the package root. */
 export const NATIVE_POSEIDON_ADDON_PATH = fileURLToPath(new URL("../../../build/Release/poseidon.node", import.meta.url));
@@ -41,12 +45,13 @@ export const NATIVE_POSEIDON_ADDON_PATH = fileURLToPath(new URL("../../../build/
  * addon.poseidon2(1n, 2n);
  */
 export function loadNativePoseidon(p: bigint, options: LoadNativePoseidonOptions = {}): NativePoseidonAddon {
-  let addon: RawAddon;
+  let bound: NativePoseidonAddon;
   try {
-    addon = createRequire(import.meta.url)(options.addonPath ?? NATIVE_POSEIDON_ADDON_PATH) as RawAddon;
-    addon.init(nativePoseidonParameters(loadPoseidonLiteConstants(), p), options.portableArithmetic === true);
+    const addon = createRequire(import.meta.url)(options.addonPath ?? NATIVE_POSEIDON_ADDON_PATH) as RawAddon;
+    const blocks = NATIVE_POSEIDON_WIDTHS.map((width) => nativePoseidonParameters(loadPoseidonLiteConstants(width), p));
+    bound = addon.init(blocks, options.portableArithmetic === true);
   } catch (error) {
     throw new NativePoseidonUnavailableError({ cause: error });
   }
-  return { poseidon2: addon.poseidon2, searchBurnNonce: addon.searchBurnNonce, arithmetic: addon.arithmetic };
+  return { poseidon2: bound.poseidon2, poseidon3: bound.poseidon3, searchBurnNonce: bound.searchBurnNonce, arithmetic: bound.arithmetic };
 }

@@ -2,9 +2,9 @@
  * The native addon as a {@link PoseidonImplementation}. The addon takes non-negative inputs below 2^256 and
  * reduces them mod p, which is what `poseidon-lite` computes for them; anything else (negative or wider
  * inputs, which no caller here produces) goes to `poseidon-lite` itself, so results agree on every bigint.
- * At load it hashes one known pair both ways and refuses to run when they differ.
+ * At load it hashes one known input of each width both ways and refuses to run when any differs.
  */
-import { poseidon2 as poseidonLite2 } from "poseidon-lite";
+import { poseidon2 as poseidonLite2, poseidon3 as poseidonLite3 } from "poseidon-lite";
 
 import { NativePoseidonUnavailableError, PoseidonMismatchError } from "./errors.js";
 import { loadNativePoseidon, type LoadNativePoseidonOptions } from "./nativePoseidon.js";
@@ -22,24 +22,29 @@ const inNativeRange = (x: bigint) => x >= 0n && x < NATIVE_INPUT_LIMIT;
  *
  * @example
  * const native = createNativePoseidonImplementation(BN254_FIELD_MODULUS);
- * native.searchBurnNonce(recipientFr, secretBase, 12);
+ * native.searchBurnNonce([recipientFr], secretBase, 12);
  */
 export function createNativePoseidonImplementation(p: bigint, options: LoadNativePoseidonOptions = {}): PoseidonImplementation {
   const addon = loadNativePoseidon(p, options);
-  const probe: [bigint, bigint] = [p - 1n, 0x1234567890abcdefn];
-  if (addon.poseidon2(...probe) !== poseidonLite2(probe)) {
+  // Each width has its own constants and round code, so each gets a probe; p - 1 exercises the top of the field.
+  const pair: [bigint, bigint] = [p - 1n, 0x1234567890abcdefn];
+  const triple: [bigint, bigint, bigint] = [p - 1n, 0x1234567890abcdefn, 0xfedcba9876543210n];
+  if (addon.poseidon2(...pair) !== poseidonLite2(pair) || addon.poseidon3(...triple) !== poseidonLite3(triple)) {
     throw new NativePoseidonUnavailableError({ cause: new PoseidonMismatchError("the load-time probe hash differs") });
   }
   return {
     name: "native",
     arithmetic: addon.arithmetic(),
     poseidon2: (a, b) => (inNativeRange(a) && inNativeRange(b) ? addon.poseidon2(a, b) : poseidonLite2([a, b])),
-    poseidon3: poseidonLiteImplementation.poseidon3,
-    searchBurnNonce: (prefix, secretBase, powBits) => {
-      const [recipientFr] = prefix;
-      return prefix.length === 1 && recipientFr !== undefined && inNativeRange(recipientFr) && inNativeRange(secretBase) && Number.isInteger(powBits) && powBits >= 1 && powBits <= 32
-        ? addon.searchBurnNonce(recipientFr, secretBase, powBits)
-        : poseidonLiteImplementation.searchBurnNonce(prefix, secretBase, powBits);
-    },
+    poseidon3: (a, b, c) => (inNativeRange(a) && inNativeRange(b) && inNativeRange(c) ? addon.poseidon3(a, b, c) : poseidonLite3([a, b, c])),
+    searchBurnNonce: (prefix, secretBase, powBits) =>
+      (prefix.length === 1 || prefix.length === 2) &&
+      prefix.every(inNativeRange) &&
+      inNativeRange(secretBase) &&
+      Number.isInteger(powBits) &&
+      powBits >= 1 &&
+      powBits <= 32
+        ? addon.searchBurnNonce(prefix, secretBase, powBits)
+        : poseidonLiteImplementation.searchBurnNonce(prefix, secretBase, powBits),
   };
 }

@@ -2,19 +2,20 @@
  * Turns `poseidon-lite`'s constants into the parameter block the native addon (`native/poseidon.c`) loads,
  * with the two classic Poseidon speed-ups applied ahead of time:
  *
- * - partial-round constants: in a partial round only element 0 passes the S-box, so the constants of
- *   elements 1 and 2 are carried through the MDS matrix into the next round; each partial round then adds a
+ * - partial-round constants: in a partial round only element 0 passes the S-box, so the constants of the
+ *   other elements are carried through the MDS matrix into the next round; each partial round then adds a
  *   single constant, and what remains after the last one joins the first closing full round;
  * - sparse partial-round matrices: the MDS matrix `A` factors as `P · Q` with `P = diag(1, Â)` (`Â` the lower
- *   right 2x2 block) and `Q = [[a00, v], [Â⁻¹w, I]]`; `P` commutes with a partial round, so it is folded into
- *   the next round's matrix and each partial round multiplies by the sparse `Q` only (5 products, not 9);
- *   the last partial round applies the accumulated dense matrix.
+ *   right `(t-1)x(t-1)` block) and `Q = [[a00, v], [Â⁻¹w, I]]`; `P` commutes with a partial round, so it is
+ *   folded into the next round's matrix and each partial round multiplies by the sparse `Q` only (`2t - 1`
+ *   products, not `t²`: 5 instead of 9 for t = 3, 7 instead of 16 for t = 4); the last partial round applies
+ *   the accumulated dense matrix.
  *
  * Both rewrite the same permutation, so results stay those of `poseidon-lite`; the equality tests prove it.
  * Elements are stored in Montgomery form (`x · 2^256 mod p`) as four little-endian 64-bit limbs.
  */
 import { PoseidonParametersError } from "./errors.js";
-import { POSEIDON2_WIDTH, type PoseidonConstants } from "./poseidonLiteConstants.js";
+import type { PoseidonConstants } from "./poseidonLiteConstants.js";
 
 const LIMB_BITS = 64n;
 const LIMB_MASK = (1n << LIMB_BITS) - 1n;
@@ -40,7 +41,27 @@ function field(p: bigint) {
   const mulMatrix = (a: Matrix, b: Matrix): Matrix =>
     a.map((row) => b[0]!.map((_, column) => mod(row.reduce((sum, value, k) => sum + value * b[k]![column]!, 0n))));
   const mulVector = (a: Matrix, v: bigint[]): bigint[] => a.map((row) => mod(row.reduce((sum, value, k) => sum + value * v[k]!, 0n)));
-  return { mod, power, inverse, mulMatrix, mulVector };
+  // Gauss-Jordan on [a | I]; the blocks are at most 3x3, so clarity beats speed.
+  const invertMatrix = (a: Matrix): Matrix => {
+    const n = a.length;
+    const rows = a.map((row, i) => [...row.map(mod), ...Array.from({ length: n }, (_, j) => (i === j ? 1n : 0n))]);
+    for (let column = 0; column < n; column++) {
+      const pivotIndex = rows.findIndex((row, index) => index >= column && row[column] !== 0n);
+      if (pivotIndex < 0) throw new PoseidonParametersError("a matrix block is not invertible");
+      const pivot = rows[pivotIndex]!;
+      rows[pivotIndex] = rows[column]!;
+      const scale = inverse(pivot[column]!);
+      const normalised = pivot.map((value) => mod(value * scale));
+      rows[column] = normalised;
+      for (const [index, row] of rows.entries()) {
+        if (index === column) continue;
+        const factor = row[column]!;
+        rows[index] = row.map((value, k) => mod(value - factor * normalised[k]!));
+      }
+    }
+    return rows.map((row) => row.slice(n));
+  };
+  return { mod, power, inverse, mulMatrix, mulVector, invertMatrix };
 }
 
 function at<T>(values: readonly T[], index: number): T {
@@ -55,7 +76,7 @@ export type OptimisedPoseidonParameters = {
   fullConstants: bigint[][];
   /** One constant per partial round, added to element 0. */
   partialConstants: bigint[];
-  /** Per partial round except the last: `[a00, v1, v2, w1, w2]` of the sparse matrix `Q`. */
+  /** Per partial round except the last: `[a00, v1 .. v(t-1), ŵ1 .. ŵ(t-1)]` of the sparse matrix `Q`, `ŵ = Â⁻¹w`. */
   sparseMatrices: bigint[][];
   /** The dense matrix of the last partial round. */
   lastPartialMatrix: Matrix;
@@ -64,9 +85,9 @@ export type OptimisedPoseidonParameters = {
 
 /** Applies the constant carry and the sparse factorisation to `constants` over the field of modulus `p`. */
 export function optimisePoseidonParameters(constants: PoseidonConstants, p: bigint): OptimisedPoseidonParameters {
-  const width = POSEIDON2_WIDTH;
+  const { width, fullRounds, partialRounds, mds } = constants;
+  if (mds.length !== width || mds.some((row) => row.length !== width)) throw new PoseidonParametersError(`the MDS matrix is not ${width}x${width}`);
   const F = field(p);
-  const { fullRounds, partialRounds, mds } = constants;
   const half = fullRounds / 2;
   const roundVector = (round: number) => Array.from({ length: width }, (_, i) => F.mod(at(constants.roundConstants, round * width + i)));
 
@@ -87,36 +108,25 @@ export function optimisePoseidonParameters(constants: PoseidonConstants, p: bigi
   const sparseMatrices: bigint[][] = [];
   let accumulated: Matrix = mds;
   for (let round = 0; round < partialRounds - 1; round++) {
-    const a = accumulated;
-    const [a00, a01, a02] = at(a, 0);
-    const [a10, a11, a12] = at(a, 1);
-    const [a20, a21, a22] = at(a, 2);
-    if ([a00, a01, a02, a10, a11, a12, a20, a21, a22].some((x) => x === undefined)) {
-      throw new PoseidonParametersError("the MDS matrix is not 3x3");
-    }
-    const det = F.mod(a11! * a22! - a12! * a21!);
-    const detInverse = F.inverse(det);
-    // Â⁻¹ = det⁻¹ · [[a22, -a12], [-a21, a11]]
-    const w1 = F.mod(detInverse * (a22! * a10! - a12! * a20!));
-    const w2 = F.mod(detInverse * (a11! * a20! - a21! * a10!));
-    sparseMatrices.push([a00!, a01!, a02!, w1, w2]);
-    const folded: Matrix = [
-      [1n, 0n, 0n],
-      [0n, a11!, a12!],
-      [0n, a21!, a22!],
-    ];
+    const head = at(accumulated, 0);
+    const tail = accumulated.slice(1);
+    const block = tail.map((row) => row.slice(1));
+    const column = tail.map((row) => at(row, 0));
+    sparseMatrices.push([at(head, 0), ...head.slice(1), ...F.mulVector(F.invertMatrix(block), column)]);
+    const folded = accumulated.map((row, i) => row.map((value, j) => (i === 0 || j === 0 ? (i === j ? 1n : 0n) : value)));
     accumulated = F.mulMatrix(mds, folded);
   }
   return { fullConstants, partialConstants, sparseMatrices, lastPartialMatrix: accumulated, mds };
 }
 
 /**
- * Packs the parameter block `init()` of the native addon expects: header `[width, fullRounds, partialRounds]`,
- * then `p`, `-p⁻¹ mod 2^64`, `R² mod p`, `R mod p`, and the optimised constants and matrices in Montgomery form.
+ * Packs the parameter block of one width that `init()` of the native addon expects: header `[width,
+ * fullRounds, partialRounds]`, then `p`, `-p⁻¹ mod 2^64`, `R² mod p`, `R mod p`, and the optimised constants
+ * and matrices in Montgomery form.
  *
  * @example
- * const block = nativePoseidonParameters(loadPoseidonLiteConstants(), BN254_FIELD_MODULUS);
- * addon.init(block);
+ * const blocks = NATIVE_POSEIDON_WIDTHS.map((width) => nativePoseidonParameters(loadPoseidonLiteConstants(width), BN254_FIELD_MODULUS));
+ * addon.init(blocks, false);
  */
 export function nativePoseidonParameters(constants: PoseidonConstants, p: bigint): Uint8Array {
   if (p >= 1n << 255n || p % 2n === 0n) throw new PoseidonParametersError("the modulus is not an odd number below 2^255");
@@ -130,7 +140,7 @@ export function nativePoseidonParameters(constants: PoseidonConstants, p: bigint
   for (let i = 0; i < 7; i++) pInverse = (pInverse * (2n - p * pInverse)) % word;
   const negInverse = (word - (((pInverse % word) + word) % word)) % word;
 
-  const words: bigint[] = [BigInt(POSEIDON2_WIDTH), BigInt(constants.fullRounds), BigInt(constants.partialRounds)];
+  const words: bigint[] = [BigInt(constants.width), BigInt(constants.fullRounds), BigInt(constants.partialRounds)];
   const element = (x: bigint) => {
     for (let limb = 0n; limb < 4n; limb++) words.push((x >> (limb * LIMB_BITS)) & LIMB_MASK);
   };

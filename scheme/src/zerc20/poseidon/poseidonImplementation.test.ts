@@ -4,11 +4,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { poseidon2 } from "poseidon-lite";
+import { poseidon2, poseidon3 } from "poseidon-lite";
 import { describe, expect, it } from "vitest";
 
-import { InvalidPoseidonSelectionError, NativePoseidonUnavailableError } from "./errors.js";
+import { InvalidPoseidonSelectionError, NativePoseidonUnavailableError, PoseidonInputError } from "./errors.js";
 import { BN254_FIELD_MODULUS as p } from "../bn254.js";
+import { loadNativePoseidon } from "./nativePoseidon.js";
 import { parsePoseidonSelection, selectPoseidon } from "./poseidonImplementation.js";
 import { poseidonLiteImplementation } from "./poseidonLiteImplementation.js";
 
@@ -25,6 +26,13 @@ function cpuHasAdx(): boolean {
   const flags = /^flags\s*:(.*)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.split(" ") ?? [];
   return flags.includes("adx") && flags.includes("bmi2");
 }
+
+/** The v2 burn-address domain tag (ASCII "burn", little-endian): `h = Poseidon3(D, R, s)`. */
+const V2_DOMAIN = 0x6e727562n;
+
+const ADDRESS_MASK = (1n << 160n) - 1n;
+
+const addressOf = (h: bigint) => `0x${(h & ADDRESS_MASK).toString(16).padStart(40, "0")}`;
 
 /** Deterministic pseudo-random 256-bit values, so a failure names a reproducible input. */
 function word256(label: string, index: number): bigint {
@@ -56,13 +64,39 @@ describe("native Poseidon", () => {
     expect(portable.arithmetic).toBe("portable");
   });
 
+  it("keeps each loaded arithmetic after another is loaded in the same thread", () => {
+    const first = loadNativePoseidon(p);
+    const expected = first.arithmetic();
+    const second = loadNativePoseidon(p, { portableArithmetic: true });
+    expect(second.arithmetic()).toBe("portable");
+    expect(first.arithmetic()).toBe(expected);
+    expect(first.poseidon3(1n, 2n, 3n)).toBe(second.poseidon3(1n, 2n, 3n));
+  });
+
   it("matches the published burn-address vector", () => {
     for (const implementation of natives) {
-      expect(implementation.searchBurnNonce(123456789n, 1000n, 12)).toBe(4346n);
+      expect(implementation.searchBurnNonce([123456789n], 1000n, 12)).toBe(4346n);
       const h = implementation.poseidon2(123456789n, 5346n);
       expect(h).toBe(poseidon2([123456789n, 5346n]));
-      expect(`0x${(h & ((1n << 160n) - 1n)).toString(16).padStart(40, "0")}`).toBe("0x14c7a9ca62574b09437a1eaf1cc92a5aa869d2f8");
+      expect(addressOf(h)).toBe("0x14c7a9ca62574b09437a1eaf1cc92a5aa869d2f8");
     }
+  });
+
+  it("matches the published v2 burn-address vector (three inputs, 16 bits)", () => {
+    const secret = 1000n + 138276n;
+    const h = poseidon3([V2_DOMAIN, 123456789n, secret]);
+    expect(addressOf(h)).toBe("0x3034a16d0e8b774fc609a8adcbe89ed3c5bad8c3");
+    expect((h >> 160n) & 0xffffn).toBe(0n);
+    for (const implementation of natives) {
+      expect(implementation.searchBurnNonce([V2_DOMAIN, 123456789n], 1000n, 16), implementation.arithmetic).toBe(138276n);
+      expect(implementation.poseidon3(V2_DOMAIN, 123456789n, secret)).toBe(h);
+    }
+  });
+
+  it("matches the published poseidon3([1, 2, 3])", () => {
+    const expected = 0x0e7732d89e6939c0ff03d5e58dab6302f3230e269dc5b968f725df34ab36d732n;
+    expect(poseidon3([1n, 2n, 3n])).toBe(expected);
+    for (const implementation of [...natives, reference]) expect(implementation.poseidon3(1n, 2n, 3n)).toBe(expected);
   });
 
   it("equals poseidon-lite on every pair of field-boundary values, inputs at or above p included", () => {
@@ -70,6 +104,19 @@ describe("native Poseidon", () => {
       for (const b of boundaries) {
         const expected = poseidon2([a, b]);
         for (const implementation of natives) expect(implementation.poseidon2(a, b), `poseidon2(${a}, ${b}), ${implementation.arithmetic}`).toBe(expected);
+      }
+    }
+  });
+
+  it("equals poseidon-lite on every triple of field-boundary values, inputs at or above p included", () => {
+    for (const a of boundaries) {
+      for (const b of boundaries) {
+        for (const c of boundaries) {
+          const expected = poseidon3([a, b, c]);
+          for (const implementation of natives) {
+            if (implementation.poseidon3(a, b, c) !== expected) expect.unreachable(`poseidon3(${a}, ${b}, ${c}) differs (${implementation.arithmetic})`);
+          }
+        }
       }
     }
   });
@@ -90,6 +137,22 @@ describe("native Poseidon", () => {
     expect(compared).toBe(10_000);
   });
 
+  it("equals poseidon-lite on 10,000 pseudo-random triples of every size", () => {
+    let compared = 0;
+    for (let i = 0; i < 10_000; i++) {
+      const shift = BigInt([0, 0, 3, 64, 200][i % 5]!);
+      const a = word256("t-a", i) >> shift;
+      const b = i % 7 === 0 ? word256("t-b", i) % p : word256("t-b", i) >> BigInt(i % 256);
+      const c = i % 3 === 0 ? word256("t-c", i) : word256("t-c", i) >> BigInt((i * 37) % 256);
+      const expected = poseidon3([a, b, c]);
+      for (const implementation of natives) {
+        if (implementation.poseidon3(a, b, c) !== expected) expect.unreachable(`poseidon3(${a}, ${b}, ${c}) differs (${implementation.arithmetic})`);
+      }
+      compared++;
+    }
+    expect(compared).toBe(10_000);
+  });
+
   it("gives inputs outside [0, 2^256) to poseidon-lite, so results still agree", () => {
     for (const [a, b] of [
       [-1n, 5n],
@@ -99,6 +162,21 @@ describe("native Poseidon", () => {
     ] as const) {
       for (const implementation of natives) expect(implementation.poseidon2(a, b)).toBe(poseidon2([a, b]));
     }
+    for (const [a, b, c] of [
+      [-1n, 5n, 6n],
+      [5n, 6n, -(p + 3n)],
+      [7n, 1n << 256n, 8n],
+      [(1n << 300n) + 12345n, p - 1n, 0n],
+    ] as const) {
+      for (const implementation of natives) expect(implementation.poseidon3(a, b, c)).toBe(poseidon3([a, b, c]));
+    }
+  });
+
+  it("refuses a nonce-search prefix of other than one or two elements", () => {
+    for (const implementation of [...natives, reference]) {
+      expect(() => implementation.searchBurnNonce([], 1n, 1)).toThrow(PoseidonInputError);
+      expect(() => implementation.searchBurnNonce([1n, 2n, 3n], 1n, 1)).toThrow(PoseidonInputError);
+    }
   });
 
   it("finds the same proof-of-work nonce as the JavaScript search for many seeds", () => {
@@ -107,9 +185,23 @@ describe("native Poseidon", () => {
       const recipientFr = word256("recipient", i) >> 8n;
       // Bases just below p make the search wrap around the field; bases above p are reduced first.
       const secretBase = i % 10 === 0 ? p - 1n - BigInt(i % 3) : i % 10 === 1 ? p + BigInt(i) : word256("base", i) % p;
-      const expected = reference.searchBurnNonce(recipientFr, secretBase, powBits);
+      const expected = reference.searchBurnNonce([recipientFr], secretBase, powBits);
       for (const implementation of natives) {
-        expect(implementation.searchBurnNonce(recipientFr, secretBase, powBits), `seed ${i}, ${implementation.arithmetic}`).toBe(expected);
+        expect(implementation.searchBurnNonce([recipientFr], secretBase, powBits), `seed ${i}, ${implementation.arithmetic}`).toBe(expected);
+      }
+    }
+  });
+
+  it("finds the same width-4 proof-of-work nonce as the JavaScript search for many seeds", () => {
+    for (let i = 0; i < 100; i++) {
+      const powBits = 1 + (i % 8);
+      // The v2 domain tag most of the time, arbitrary and out-of-field first elements otherwise.
+      const domain = i % 4 === 0 ? word256("domain", i) : i % 4 === 1 ? p + BigInt(i) : V2_DOMAIN;
+      const recipientFr = word256("recipient-v2", i) >> 8n;
+      const secretBase = i % 10 === 0 ? p - 1n - BigInt(i % 3) : i % 10 === 1 ? p + BigInt(i) : word256("base-v2", i) % p;
+      const expected = reference.searchBurnNonce([domain, recipientFr], secretBase, powBits);
+      for (const implementation of natives) {
+        expect(implementation.searchBurnNonce([domain, recipientFr], secretBase, powBits), `seed ${i}, ${implementation.arithmetic}`).toBe(expected);
       }
     }
   });
@@ -117,8 +209,8 @@ describe("native Poseidon", () => {
   it("finds the same 12-bit nonce as the JavaScript search for a random seed", () => {
     const recipientFr = word256("recipient-12", 0) >> 8n;
     const secretBase = word256("base-12", 0) % p;
-    const expected = reference.searchBurnNonce(recipientFr, secretBase, 12);
-    for (const implementation of natives) expect(implementation.searchBurnNonce(recipientFr, secretBase, 12)).toBe(expected);
+    const expected = reference.searchBurnNonce([recipientFr], secretBase, 12);
+    for (const implementation of natives) expect(implementation.searchBurnNonce([recipientFr], secretBase, 12)).toBe(expected);
   });
 });
 
@@ -129,7 +221,7 @@ describe("selection", () => {
     const choice = selectPoseidon("auto", { addonPath: missingAddon });
     expect(choice.implementation.name).toBe("poseidon-lite");
     expect(choice.fallback).toBeInstanceOf(NativePoseidonUnavailableError);
-    expect(choice.implementation.searchBurnNonce(123456789n, 1000n, 12)).toBe(4346n);
+    expect(choice.implementation.searchBurnNonce([123456789n], 1000n, 12)).toBe(4346n);
   });
 
   it("refuses to run without the addon when `native` is required", () => {

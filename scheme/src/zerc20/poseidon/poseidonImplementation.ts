@@ -24,7 +24,7 @@ export type PoseidonSelection = z.infer<typeof PoseidonSelectionSchema>;
 /** Names an implementation in logs and in `facilitator check`. */
 export type PoseidonImplementationName = "native" | "poseidon-lite";
 
-/** Two-input circom Poseidon over BN254 and the burn-address proof-of-work search built on it. */
+/** Two- and three-input circom Poseidon over BN254 and the burn-address proof-of-work search built on them. */
 export type PoseidonImplementation = {
   readonly name: PoseidonImplementationName;
   /** For the native addon: its field multiplication (`mulx-adx` or `portable`). */
@@ -33,7 +33,7 @@ export type PoseidonImplementation = {
   poseidon2(a: bigint, b: bigint): bigint;
   /** `poseidon3([a, b, c])` exactly as `poseidon-lite` computes it. */
   poseidon3(a: bigint, b: bigint, c: bigint): bigint;
-  /** Smallest nonce whose `Poseidon([...prefix, (secretBase + nonce) mod p])` has bits `160 .. 160 + powBits - 1` zero; `prefix` has 1 or 2 elements. */
+  /** Smallest nonce n >= 0 whose Poseidon([...prefix, (secretBase + n) mod p]) has bits 160 .. 160 + powBits - 1 zero; prefix has 1 or 2 elements. */
   searchBurnNonce(prefix: readonly bigint[], secretBase: bigint, powBits: number): bigint;
 };
 

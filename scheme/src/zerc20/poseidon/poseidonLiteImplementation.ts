@@ -5,12 +5,14 @@
 import { poseidon2, poseidon3 } from "poseidon-lite";
 
 import { BN254_FIELD_MODULUS } from "../bn254.js";
+import { PoseidonInputError } from "./errors.js";
 import type { PoseidonImplementation } from "./poseidonImplementation.js";
 
 /** Smallest nonce whose `Poseidon([...prefix, (secretBase + nonce) mod p])` has bits `160 .. 160 + powBits - 1` zero. */
 function searchBurnNonce(prefix: readonly bigint[], secretBase: bigint, powBits: number): bigint {
+  const hash = prefix.length === 1 ? poseidon2 : prefix.length === 2 ? poseidon3 : undefined;
+  if (hash === undefined) throw new PoseidonInputError("a burn-nonce prefix has one or two elements");
   const mask = (1n << BigInt(powBits)) - 1n;
-  const hash = prefix.length === 1 ? poseidon2 : poseidon3;
   for (let nonce = 0n; ; nonce++) {
     const h = hash([...prefix, (secretBase + nonce) % BN254_FIELD_MODULUS]);
     if (((h >> 160n) & mask) === 0n) return nonce;
