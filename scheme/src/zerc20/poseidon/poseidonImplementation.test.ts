@@ -258,7 +258,7 @@ describe("selection", () => {
     // The compiled package, as another workspace loads it; the process-wide choice is made from its env.
     const entry = fileURLToPath(new URL("../../../dist/index.js", import.meta.url));
     const script = `const s = await import(${JSON.stringify(entry)});
-const d = s.deriveBurnAddress(123456789n, 1000n);
+const d = s.deriveBurnAddress(s.zerc20Protocol("zerc20-v1"), 123456789n, 1000n);
 console.log(JSON.stringify({ name: s.poseidonChoice().implementation.name, nonce: String(d.nonce), address: d.burnAddress.toLowerCase() }));`;
     const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], {
       env: { ...process.env, SVC_POSEIDON: "js" },
