@@ -128,7 +128,6 @@ describe("PermitBurner", () => {
   });
 
   it("reverts PermitFailed when the permit is invalid and no allowance covers the burn", async () => {
-    const current = chain();
     const { auth, permit, burnAuthSig } = await buildPayload();
     const wrongPermit = { ...permit, deadline: permit.deadline + 1n };
 
