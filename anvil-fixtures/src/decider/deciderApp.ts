@@ -112,8 +112,7 @@ export function createDeciderApp(options: DeciderOptions): Koa {
 
   const router = new Router();
   router.get("/healthz", (ctx) => {
-    ctx.status = 200;
-    ctx.body = "";
+    ctx.body = { status: "ok" };
   });
   router.post("/jobs", (ctx) => {
     const parsed = jobRequest.safeParse(ctx.request.body);
