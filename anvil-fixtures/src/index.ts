@@ -13,11 +13,14 @@ export {
 } from "./accounts/devAccounts.js";
 export { ANVIL_CHAIN_ID, startAnvil, type StartAnvilParameters, type StartAnvilReturnType } from "./anvil/startAnvil.js";
 export { loadArtifacts, type LoadArtifactsReturnType } from "./compile/loadArtifacts.js";
+export { fixtureProofSignerAbi, rootDeciderVerifierAbi, withdrawDeciderVerifierAbi } from "./contracts/deciderVerifierAbis.js";
+export { fixtureHubAbi, fixtureTokenAdminAbi, fixtureVerifierAdminAbi, fixtureVerifierV2AdminAbi } from "./contracts/fixtureAdminAbis.js";
 export { createDeciderApp, type DeciderOptions } from "./decider/deciderApp.js";
 export {
   DEFAULT_FEE_BPS,
   DEFAULT_PAYER_BALANCE,
   deployContracts,
+  FIXTURE_HUB_EID,
   FIXTURE_TOKEN_NAME,
   type DeployContractsParameters,
   type Deployment,
@@ -43,6 +46,7 @@ export {
 } from "./processes/startProviderProcess.js";
 export {
   createTestPayer,
+  PermitUnsupportedError,
   TestTransferRevertedError,
   type CreateTestPayerParameters,
   type TestPayer,

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 /**
- * `make stack`: starts the local zERC20 stack in the foreground on fixed local ports, prints where each
- * service listens, and stops every child on Ctrl-C or SIGTERM.
+ * `make stack`: starts the local zERC20 stack in the foreground on fixed local ports, under the protocol
+ * version `STACK_PROTOCOL` names (`v1` or `v2`, default `v2`), prints where each service listens, and stops
+ * every child on Ctrl-C or SIGTERM.
  */
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
+import type { ProtocolVersion } from "@svc/scheme";
+import { InvalidStackProtocolError, parseStackProtocol } from "../stack/parseStackProtocol.js";
 import { startStack } from "../stack/startStack.js";
 
 const dir = resolve(process.env.STACK_DIR ?? ".stack");
@@ -19,10 +22,21 @@ const integerEnv = (name: string, fallback: number, max: number): number => {
   return value;
 };
 const port = (name: string, fallback: number): number => integerEnv(name, fallback, 65_535);
+const protocolEnv = (): ProtocolVersion => {
+  try {
+    return parseStackProtocol(process.env.STACK_PROTOCOL);
+  } catch (error) {
+    if (!(error instanceof InvalidStackProtocolError)) throw error;
+    process.stderr.write(`${error.shortMessage}\n`);
+    process.exit(2);
+  }
+};
 
 const started = performance.now();
 const stack = await startStack({
   dir,
+  protocol: protocolEnv(),
+  decimals: integerEnv("STACK_TOKEN_DECIMALS", 18, 36),
   anvilPort: port("STACK_ANVIL_PORT", 8545),
   indexerPort: port("STACK_INDEXER_PORT", 4040),
   deciderPort: port("STACK_DECIDER_PORT", 4041),
@@ -32,10 +46,11 @@ const stack = await startStack({
 });
 const { deployment, files } = stack;
 const rows: [string, string][] = [
+  ["protocol", deployment.protocol],
   [`anvil (chain ${deployment.chainId})`, deployment.rpcUrl],
   ["fixture indexer", deployment.indexerUrl],
   ["fixture decider", deployment.deciderUrl],
-  ["token", deployment.token],
+  ["token", `${deployment.token} (${deployment.decimals} decimals)`],
   ["verifier", deployment.verifier],
   ["permit burner", deployment.permitBurner],
   ["deployment", files.deployment],

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { parseEventLogs, zeroAddress, type Address, type Hash } from "viem";
 import { feeSplitterAbi, zerc20TokenAbi } from "@svc/scheme";
+import { fixtureTokenAdminAbi } from "./fixtureAdminAbis.js";
 import { expectRevert } from "./testing/expectRevert.js";
 import { useLocalChain } from "./testing/useLocalChain.js";
 
@@ -23,7 +24,7 @@ async function fund(splitter: Address, value: bigint): Promise<void> {
   await mined(
     wallet("deployer").writeContract({
       address: deployment.token,
-      abi: zerc20TokenAbi,
+      abi: fixtureTokenAdminAbi,
       functionName: "mint",
       args: [splitter, value],
     }),

@@ -1,14 +1,17 @@
 /**
- * The fixture decider-prover, shaped like the zERC20 decider jobs API. A job takes a folded (IVC) fixture
- * proof signed under `ivc_<circuit>` and, once it checks out, returns the on-chain proof for `<circuit>`:
- * only the decider turns folded work into something the verifier accepts, as on the real batch path.
+ * The fixture decider-prover, shaped like the zERC20 decider jobs API (`POST /jobs`, `GET /jobs/:id`,
+ * `GET /healthz`). A job takes the folded (IVC) proof as base64; the real one is an arkworks IVC proof, the
+ * fixture one the blob `signFixtureIvcProof` makes: public words signed by the fixture key under
+ * `ivc_<circuit>`. Once the signature checks out, the job completes with base64 of the on-chain proof in the
+ * published encoding (`uint256[34]` for `withdraw_*`, `uint256[32]` for `root`), so only the decider turns
+ * folded work into something the verifier accepts, as on the real batch path.
  */
 import { bodyParser } from "@koa/bodyparser";
 import Router from "@koa/router";
 import Koa from "koa";
 import { bytesToHex, hexToBytes, isAddressEqual, type Address, type Hex } from "viem";
 import { z } from "zod";
-import { decodeFixtureProof, recoverFixtureProofSigner, signFixtureProof, type FixtureCircuit } from "@svc/scheme";
+import { decodeFixtureIvcProof, type FixtureCircuit, recoverFixtureSigner, signFixtureDeciderWithdrawProof, signFixtureRootProof } from "@svc/scheme";
 
 /** Circuits the jobs API accepts. */
 export const DECIDER_CIRCUITS = ["root", "withdraw_local", "withdraw_global"] as const;
@@ -28,7 +31,7 @@ export type DeciderOptions = {
   chainId: number;
   fixtureProverKey: Hex;
   fixtureProverAddress: Address;
-  /** Simulated proving time per job (default 20 ms). */
+  /** Simulated proving time per job (default 20 ms), so clients see `queued`/`processing` as on the real service. */
   provingDelayMs?: number;
 };
 
@@ -44,35 +47,67 @@ const ivcCircuit: Record<DeciderCircuit, FixtureCircuit> = {
   withdraw_global: "ivc_withdraw_global",
 };
 
+/** Public words of a folded proof: withdrawals `[steps, root, R, last leaf position, total value]`, roots `[steps, old (index, hash chain, root), new (…)]`. */
+const PUBLIC_WORD_COUNT: Record<DeciderCircuit, number> = { root: 7, withdraw_local: 5, withdraw_global: 5 };
+
+/** The decider's verdict on one folded proof: the on-chain proof, or why there is none. */
+type Decision = { proof: Hex } | { error: string };
+
 /** Builds the jobs API; jobs live in memory for the life of the process. */
 export function createDeciderApp(options: DeciderOptions): Koa {
   const jobs = new Map<string, DeciderJob>();
   const delay = options.provingDelayMs ?? 20;
+  const chainId = BigInt(options.chainId);
+
+  const decide = async (circuit: DeciderCircuit, ivcProof: Hex): Promise<Decision> => {
+    let folded: ReturnType<typeof decodeFixtureIvcProof>;
+    try {
+      folded = decodeFixtureIvcProof(ivcProof);
+    } catch {
+      return { error: `malformed ${circuit} IVC proof: not a fixture IVC blob` };
+    }
+    const { publicWords, signature } = folded;
+    if (publicWords.length !== PUBLIC_WORD_COUNT[circuit]) {
+      return { error: `malformed ${circuit} IVC proof: ${publicWords.length} public words, expected ${PUBLIC_WORD_COUNT[circuit]}` };
+    }
+    const signer = await recoverFixtureSigner(ivcCircuit[circuit], chainId, publicWords, signature).catch(() => undefined);
+    if (signer === undefined || !isAddressEqual(signer, options.fixtureProverAddress)) {
+      return { error: `the ${circuit} IVC proof is not signed by the fixture key` };
+    }
+    const [w0 = 0n, w1 = 0n, w2 = 0n, w3 = 0n, w4 = 0n, w5 = 0n, w6 = 0n] = publicWords;
+    const privateKey = options.fixtureProverKey;
+    if (circuit === "root") {
+      return {
+        proof: await signFixtureRootProof({
+          privateKey,
+          chainId,
+          steps: w0,
+          old: { index: w1, hashChain: w2, root: w3 },
+          new: { index: w4, hashChain: w5, root: w6 },
+        }),
+      };
+    }
+    return {
+      proof: await signFixtureDeciderWithdrawProof({
+        privateKey,
+        chainId,
+        circuit,
+        proof: { steps: w0, root: w1, recipientHash: w2, lastLeafPosition: w3, totalValue: w4 },
+      }),
+    };
+  };
 
   const prove = async (job: DeciderJob, ivcProof: Hex): Promise<void> => {
     job.status = "processing";
     await new Promise((resolve) => setTimeout(resolve, delay));
-    try {
-      const chainId = BigInt(options.chainId);
-      const signer = await recoverFixtureProofSigner(ivcCircuit[job.circuit], chainId, ivcProof);
-      if (!isAddressEqual(signer, options.fixtureProverAddress)) {
-        job.status = "failed";
-        job.error = `the ${job.circuit} IVC proof is not signed by the fixture key`;
-        return;
-      }
-      const { publicInputs } = decodeFixtureProof(ivcProof);
-      const proof = await signFixtureProof({
-        privateKey: options.fixtureProverKey,
-        circuit: job.circuit,
-        chainId,
-        publicInputs,
-      });
-      job.result = Buffer.from(hexToBytes(proof)).toString("base64");
-      job.status = "completed";
-    } catch (error) {
+    const decision = await decide(job.circuit, ivcProof);
+    if ("error" in decision) {
       job.status = "failed";
-      job.error = `malformed ${job.circuit} IVC proof: ${error instanceof Error ? error.message : "undecodable"}`;
+      job.error = decision.error;
+      return;
     }
+    job.result = Buffer.from(hexToBytes(decision.proof)).toString("base64");
+    job.status = "completed";
   };
 
   const router = new Router();
@@ -95,9 +130,10 @@ export function createDeciderApp(options: DeciderOptions): Koa {
     }
     const job: DeciderJob = { job_id, circuit, status: "queued" };
     jobs.set(job_id, job);
-    void prove(job, bytesToHex(Buffer.from(ivc_proof, "base64")));
     ctx.status = 202;
     ctx.body = { job_id, status: job.status, message: "job accepted" };
+    // Started after the answer is built, so the answer reports the job as queued, as the real service does.
+    void prove(job, bytesToHex(Buffer.from(ivc_proof, "base64")));
   });
   router.get("/jobs/:id", (ctx) => {
     const job = jobs.get(ctx.params.id ?? "");

@@ -1,7 +1,8 @@
 /**
  * Runs the fixture indexer: follows the token's transfers, proves new roots promptly (the root job), and
- * serves the indexer HTTP API on loopback.
+ * serves the indexer HTTP API on loopback, all under the deployment's protocol version.
  */
+import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion, zerc20Protocol } from "@svc/scheme";
 import { createPublicClient, createWalletClient, defineChain, http, type Address, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { listen, type Listening } from "../http/listen.js";
@@ -16,7 +17,9 @@ export type StartIndexerOptions = {
   chainId: number;
   token: Address;
   verifier: Address;
-  /** Key that sends `reserveHashChain` / `proveTransferRoot`. */
+  /** The version the token and verifier implement (leaf and hash chain formulas, API); default `zerc20-v2`. */
+  protocol?: ProtocolVersion;
+  /** Key that sends `reserveHashChain` / `proveTransferRoot` (allow-listed on a v2 verifier). */
   rootProverKey: Hex;
   fixtureProverKey: Hex;
   host?: string;
@@ -48,8 +51,8 @@ export async function startIndexer(options: StartIndexerOptions): Promise<Runnin
   const client: PublicClient = createPublicClient({ chain, transport: http(options.rpcUrl), pollingInterval: 50 });
   const wallet = createWalletClient({ chain, transport: http(options.rpcUrl), account: privateKeyToAccount(options.rootProverKey) });
   const deployment = { token: options.token, verifier: options.verifier };
-  let log = new TransferLog();
-  let reservedIndex = 0;
+  const protocol = zerc20Protocol(options.protocol ?? DEFAULT_PROTOCOL_VERSION);
+  let log = new TransferLog(protocol);
   let syncing: Promise<TransferLog> | undefined;
 
   // One sync at a time; a chain that lost what we indexed (revert, reorg) restarts the log from block 0.
@@ -57,7 +60,7 @@ export async function startIndexer(options: StartIndexerOptions): Promise<Runnin
     syncing ??= (async () => {
       try {
         if (!(await syncTransferLog(client, deployment, log))) {
-          log = new TransferLog();
+          log = new TransferLog(protocol);
           await syncTransferLog(client, deployment, log);
         }
         return log;
@@ -70,11 +73,8 @@ export async function startIndexer(options: StartIndexerOptions): Promise<Runnin
 
   let proving: Promise<number | undefined> | undefined;
   const proveNow = (): Promise<number | undefined> => {
-    proving ??= proveNextRoot({ client, wallet, deployment, fixtureProverKey: options.fixtureProverKey, sync })
-      .then((result) => {
-        if (result) reservedIndex = result.provedIndex;
-        return result?.provedIndex;
-      })
+    proving ??= proveNextRoot({ client, wallet, deployment, protocol, fixtureProverKey: options.fixtureProverKey, sync })
+      .then((result) => result?.provedIndex)
       .finally(() => {
         proving = undefined;
       });
@@ -94,14 +94,17 @@ export async function startIndexer(options: StartIndexerOptions): Promise<Runnin
   const rootIntervalMs = options.rootIntervalMs ?? 1000;
   if (rootIntervalMs > 0) every(rootIntervalMs, proveNow);
 
-  const app = createIndexerApp({
-    label: "fixture",
-    chainId: options.chainId,
-    token: options.token,
-    verifier: options.verifier,
-    log: () => log,
-    reservedIndex: () => reservedIndex,
-  });
+  const app = createIndexerApp(
+    {
+      label: "fixture",
+      chainId: options.chainId,
+      token: options.token,
+      verifier: options.verifier,
+      protocol,
+      log: () => log,
+    },
+    report,
+  );
   const server = await listen(app, { host: options.host, port: options.port });
   return {
     ...server,

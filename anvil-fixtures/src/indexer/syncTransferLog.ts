@@ -1,5 +1,5 @@
-/** Pulls new IndexedTransfer and TransferRootProved logs from the chain into a {@link TransferLog}. */
-import { zerc20TokenAbi, zerc20VerifierAbi } from "@svc/scheme";
+/** Pulls new IndexedTransfer and TransferRootProved logs, and the reserved index, from the chain into a {@link TransferLog}. */
+import { zerc20TokenAbiV1, zerc20VerifierAbi } from "@svc/scheme";
 import type { Address, PublicClient } from "viem";
 import type { TransferLog } from "./transferLog.js";
 
@@ -9,21 +9,20 @@ export type IndexedDeployment = { token: Address; verifier: Address };
 /**
  * Reads logs from `log.nextBlock` to the latest block and appends them in order. Returns `false` when the
  * chain no longer holds what the log already has (a reorg or an anvil snapshot revert): the caller then
- * starts a fresh log.
+ * starts a fresh log. The token and verifier reads used here are the same in both versions.
  */
 export async function syncTransferLog(client: PublicClient, deployment: IndexedDeployment, log: TransferLog): Promise<boolean> {
   const latest = await client.getBlockNumber();
-  const onChainIndex = await client.readContract({
-    address: deployment.token,
-    abi: zerc20TokenAbi,
-    functionName: "index",
-    blockNumber: latest,
-  });
+  const [onChainIndex, reservedIndex] = await Promise.all([
+    client.readContract({ address: deployment.token, abi: zerc20TokenAbiV1, functionName: "index", blockNumber: latest }),
+    client.readContract({ address: deployment.verifier, abi: zerc20VerifierAbi, functionName: "latestReservedIndex", blockNumber: latest }),
+  ]);
   if (onChainIndex < BigInt(log.size) || latest + 1n < log.nextBlock) return false;
+  log.reservedIndex = Number(reservedIndex);
   if (latest < log.nextBlock) return true;
   const range = { fromBlock: log.nextBlock, toBlock: latest, strict: true } as const;
   const [transfers, roots] = await Promise.all([
-    client.getContractEvents({ address: deployment.token, abi: zerc20TokenAbi, eventName: "IndexedTransfer", ...range }),
+    client.getContractEvents({ address: deployment.token, abi: zerc20TokenAbiV1, eventName: "IndexedTransfer", ...range }),
     client.getContractEvents({ address: deployment.verifier, abi: zerc20VerifierAbi, eventName: "TransferRootProved", ...range }),
   ]);
   for (const entry of transfers) {

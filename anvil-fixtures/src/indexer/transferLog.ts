@@ -1,8 +1,9 @@
 /**
  * The indexer's view of one token: every IndexedTransfer in index order, the hash chain after each, and the
- * transfer tree over them. Fed by {@link syncTransferLog}; read by the HTTP routes and the root job.
+ * transfer tree over them, both computed with the protocol version's formulas (v2 leaves and hash chain
+ * include `from`). Fed by {@link syncTransferLog}; read by the HTTP routes and the root job.
  */
-import { nextHashChain, transferLeaf } from "@svc/scheme";
+import type { Zerc20Protocol } from "@svc/scheme";
 import type { Address } from "viem";
 import { TransferTree } from "./transferTree.js";
 
@@ -25,8 +26,13 @@ export class TransferLog {
   readonly provedRoots = new Map<bigint, number>();
   /** Highest tree index with a proved root. */
   latestProvedIndex = 0;
+  /** The verifier's `latestReservedIndex` as of the last sync; `undefined` before the first. */
+  reservedIndex: number | undefined;
   /** Next block to read logs from. */
   nextBlock = 0n;
+
+  /** @param protocol The version whose leaf and hash chain formulas the token uses. */
+  constructor(readonly protocol: Zerc20Protocol) {}
 
   /** Number of transfers synced. */
   get size(): number {
@@ -39,8 +45,8 @@ export class TransferLog {
       throw new RangeError(`IndexedTransfer ${event.index} arrived while expecting ${this.size}`);
     }
     this.events.push(event);
-    this.tree.append(transferLeaf(event.to, event.value));
-    this.hashChains.push(nextHashChain(this.hashChainAt(this.size - 1), event.to, event.value));
+    this.tree.append(this.protocol.transferLeaf(event));
+    this.hashChains.push(this.protocol.nextHashChain(this.hashChainAt(this.size - 1), event));
   }
 
   /** Records a root the verifier accepted for the first `index` transfers. */

@@ -1,8 +1,10 @@
 /**
- * The ready-to-run facilitator configuration for the local stack: `facilitator.toml` (profile `local`, every
- * address of the deployment, short local intervals) and `facilitator.env` (dev keys and a fresh admin token).
+ * The ready-to-run facilitator configuration for the local stack: `facilitator.toml` (profile `local`, the
+ * deployment's protocol version and every address, short local intervals) and `facilitator.env` (dev keys and a
+ * fresh admin token).
  */
 import { randomBytes } from "node:crypto";
+import type { ProtocolVersion } from "@svc/scheme";
 import type { Address, Hex } from "viem";
 
 /** What the facilitator files are rendered from. */
@@ -11,6 +13,8 @@ export type FacilitatorFilesInput = {
   indexerUrl: string;
   deciderUrl: string;
   chainId: number;
+  /** The zERC20 version the deployed token and verifier implement. */
+  protocol: ProtocolVersion;
   token: Address;
   verifier: Address;
   hub: Address;
@@ -25,9 +29,14 @@ export type FacilitatorFilesInput = {
 /**
  * `facilitator.toml`: custodial fee mode (treasury = the dev treasury key's address, 1% charged to the
  * payer) and a 1 s finalize interval so a local payment finalizes in seconds. The journal path is relative
- * to the config file's folder.
+ * to the config file's folder. Under `zerc20-v1` the permit burner is left out: a v1 token has no EIP-2612
+ * permit, so the gasless path cannot work there.
  */
 export function renderFacilitatorToml(input: FacilitatorFilesInput): string {
+  const permitBurner =
+    input.protocol === "zerc20-v1"
+      ? "# permit_burner is left out: a zerc20-v1 token has no EIP-2612 permit, so only self-transfer payments work."
+      : `permit_burner = "${input.permitBurner}"`;
   return `# Local stack facilitator configuration (written by anvil-fixtures; regenerated on every start).
 profile = "local"
 
@@ -36,6 +45,7 @@ rpc_url = "${input.rpcUrl}"
 indexer_url = "${input.indexerUrl}"
 decider_url = "${input.deciderUrl}"
 chain_id = ${input.chainId}
+protocol = "${input.protocol}"
 token = "${input.token}"
 verifier = "${input.verifier}"
 hub = "${input.hub}"
@@ -46,7 +56,7 @@ port = ${input.listenPort}
 
 [settlement]
 treasury = "${input.treasury}"
-permit_burner = "${input.permitBurner}"
+${permitBurner}
 journal = "journal.jsonl"
 challenge_ttl_seconds = 300
 expired_challenge_retention_seconds = 3600

@@ -1,57 +1,96 @@
+/**
+ * The whole local stack under each protocol version: the files it writes, and a burn that the stack's own root
+ * job makes provable, withdrawn through the single path (a fixture Groth16 proof over the indexer's path) and
+ * the batch path (the fixture decider's proof), as the facilitator would.
+ */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeFixtureProof, signFixtureProof, transferLeaf, verifyMerklePath, zerc20TokenAbi, zerc20VerifierAbi } from "@svc/scheme";
-import { createPublicClient, createWalletClient, hexToBigInt, http, parseEther, type Address, type Hex } from "viem";
+import {
+  addressToRecipient,
+  generalRecipientField,
+  IndexerEventsSchema,
+  IndexerProofsSchema,
+  type ProtocolVersion,
+  signFixtureGroth16Proof,
+  signFixtureIvcProof,
+  verifyMerklePath,
+  zerc20Protocol,
+  zerc20TokenAbiV1,
+  zerc20VerifierAbi,
+} from "@svc/scheme";
+import { createPublicClient, createWalletClient, getAddress, hexToBytes, http, keccak256, toHex, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getJson, postJson } from "../http/testing/fetchJson.js";
+import { waitFor } from "../world/waitFor.js";
 import { startStack, type RunningStack } from "./startStack.js";
 
-let stack: RunningStack;
-let dir: string;
+/** Receives burns in these tests. With fixture proofs the chain never checks it against R, so any address does. */
+const BURN_ADDRESS: Address = getAddress("0x00000000000000000000000000000000000b0057");
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "stack-test-"));
-  stack = await startStack({ dir, rootIntervalMs: 0 });
-});
+describe.each<ProtocolVersion>(["zerc20-v1", "zerc20-v2"])("startStack %s", (version) => {
+  const protocol = zerc20Protocol(version);
+  let stack: RunningStack;
+  let dir: string;
 
-afterAll(async () => {
-  await stack?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const client = () => createPublicClient({ chain: foundry, transport: http(stack.deployment.rpcUrl) });
-
-async function transfer(to: Address, value: bigint): Promise<void> {
-  const payer = privateKeyToAccount(stack.deployment.accounts.payer.privateKey);
-  const wallet = createWalletClient({ chain: foundry, transport: http(stack.deployment.rpcUrl), account: payer });
-  const hash = await wallet.writeContract({
-    address: stack.deployment.token,
-    abi: zerc20TokenAbi,
-    functionName: "transfer",
-    args: [to, value],
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "stack-test-"));
+    stack = await startStack({ dir, protocol: version, rootIntervalMs: 100 });
   });
-  const receipt = await client().waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe("success");
-}
 
-const getJson = async (url: string, init?: RequestInit): Promise<{ status: number; body: unknown }> => {
-  const response = await fetch(url, init);
-  return { status: response.status, body: await response.json() };
-};
+  afterAll(async () => {
+    await stack?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
 
-const post = (url: string, body: unknown) => getJson(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const client = () => createPublicClient({ chain: foundry, transport: http(stack.deployment.rpcUrl) });
+  const balanceOf = (owner: Address) =>
+    client().readContract({ address: stack.deployment.token, abi: zerc20TokenAbiV1, functionName: "balanceOf", args: [owner] });
 
-describe("startStack", () => {
-  it("writes the deployment file and a ready facilitator config", async () => {
+  async function burn(value: bigint): Promise<void> {
+    const payer = privateKeyToAccount(stack.deployment.accounts.payer.privateKey);
+    const wallet = createWalletClient({ chain: foundry, transport: http(stack.deployment.rpcUrl), account: payer });
+    const hash = await wallet.writeContract({ address: stack.deployment.token, abi: zerc20TokenAbiV1, functionName: "transfer", args: [BURN_ADDRESS, value] });
+    expect((await client().waitForTransactionReceipt({ hash })).status).toBe("success");
+  }
+
+  /** Waits until the root job has proved a root over every transfer so far; resolves to that index. */
+  async function provedEverything(): Promise<bigint> {
+    const index = await client().readContract({ address: stack.deployment.token, abi: zerc20TokenAbiV1, functionName: "index" });
+    return waitFor(
+      async () => {
+        const proved = await client().readContract({ address: stack.deployment.verifier, abi: zerc20VerifierAbi, functionName: "latestProvedIndex" });
+        return proved >= index ? proved : undefined;
+      },
+      { what: `a proved root over ${index} transfers`, timeoutMs: 10_000, intervalMs: 50 },
+    );
+  }
+
+  /** Sends a teleport from the relayer and waits for it to succeed. */
+  async function relay(
+    functionName: "singleTeleport" | "teleport",
+    rootHint: bigint,
+    gr: { chainId: bigint; recipient: Hex; tweak: Hex },
+    proof: Hex,
+  ): Promise<void> {
+    const relayer = privateKeyToAccount(stack.deployment.accounts.relayer.privateKey);
+    const wallet = createWalletClient({ chain: foundry, transport: http(stack.deployment.rpcUrl), account: relayer });
+    const hash = await wallet.writeContract({ address: stack.deployment.verifier, abi: zerc20VerifierAbi, functionName, args: [false, rootHint, gr, proof] });
+    expect((await client().waitForTransactionReceipt({ hash })).status).toBe("success");
+  }
+
+  it("writes deployment.json with the protocol and decimals, and a facilitator config naming the protocol", async () => {
     const deployment = JSON.parse(await readFile(stack.files.deployment, "utf8")) as Record<string, unknown>;
+    expect(deployment).toMatchObject({ protocol: version, decimals: 18, chainId: 31337 });
     for (const key of [
       "rpcUrl",
-      "chainId",
       "token",
       "verifier",
       "hub",
+      "hubEid",
+      "rootProver",
       "permitBurner",
       "feeSplitter",
       "usdc3009",
@@ -62,152 +101,87 @@ describe("startStack", () => {
     ]) {
       expect(deployment).toHaveProperty(key);
     }
-    expect(Object.keys(stack.deployment.accounts)).toEqual(expect.arrayContaining(["deployer", "treasury", "relayer", "payer", "payer2", "feeRecipient"]));
     const toml = await readFile(stack.files.facilitatorToml, "utf8");
     expect(toml).toContain('profile = "local"');
-    expect(toml).toContain(`permit_burner = "${stack.deployment.permitBurner}"`);
+    expect(toml).toMatch(new RegExp(`\\[network\\][^[]*\\nprotocol = "${version}"\\n`));
+    expect(toml).toContain(`hub = "${stack.deployment.hub}"`);
+    if (version === "zerc20-v2") expect(toml).toContain(`permit_burner = "${stack.deployment.permitBurner}"`);
+    else expect(toml).not.toMatch(/^permit_burner =/m);
     expect(toml).toContain("finalize_interval_ms = 1000");
     const env = await readFile(stack.files.facilitatorEnv, "utf8");
     expect(env).toContain(`SVC_TREASURY_PK=${stack.deployment.accounts.treasury.privateKey}`);
     expect(env).toMatch(/^SVC_ADMIN_TOKEN=[0-9a-f]{64}$/m);
   });
 
-  it("funds both payers with zERC20", async () => {
+  it("funds both payers with one million zERC20", async () => {
     for (const name of ["payer", "payer2"] as const) {
-      const balance = await client().readContract({
-        address: stack.deployment.token,
-        abi: zerc20TokenAbi,
-        functionName: "balanceOf",
-        args: [stack.deployment.accounts[name].address],
-      });
-      expect(balance).toBe(parseEther("1000000"));
+      expect(await balanceOf(stack.deployment.accounts[name].address)).toBe(1_000_000n * 10n ** 18n);
     }
   });
-});
 
-describe("fixture indexer", () => {
-  const burnAddress: Address = "0x00000000000000000000000000000000000b0057";
-  const query = () => `chain_id=${stack.deployment.chainId}&token_address=${stack.deployment.token}`;
+  it("makes a burn provable by its root job and withdrawable on the single path, then the difference on the batch path", async () => {
+    const { deployment } = stack;
+    const treasury = deployment.accounts.treasury.address;
+    const gr = { chainId: 31337n, recipient: addressToRecipient(treasury), tweak: keccak256(toHex(`stack ${version}`)) };
+    const recipientHash = generalRecipientField(gr);
+    const query = `chain_id=${deployment.chainId}&token_address=${deployment.token}`;
+    await burn(7n);
+    await burn(5n);
+    const rootHint = await provedEverything();
 
-  beforeAll(async () => {
-    await transfer(burnAddress, 7n);
-    await transfer(burnAddress, 5n);
-    await stack.indexer.proveNow();
-  });
-
-  it("/events agrees with the chain's IndexedTransfer logs", async () => {
-    const logs = await client().getContractEvents({
-      address: stack.deployment.token,
-      abi: zerc20TokenAbi,
-      eventName: "IndexedTransfer",
-      fromBlock: 0n,
-      strict: true,
-    });
-    const { status, body } = await getJson(`${stack.deployment.indexerUrl}/events?${query()}&to=${burnAddress}`);
-    expect(status).toBe(200);
-    const expected = logs
-      .filter((log) => log.args.to.toLowerCase() === burnAddress)
-      .map((log) => ({ event_index: `0x${log.args.index.toString(16)}`, value: `0x${log.args.value.toString(16)}` }));
-    expect(expected).toHaveLength(2);
-    expect((body as { event_index: string; value: string }[]).map(({ event_index, value }) => ({ event_index, value }))).toEqual(expected);
-  });
-
-  it("/proofs paths verify against the root the verifier proved, and /tree-index finds it", async () => {
-    const verifier = { address: stack.deployment.verifier, abi: zerc20VerifierAbi } as const;
-    const provedIndex = await client().readContract({ ...verifier, functionName: "latestProvedIndex" });
-    const provedRoot = await client().readContract({ ...verifier, functionName: "provedTransferRoots", args: [provedIndex] });
-    const events = (await getJson(`${stack.deployment.indexerUrl}/events?${query()}&to=${burnAddress}`)).body as {
-      event_index: Hex;
-      value: Hex;
-    }[];
-    const { status, body } = await post(`${stack.deployment.indexerUrl}/proofs`, {
-      chain_id: stack.deployment.chainId,
-      token_address: stack.deployment.token,
-      target_index: Number(provedIndex),
-      leaf_indices: events.map((event) => Number(hexToBigInt(event.event_index))),
-    });
-    expect(status).toBe(200);
-    const proofs = body as { leaf_index: Hex; root: Hex; siblings: Hex[] }[];
-    expect(proofs).toHaveLength(2);
-    proofs.forEach((proof, i) => {
-      expect(hexToBigInt(proof.root)).toBe(provedRoot);
-      expect(proof.siblings).toHaveLength(40);
-      const leaf = transferLeaf(burnAddress, hexToBigInt(events[i]!.value));
-      const siblings = proof.siblings.map((sibling) => hexToBigInt(sibling));
-      expect(verifyMerklePath({ leaf, leafIndex: hexToBigInt(proof.leaf_index), siblings, root: provedRoot })).toBe(true);
-      expect(verifyMerklePath({ leaf: leaf + 1n, leafIndex: hexToBigInt(proof.leaf_index), siblings, root: provedRoot })).toBe(false);
-    });
-    const treeIndex = await getJson(`${stack.deployment.indexerUrl}/tree-index?${query()}&transfer_root=${proofs[0]!.root}`);
-    expect(treeIndex).toEqual({ status: 200, body: { tree_index: `0x${provedIndex.toString(16)}` } });
-    const unknown = await getJson(`${stack.deployment.indexerUrl}/tree-index?${query()}&transfer_root=0x1234`);
-    expect(unknown.status).toBe(404);
-  });
-
-  it("refuses a leaf that is not below the target index, and another token", async () => {
-    const beyond = await post(`${stack.deployment.indexerUrl}/proofs`, {
-      chain_id: stack.deployment.chainId,
-      token_address: stack.deployment.token,
-      target_index: 1,
-      leaf_indices: [1],
-    });
-    expect(beyond.status).toBe(400);
-    const otherToken = await getJson(`${stack.deployment.indexerUrl}/events?chain_id=${stack.deployment.chainId}&token_address=${burnAddress}`);
-    expect(otherToken.status).toBe(404);
-  });
-
-  it("/status reports the synced and proved indexes", async () => {
-    const { body } = await getJson(`${stack.deployment.indexerUrl}/status`);
-    const [status] = body as { events_synced_index: number; onchain_proved_index: number; chain_id: number }[];
-    expect(status?.chain_id).toBe(31337);
-    expect(status?.onchain_proved_index).toBe(status?.events_synced_index);
-  });
-});
-
-describe("fixture decider", () => {
-  const waitForJob = async (id: string): Promise<{ status: string; result?: string; error?: string }> => {
-    for (;;) {
-      const { body } = await getJson(`${stack.deployment.deciderUrl}/jobs/${id}`);
-      const job = body as { status: string; result?: string; error?: string };
-      if (job.status === "completed" || job.status === "failed") return job;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  const ivcProof = async (privateKey: Hex) =>
-    Buffer.from(
+    const events = IndexerEventsSchema.parse((await getJson(`${deployment.indexerUrl}/events?${query}&to=${BURN_ADDRESS}`)).body);
+    const proofs = IndexerProofsSchema.parse(
       (
-        await signFixtureProof({
-          privateKey,
-          circuit: "ivc_withdraw_local",
-          chainId: 31337n,
-          publicInputs: [1n, 2n, 3n],
+        await postJson(`${deployment.indexerUrl}/proofs`, {
+          chain_id: deployment.chainId,
+          token_address: deployment.token,
+          target_index: Number(rootHint),
+          leaf_indices: events.map((event) => Number(event.event_index)),
         })
-      ).slice(2),
-      "hex",
-    ).toString("base64");
-
-  it("turns a fixture IVC proof into the on-chain withdraw proof over the same public inputs", async () => {
-    const created = await post(`${stack.deployment.deciderUrl}/jobs`, {
-      job_id: "job-1",
-      circuit: "withdraw_local",
-      ivc_proof: await ivcProof(stack.deployment.fixtureProverKey),
+      ).body,
+    );
+    const root = await client().readContract({ address: deployment.verifier, abi: zerc20VerifierAbi, functionName: "provedTransferRoots", args: [rootHint] });
+    proofs.forEach((proof, i) => {
+      expect(verifyMerklePath({ leaf: protocol.transferLeaf(events[i]!), leafIndex: proof.leaf_index, siblings: proof.siblings, root })).toBe(true);
     });
-    expect(created.status).toBe(202);
-    const again = await post(`${stack.deployment.deciderUrl}/jobs`, { job_id: "job-1", circuit: "withdraw_local", ivc_proof: "AA==" });
-    expect(again.status).toBe(200);
-    const job = await waitForJob("job-1");
-    expect(job.status).toBe("completed");
-    const proof = `0x${Buffer.from(job.result ?? "", "base64").toString("hex")}` as Hex;
-    expect(decodeFixtureProof(proof).publicInputs).toEqual([1n, 2n, 3n]);
+    const total = events.reduce((sum, event) => sum + event.value, 0n);
+    expect(total).toBe(12n);
+
+    const before = await balanceOf(treasury);
+    const single = await signFixtureGroth16Proof({ privateKey: deployment.fixtureProverKey, chainId: 31337n, publicInputs: [root, recipientHash, total] });
+    await relay("singleTeleport", rootHint, gr, single);
+    expect(await balanceOf(treasury)).toBe(before + 12n);
+
+    await burn(3n);
+    const batchHint = await provedEverything();
+    const batchRoot = await client().readContract({
+      address: deployment.verifier,
+      abi: zerc20VerifierAbi,
+      functionName: "provedTransferRoots",
+      args: [batchHint],
+    });
+    const ivc = await signFixtureIvcProof({
+      privateKey: deployment.fixtureProverKey,
+      chainId: 31337n,
+      circuit: "ivc_withdraw_local",
+      proof: { steps: 3n, root: batchRoot, recipientHash, lastLeafPosition: batchHint - 1n, totalValue: 15n },
+    });
+    const jobId = `stack-${version}`;
+    await postJson(`${deployment.deciderUrl}/jobs`, { job_id: jobId, circuit: "withdraw_local", ivc_proof: Buffer.from(hexToBytes(ivc)).toString("base64") });
+    const result = await waitFor(
+      async () => {
+        const job = (await getJson(`${deployment.deciderUrl}/jobs/${jobId}`)).body as { status: string; result?: string };
+        expect(job.status).not.toBe("failed");
+        return job.status === "completed" ? job.result : undefined;
+      },
+      { what: "the decider job", timeoutMs: 5_000, intervalMs: 20 },
+    );
+    await relay("teleport", batchHint, gr, `0x${Buffer.from(result, "base64").toString("hex")}`);
+    expect(await balanceOf(treasury)).toBe(before + 15n);
   });
 
-  it("fails a job whose IVC proof is signed by another key", async () => {
-    await post(`${stack.deployment.deciderUrl}/jobs`, {
-      job_id: "job-2",
-      circuit: "withdraw_local",
-      ivc_proof: await ivcProof(stack.deployment.accounts.payer.privateKey),
-    });
-    const job = await waitForJob("job-2");
-    expect(job).toMatchObject({ status: "failed", error: expect.stringContaining("not signed by the fixture key") });
-    expect((await getJson(`${stack.deployment.deciderUrl}/jobs/nope`)).status).toBe(404);
+  it("answers the indexer's /all-events only under v2", async () => {
+    const answer = await getJson(`${stack.deployment.indexerUrl}/all-events?recipients[]=${BURN_ADDRESS}`);
+    expect(answer.status).toBe(version === "zerc20-v2" ? 200 : 404);
   });
 });

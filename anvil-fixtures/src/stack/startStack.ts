@@ -1,10 +1,11 @@
 /**
- * The local zERC20 world in one call: anvil, every contract, the fixture indexer (with its root job) and the
- * fixture decider, plus `deployment.json`, `facilitator.toml` and `facilitator.env` in the stack folder.
- * `make stack` runs it in the foreground; tests call it directly.
+ * The local zERC20 world in one call, under one protocol version: anvil, every contract, the fixture indexer
+ * (with its root job) and the fixture decider, plus `deployment.json`, `facilitator.toml` and
+ * `facilitator.env` in the stack folder. `make stack` runs it in the foreground; tests call it directly.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from "@svc/scheme";
 import type { Address, Hex } from "viem";
 import { devAccounts, FIXTURE_PROVER_ADDRESS, FIXTURE_PROVER_PRIVATE_KEY, type DevAccount, type DevAccountName } from "../accounts/devAccounts.js";
 import { startAnvil } from "../anvil/startAnvil.js";
@@ -18,6 +19,10 @@ import { renderFacilitatorEnv, renderFacilitatorToml } from "./facilitatorFiles.
 export type StartStackOptions = {
   /** Folder for `deployment.json`, `facilitator.toml`, `facilitator.env` (created if missing). */
   dir: string;
+  /** The zERC20 version to deploy and index (default `zerc20-v2`, what every published deployment runs). */
+  protocol?: ProtocolVersion;
+  /** Token decimals (v2 only; default 18). */
+  decimals?: number;
   anvilPort?: number;
   indexerPort?: number;
   deciderPort?: number;
@@ -33,11 +38,20 @@ export type StartStackOptions = {
 
 /** The contents of `deployment.json`. */
 export type StackDeployment = {
+  /** The zERC20 version of token, verifier, indexer API and proofs. */
+  protocol: ProtocolVersion;
   rpcUrl: string;
   chainId: number;
   token: Address;
+  /** The token's decimals. */
+  decimals: number;
   verifier: Address;
   hub: Address;
+  /** The verifier's `hubEid()`. */
+  hubEid: number;
+  /** The account the indexer proves roots with (allow-listed on a v2 verifier). */
+  rootProver: Address;
+  /** PermitBurner; the gasless path needs EIP-2612, which only a v2 token has. */
   permitBurner: Address;
   feeSplitter: Address;
   feeSplit: Deployment["feeSplit"];
@@ -75,10 +89,12 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const accounts = devAccounts();
     const anvil = await startAnvil({ port: options.anvilPort, automine: options.automine });
     stoppers.push(anvil.stop);
-    const contracts = await deployContracts({ rpcUrl: anvil.rpcUrl, accounts });
+    const protocol = options.protocol ?? DEFAULT_PROTOCOL_VERSION;
+    const contracts = await deployContracts({ rpcUrl: anvil.rpcUrl, accounts, protocol, decimals: options.decimals });
     const indexer = await startIndexer({
       rpcUrl: anvil.rpcUrl,
       chainId: contracts.chainId,
+      protocol,
       token: contracts.token,
       verifier: contracts.verifier,
       rootProverKey: accounts.rootProver.privateKey,
@@ -99,11 +115,15 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     stoppers.push(decider.close);
 
     const deployment: StackDeployment = {
+      protocol,
       rpcUrl: anvil.rpcUrl,
       chainId: contracts.chainId,
       token: contracts.token,
+      decimals: contracts.decimals,
       verifier: contracts.verifier,
       hub: contracts.hub,
+      hubEid: contracts.hubEid,
+      rootProver: contracts.rootProver,
       permitBurner: contracts.permitBurner,
       feeSplitter: contracts.feeSplitter,
       feeSplit: contracts.feeSplit,

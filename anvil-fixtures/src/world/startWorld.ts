@@ -7,7 +7,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { zerc20TokenAbi } from "@svc/scheme";
+import { type ProtocolVersion, zerc20TokenAbiV1 } from "@svc/scheme";
 import { createPublicClient, http, parseAbiItem, type Address, type Hex, type PublicClient } from "viem";
 import { foundry } from "viem/chains";
 import { createTestPayer, type TestPayer } from "../payer/createTestPayer.js";
@@ -26,6 +26,8 @@ export type StartWorldOptions = {
   facilitatorEnv?: ((stack: RunningStack) => Record<string, string>) | undefined;
   /** `false` starts no provider, for suites that run the provider themselves. */
   provider?: boolean;
+  /** The zERC20 version of the stack (default `zerc20-v2`). */
+  protocol?: ProtocolVersion;
 };
 
 /** A provider, and the facilitator behind it, started beside the world's own. */
@@ -88,7 +90,7 @@ export async function startWorld(options: StartWorldOptions = {}): Promise<World
   };
   try {
     const price = options.price ?? "1000";
-    const stack = await startStack({ dir, facilitatorPort: 0 });
+    const stack = await startStack({ dir, facilitatorPort: 0, protocol: options.protocol });
     stoppers.push(stack.stop);
     const facilitatorEnv = await readEnvFile(stack.files.facilitatorEnv);
     const facilitator = await startFacilitatorProcess({
@@ -106,8 +108,8 @@ export async function startWorld(options: StartWorldOptions = {}): Promise<World
       chain,
       payerKey: deployment.accounts.payer.privateKey,
       payer2Key: deployment.accounts.payer2.privateKey,
-      payer: createTestPayer({ rpcUrl: deployment.rpcUrl, privateKey: deployment.accounts.payer.privateKey }),
-      payer2: createTestPayer({ rpcUrl: deployment.rpcUrl, privateKey: deployment.accounts.payer2.privateKey }),
+      payer: createTestPayer({ rpcUrl: deployment.rpcUrl, privateKey: deployment.accounts.payer.privateKey, protocol: deployment.protocol }),
+      payer2: createTestPayer({ rpcUrl: deployment.rpcUrl, privateKey: deployment.accounts.payer2.privateKey, protocol: deployment.protocol }),
       agentEnv: (stateName, extra = {}) => ({
         PATH: process.env.PATH ?? "",
         SVC_RPC_URL: deployment.rpcUrl,
@@ -115,7 +117,7 @@ export async function startWorld(options: StartWorldOptions = {}): Promise<World
         SVC_STATE_DIR: join(dir, stateName),
         ...extra,
       }),
-      balanceOf: (owner) => chain.readContract({ address: deployment.token, abi: zerc20TokenAbi, functionName: "balanceOf", args: [owner] }),
+      balanceOf: (owner) => chain.readContract({ address: deployment.token, abi: zerc20TokenAbiV1, functionName: "balanceOf", args: [owner] }),
       transfersTo: async (to) => {
         const logs = await chain.getLogs({
           address: deployment.token,

@@ -9,7 +9,8 @@ export type TestGeneralRecipient = { chainId: bigint; recipient: Hex; tweak: Hex
 export function buildGeneralRecipient(to: Address, tweakLabel = "tweak-1", overrides: Partial<TestGeneralRecipient> = {}): TestGeneralRecipient {
   return {
     chainId: BigInt(ANVIL_CHAIN_ID),
-    recipient: pad(to, { size: 32 }),
+    // Lowercase, as bytes32 values come back from the chain.
+    recipient: pad(to.toLowerCase() as Hex, { size: 32 }),
     tweak: keccak256(toHex(tweakLabel)),
     ...overrides,
   };

@@ -20,6 +20,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
+import { type Zerc20Protocol, zerc20Protocol } from "@svc/scheme";
 import { devAccounts, type DevAccount, type DevAccountName } from "../../accounts/devAccounts.js";
 import { startAnvil, type StartAnvilReturnType } from "../../anvil/startAnvil.js";
 import { loadArtifacts, type LoadArtifactsReturnType } from "../../compile/loadArtifacts.js";
@@ -34,6 +35,8 @@ export type LocalChain = {
   anvil: StartAnvilReturnType;
   /** Addresses of everything deployed. */
   deployment: Deployment;
+  /** The protocol version deployed, with its ABIs and formulas. */
+  protocol: Zerc20Protocol;
   /** Compiled artifacts (for deploying extra instances and decoding foreign errors). */
   artifacts: LoadArtifactsReturnType;
   /** The named dev accounts. */
@@ -71,7 +74,8 @@ export async function startLocalChain(parameters: StartLocalChainParameters = {}
       expect(receipt.status).toBe("success");
       return receipt;
     };
-    return { anvil, deployment, artifacts, accounts, publicClient, testClient, wallet, mined, stop: anvil.stop };
+    const protocol = zerc20Protocol(deployment.protocol);
+    return { anvil, deployment, protocol, artifacts, accounts, publicClient, testClient, wallet, mined, stop: anvil.stop };
   } catch (error) {
     await anvil.stop();
     throw error;
