@@ -37,7 +37,12 @@ export async function readObservedEvents(parameters: ReadObservedEventsParameter
   ]);
   const events: ObservedEvent[] = [
     ...burns.map((log) => ({ kind: "burn" as const, value: log.args.value ?? 0n, blockNumber: log.blockNumber, logIndex: log.logIndex })),
-    ...mints.map((log) => ({ kind: "mint" as const, value: (log.args as { value?: bigint }).value ?? 0n, blockNumber: log.blockNumber, logIndex: log.logIndex })),
+    ...mints.map((log) => ({
+      kind: "mint" as const,
+      value: (log.args as { value?: bigint }).value ?? 0n,
+      blockNumber: log.blockNumber,
+      logIndex: log.logIndex,
+    })),
   ];
   const senderOf = async (hash: Hash) => (await client.getTransaction({ hash })).from.toLowerCase();
   const burnSenders = new Set(await Promise.all([...new Set(burns.map((log) => log.transactionHash))].map(senderOf)));

@@ -27,6 +27,11 @@ export async function permitBurnCount(stack: StackProcess): Promise<number> {
 
 /** How many proof-gated mints went to `to`. */
 export async function mintCount(stack: StackProcess, to: Address): Promise<number> {
-  const logs = await chainClient(stack).getLogs({ address: stack.deployment.verifier, event: zerc20Protocol(stack.deployment.protocol).teleportEvent, args: { to }, fromBlock: 0n });
+  const logs = await chainClient(stack).getLogs({
+    address: stack.deployment.verifier,
+    event: zerc20Protocol(stack.deployment.protocol).teleportEvent,
+    args: { to },
+    fromBlock: 0n,
+  });
   return logs.length;
 }

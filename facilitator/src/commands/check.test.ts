@@ -57,6 +57,7 @@ describe("runCheck against the local stack", () => {
       "rpc",
       "relayer",
       "contracts",
+      "protocol",
       "journal",
       "indexer",
       "decider",

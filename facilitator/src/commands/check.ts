@@ -95,8 +95,10 @@ export async function runCheck(parameters: RunCheckParameters): Promise<CheckFin
         if (fee?.mode === "split") skip("splitter", reason);
       } else {
         if (keys.secrets !== undefined) report(await probeRelayer(keys.secrets, chain, timeout));
-        report(await probeContracts(config, chain, timeout));
-        report(await probeProtocol(config, chain, timeout));
+        const contracts = await probeContracts(config, chain, timeout);
+        report(contracts);
+        if (contracts.some((finding) => finding.status === "fail")) skip("protocol", "a contract has no code");
+        else report(await probeProtocol(config, chain, timeout));
         if (fee?.mode === "split") report(await probeSplitter(config, fee, chain, timeout));
       }
     } finally {

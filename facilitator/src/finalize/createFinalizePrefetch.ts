@@ -22,6 +22,12 @@ export type FinalizePrefetch = {
   indexer: IndexerClient;
   /** Which payments can skip this pass because they wait for a root that has not been proved since. */
   rootWait: RootWait;
+  /**
+   * The verifier's proved index as this pass read it (read afresh when the pass could not): every payment of a
+   * pass proves against the same root, so a mint landing mid-pass (a new transfer, soon a new root) does not
+   * send the rest of the pass back to the indexer for paths under a newer root.
+   */
+  provedIndex: () => Promise<bigint>;
 };
 
 /**
@@ -91,6 +97,8 @@ export function createFinalizePrefetch(params: {
       if (answered !== undefined) batch = { targetIndex, byLeaf: new Map(answered.map((path) => [path.leaf_index, path])) };
     },
     rootWait,
+    provedIndex: async () =>
+      passIndex ?? (await params.client.readContract({ address: params.verifier, abi: zerc20VerifierAbi, functionName: "latestProvedIndex" })),
     transfers: {
       transfersTo: async (target) => scans.get(key(target.challenge.challengeNonce)) ?? params.scanner.transfersTo(target),
     },

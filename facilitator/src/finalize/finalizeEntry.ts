@@ -9,7 +9,16 @@
  * and never submitted again (the verifier would mint nothing more anyway: it mints only the difference).
  */
 import { addressToRecipient, type GeneralRecipient, type ProtocolVersion, zerc20Protocol, zerc20TokenAbi, zerc20VerifierAbi } from "@svc/scheme";
-import { encodeFunctionData, hexToBigInt, isAddressEqual, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from "viem";
+import {
+  encodeFunctionData,
+  hexToBigInt,
+  isAddressEqual,
+  parseEventLogs,
+  TransactionReceiptNotFoundError,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import type { BurnSecret } from "../challenges/challengeRecord.js";
 import type { SerialSender } from "../chain/createSerialSender.js";
 import { pollReceipt } from "../chain/pollReceipt.js";
@@ -38,6 +47,8 @@ export type FinalizeContext = {
   mintReceiptTimeoutMs?: number;
   /** Lets a payment that waits for a root skip passes until one is proved (createFinalizePrefetch.ts). */
   rootWait?: RootWait;
+  /** The pass's proved index (createFinalizePrefetch.ts); without it the verifier is read for each payment. */
+  provedIndex?: () => Promise<bigint>;
 };
 
 /** What became of the entry in this pass; `detail` is a sentence for the log, never journaled. */
@@ -70,7 +81,7 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
   const [{ transfers }, alreadyMinted, provedIndex] = await Promise.all([
     context.transfers.transfersTo(entry),
     client.readContract({ ...verifier, functionName: "totalTeleported", args: [hexToBigInt(burn.recipientHash)] }),
-    client.readContract({ ...verifier, functionName: "latestProvedIndex" }),
+    context.provedIndex ? context.provedIndex() : client.readContract({ ...verifier, functionName: "latestProvedIndex" }),
   ]);
   const total = transfers.reduce((sum, transfer) => sum + transfer.value, 0n);
   if (total < amount) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.burnNotIndexed };

@@ -9,13 +9,22 @@ import { AdminTokenRejectedError, DaemonUnreachableError, UnknownPaymentError } 
 import { type WithdrawalWitness, WithdrawalWitnessSchema } from "./withdrawalWitness.js";
 
 /** Fetches the witness of `challengeNonce`; throws {@link DaemonUnreachableError}, {@link AdminTokenRejectedError} or {@link UnknownPaymentError}. */
-export async function fetchWithdrawalWitness(params: { url: string; adminToken: string | undefined; challengeNonce: Hex; timeoutMs: number }): Promise<WithdrawalWitness> {
+export async function fetchWithdrawalWitness(params: {
+  url: string;
+  adminToken: string | undefined;
+  challengeNonce: Hex;
+  timeoutMs: number;
+}): Promise<WithdrawalWitness> {
   const base = params.url.replace(/\/+$/, "");
   const shown = redactUrl(base).replace(/\/+$/, "");
   const headers: Record<string, string> = params.adminToken === undefined ? {} : { authorization: `Bearer ${params.adminToken}` };
   let response: Response;
   try {
-    response = await fetch(`${base}/admin/withdrawal-witness/${params.challengeNonce}`, { headers, signal: AbortSignal.timeout(params.timeoutMs), redirect: "manual" });
+    response = await fetch(`${base}/admin/withdrawal-witness/${params.challengeNonce}`, {
+      headers,
+      signal: AbortSignal.timeout(params.timeoutMs),
+      redirect: "manual",
+    });
   } catch (cause) {
     throw new DaemonUnreachableError({ url: shown, problem: "no answer (is the daemon running?)", cause });
   }

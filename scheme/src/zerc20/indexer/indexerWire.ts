@@ -82,7 +82,12 @@ export const IndexerStatusSchema = z.array(
 export const IndexerTreeIndexSchema = z.looseObject({ tree_index: u64 });
 
 /** The `POST /proofs` request body for `targetIndex` and `leafIndices`. */
-export function indexerProofsRequest(params: { chainId: number; token: Address; targetIndex: bigint; leafIndices: readonly bigint[] }): Record<string, unknown> {
+export function indexerProofsRequest(params: {
+  chainId: number;
+  token: Address;
+  targetIndex: bigint;
+  leafIndices: readonly bigint[];
+}): Record<string, unknown> {
   return {
     chain_id: params.chainId,
     token_address: params.token,

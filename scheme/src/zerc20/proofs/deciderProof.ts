@@ -34,13 +34,25 @@ export function encodeDeciderWithdrawProof(proof: DeciderWithdrawProof): Hex {
   if (proof.snark.length !== DECIDER_WITHDRAW_WORDS - DECIDER_WITHDRAW_SNARK_OFFSET) {
     throw new ProofEncodingError({ encoding: "decider-withdraw", detail: `expected ${DECIDER_WITHDRAW_WORDS - DECIDER_WITHDRAW_SNARK_OFFSET} SNARK words` });
   }
-  const words = [proof.steps, proof.root, proof.recipientHash, 0n, 0n, proof.root, proof.recipientHash, proof.lastLeafPosition, proof.totalValue, ...proof.snark];
+  const words = [
+    proof.steps,
+    proof.root,
+    proof.recipientHash,
+    0n,
+    0n,
+    proof.root,
+    proof.recipientHash,
+    proof.lastLeafPosition,
+    proof.totalValue,
+    ...proof.snark,
+  ];
   return encodeAbiParameters(withdrawParameters, [words as never]);
 }
 
 /** Reads a withdraw decider proof; throws {@link ProofEncodingError} when its length or its fixed words are wrong. */
 export function decodeDeciderWithdrawProof(bytes: Hex): DeciderWithdrawProof {
-  if (size(bytes) !== DECIDER_WITHDRAW_WORDS * 32) throw new ProofEncodingError({ encoding: "decider-withdraw", detail: `expected ${DECIDER_WITHDRAW_WORDS * 32} bytes` });
+  if (size(bytes) !== DECIDER_WITHDRAW_WORDS * 32)
+    throw new ProofEncodingError({ encoding: "decider-withdraw", detail: `expected ${DECIDER_WITHDRAW_WORDS * 32} bytes` });
   const [words] = decodeAbiParameters(withdrawParameters, bytes);
   const [steps, root, recipientHash, zero3, zero4, finalRoot, finalRecipientHash, lastLeafPosition, totalValue] = words;
   if (zero3 !== 0n || zero4 !== 0n || finalRoot !== root || finalRecipientHash !== recipientHash) {

@@ -10,7 +10,13 @@
  */
 import { decodeAbiParameters, encodeAbiParameters, hexToBigInt, keccak256, numberToHex, recoverMessageAddress, toHex, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { DECIDER_ROOT_WORDS, DECIDER_WITHDRAW_SNARK_OFFSET, DECIDER_WITHDRAW_WORDS, type DeciderWithdrawProof, encodeDeciderWithdrawProof } from "./deciderProof.js";
+import {
+  DECIDER_ROOT_WORDS,
+  DECIDER_WITHDRAW_SNARK_OFFSET,
+  DECIDER_WITHDRAW_WORDS,
+  type DeciderWithdrawProof,
+  encodeDeciderWithdrawProof,
+} from "./deciderProof.js";
 import { encodeGroth16Proof, type Groth16Proof } from "./groth16Proof.js";
 import { encodeRootProof, ROOT_PROOF_SNARK_OFFSET, type TransferTreeState } from "./rootProof.js";
 
@@ -40,8 +46,15 @@ export function fixtureProofDigest(circuit: FixtureCircuit, chainId: bigint, pub
 export type SignatureWords = readonly [bigint, bigint, bigint];
 
 /** Signs `publicWords` for `circuit` on `chainId` with the fixture key. */
-export async function signFixtureWords(params: { privateKey: Hex; circuit: FixtureCircuit; chainId: bigint; publicWords: readonly bigint[] }): Promise<SignatureWords> {
-  const signature = await privateKeyToAccount(params.privateKey).signMessage({ message: { raw: fixtureProofDigest(params.circuit, params.chainId, params.publicWords) } });
+export async function signFixtureWords(params: {
+  privateKey: Hex;
+  circuit: FixtureCircuit;
+  chainId: bigint;
+  publicWords: readonly bigint[];
+}): Promise<SignatureWords> {
+  const signature = await privateKeyToAccount(params.privateKey).signMessage({
+    message: { raw: fixtureProofDigest(params.circuit, params.chainId, params.publicWords) },
+  });
   return [hexToBigInt(`0x${signature.slice(2, 66)}`), hexToBigInt(`0x${signature.slice(66, 130)}`), hexToBigInt(`0x${signature.slice(130, 132)}`)];
 }
 
@@ -54,7 +67,15 @@ export function recoverFixtureSigner(circuit: FixtureCircuit, chainId: bigint, p
 /** A fixture single-teleport proof in the Groth16 encoding: the signature is `a = (r, s)`, `b[0][0] = v`, the rest zero. */
 export async function signFixtureGroth16Proof(params: { privateKey: Hex; chainId: bigint; publicInputs: Groth16Proof["publicInputs"] }): Promise<Hex> {
   const [r, s, v] = await signFixtureWords({ ...params, circuit: "withdraw_single", publicWords: params.publicInputs });
-  return encodeGroth16Proof({ a: [r, s], b: [[v, 0n], [0n, 0n]], c: [0n, 0n], publicInputs: params.publicInputs });
+  return encodeGroth16Proof({
+    a: [r, s],
+    b: [
+      [v, 0n],
+      [0n, 0n],
+    ],
+    c: [0n, 0n],
+    publicInputs: params.publicInputs,
+  });
 }
 
 /** A fixture withdraw decider proof (`uint256[34]`): the signature over words 0..8 fills the first three SNARK words. */
@@ -72,7 +93,13 @@ export async function signFixtureDeciderWithdrawProof(params: {
 }
 
 /** A fixture root proof (`uint256[32]`): the signature over words 0..6 fills the first three SNARK words. */
-export async function signFixtureRootProof(params: { privateKey: Hex; chainId: bigint; steps: bigint; old: TransferTreeState; new: TransferTreeState }): Promise<Hex> {
+export async function signFixtureRootProof(params: {
+  privateKey: Hex;
+  chainId: bigint;
+  steps: bigint;
+  old: TransferTreeState;
+  new: TransferTreeState;
+}): Promise<Hex> {
   const publicWords = [params.steps, params.old.index, params.old.hashChain, params.old.root, params.new.index, params.new.hashChain, params.new.root];
   const signature = await signFixtureWords({ privateKey: params.privateKey, circuit: "root", chainId: params.chainId, publicWords });
   const snark = [...signature, ...new Array<bigint>(DECIDER_ROOT_WORDS - ROOT_PROOF_SNARK_OFFSET - 3).fill(0n)];
@@ -83,7 +110,12 @@ export async function signFixtureRootProof(params: { privateKey: Hex; chainId: b
  * The folded-proof blob the fixture prover hands the decider for a batch withdrawal (the real one is an
  * arkworks IVC proof): the public words of the withdraw decider proof and a fixture signature for `ivc_*`.
  */
-export async function signFixtureIvcProof(params: { privateKey: Hex; chainId: bigint; circuit: "ivc_withdraw_local" | "ivc_withdraw_global"; proof: Omit<DeciderWithdrawProof, "snark"> }): Promise<Hex> {
+export async function signFixtureIvcProof(params: {
+  privateKey: Hex;
+  chainId: bigint;
+  circuit: "ivc_withdraw_local" | "ivc_withdraw_global";
+  proof: Omit<DeciderWithdrawProof, "snark">;
+}): Promise<Hex> {
   const { steps, root, recipientHash, lastLeafPosition, totalValue } = params.proof;
   const publicWords = [steps, root, recipientHash, lastLeafPosition, totalValue];
   const signature = await signFixtureWords({ privateKey: params.privateKey, circuit: params.circuit, chainId: params.chainId, publicWords });

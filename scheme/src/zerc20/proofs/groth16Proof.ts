@@ -32,7 +32,8 @@ export function encodeGroth16Proof(proof: Groth16Proof): Hex {
 
 /** Reads 352 proof bytes back; throws {@link ProofEncodingError} on any other length. */
 export function decodeGroth16Proof(bytes: Hex): Groth16Proof {
-  if (size(bytes) !== GROTH16_PROOF_BYTES) throw new ProofEncodingError({ encoding: "groth16", detail: `expected ${GROTH16_PROOF_BYTES} bytes, got ${size(bytes)}` });
+  if (size(bytes) !== GROTH16_PROOF_BYTES)
+    throw new ProofEncodingError({ encoding: "groth16", detail: `expected ${GROTH16_PROOF_BYTES} bytes, got ${size(bytes)}` });
   const [a, b, c, publicInputs] = decodeAbiParameters(GROTH16_PARAMETERS, bytes);
   return { a, b, c, publicInputs };
 }

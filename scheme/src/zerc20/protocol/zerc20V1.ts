@@ -17,8 +17,7 @@ export const zerc20V1: Zerc20Protocol = {
   burnAddressPrefix: (recipientFr) => [recipientFr],
   burnAddressHash: (recipientFr, secret) => poseidon2([recipientFr, secret]),
   transferLeaf: ({ to, value }) => poseidon2([hexToBigInt(to), value]),
-  nextHashChain: (previous, { to, value }) =>
-    hexToBigInt(sha256(encodePacked(["uint256", "address", "uint256"], [previous, to, value]))) & HASH_CHAIN_MASK,
+  nextHashChain: (previous, { to, value }) => hexToBigInt(sha256(encodePacked(["uint256", "address", "uint256"], [previous, to, value]))) & HASH_CHAIN_MASK,
   tokenHasPermit: false,
   tokenAbi: zerc20TokenAbiV1,
   verifierAbi: zerc20VerifierAbiV1,
