@@ -115,6 +115,14 @@ describe("runCheck against the local stack", () => {
     expect(lines.at(-1)).toBe("check failed: 4 problems");
   });
 
+  it("reads the deployment's version and the token's decimals and permit, and refuses the other version", async () => {
+    const { lines } = await checkVariant({});
+    expect(lines).toContain("✓ protocol: network.protocol zerc20-v2: the deployment answers as zerc20-v2");
+    expect(lines).toContain("✓ protocol: network.token: 18 decimals, EIP-2612 permit");
+    const { problems } = await checkVariant({ network: { protocol: "zerc20-v1" } });
+    expect(problems).toEqual(["✗ protocol: network.protocol is zerc20-v1 but the deployment at network.verifier runs zerc20-v2."]);
+  });
+
   it("reports a token address without code (an EOA)", async () => {
     const eoa = stack.deployment.accounts.payer.address;
     const { problems } = await checkVariant({ network: { token: eoa } });

@@ -103,6 +103,14 @@ describe("runStart", () => {
     expect(run.errors).toEqual(["facilitator failed to start: SVC_RELAYER_PK is not set.\n"]);
   });
 
+  it("refuses a deployment of the other protocol version before it derives a single burn address", async () => {
+    const configPath = await writeConfigVariant(stack.files.facilitatorToml, { network: { protocol: "zerc20-v1" } });
+    const run = start({ configPath });
+    expect(await run.exit).toBe(1);
+    expect(run.errors).toEqual(["facilitator failed to start: network.protocol is zerc20-v1 but the deployment at network.verifier runs zerc20-v2.\n"]);
+    expect(run.lines.some((line) => parseEvent(line)["event"] === "burn_address_stock_restored")).toBe(false);
+  });
+
   it("prints one line naming the refused development key, never its value", async () => {
     const configPath = await writeConfigVariant(stack.files.facilitatorToml, { profile: "production" });
     const run = start({ configPath });
