@@ -17,7 +17,10 @@ export async function readTokenFacts(client: PublicClient, token: Address): Prom
   const read = { address: token, abi: zerc20TokenAbi } as const;
   const [decimals, permit] = await Promise.all([
     client.readContract({ ...read, functionName: "decimals" }),
-    Promise.all([client.readContract({ ...read, functionName: "DOMAIN_SEPARATOR" }), client.readContract({ ...read, functionName: "nonces", args: [zeroAddress] })]).then(
+    Promise.all([
+      client.readContract({ ...read, functionName: "DOMAIN_SEPARATOR" }),
+      client.readContract({ ...read, functionName: "nonces", args: [zeroAddress] }),
+    ]).then(
       () => true,
       () => false,
     ),

@@ -2,14 +2,7 @@ import { readdirSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  addressToRecipient,
-  BN254_FIELD_MODULUS,
-  generalRecipientHash,
-  openBurnAddress,
-  poseidonChoice,
-  zerc20Protocol,
-} from "@svc/scheme";
+import { addressToRecipient, BN254_FIELD_MODULUS, generalRecipientHash, openBurnAddress, poseidonChoice, zerc20Protocol } from "@svc/scheme";
 import { getAddress, hexToBigInt, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -8,7 +8,12 @@ import { deriveBurnSeed } from "./burnSeed.js";
 import { TEST_TREASURY_PK } from "../config/testing/buildConfig.js";
 import { BurnAddressStockFile } from "./burnAddressStockFile.js";
 
-const binding = { protocol: "zerc20-v2" as const, chainId: 31337, treasury: getAddress("0x9999999999999999999999999999999999999999"), seed: deriveBurnSeed(TEST_TREASURY_PK) };
+const binding = {
+  protocol: "zerc20-v2" as const,
+  chainId: 31337,
+  treasury: getAddress("0x9999999999999999999999999999999999999999"),
+  seed: deriveBurnSeed(TEST_TREASURY_PK),
+};
 const id = (byte: number) => `0x${byte.toString(16).padStart(2, "0").repeat(32)}` as Hex;
 
 async function freshPath(): Promise<string> {

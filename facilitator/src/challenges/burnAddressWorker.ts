@@ -106,7 +106,12 @@ export class BurnAddressWorker {
     const id = this.#nextId++;
     return new Promise<bigint>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, prefix: protocol.burnAddressPrefix(inputs.recipientFr), secretBase: inputs.secretBase, powBits: protocol.burnAddressPowBits });
+      this.#worker.postMessage({
+        id,
+        prefix: protocol.burnAddressPrefix(inputs.recipientFr),
+        secretBase: inputs.secretBase,
+        powBits: protocol.burnAddressPowBits,
+      });
     });
   }
 

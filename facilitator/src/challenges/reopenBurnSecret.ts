@@ -29,12 +29,7 @@ export function reopenBurnSecret(seed: Hex, target: BurnTarget, paymentId: Hex):
  * {@link reopenBurnSecret} with the proof-of-work search on `worker`, so the daemon's event loop stays free;
  * the result is re-checked here with one hash.
  */
-export async function reopenBurnSecretOffThread(
-  worker: Pick<BurnAddressWorker, "search">,
-  seed: Hex,
-  target: BurnTarget,
-  paymentId: Hex,
-): Promise<BurnSecret> {
+export async function reopenBurnSecretOffThread(worker: Pick<BurnAddressWorker, "search">, seed: Hex, target: BurnTarget, paymentId: Hex): Promise<BurnSecret> {
   const inputs = burnSecretInputs(seed, target, paymentId);
   const nonce = await worker.search(inputs);
   const secret = (inputs.secretBase + nonce) % BN254_FIELD_MODULUS;

@@ -110,7 +110,12 @@ async function burnsTo(requirements: PaymentRequirements): Promise<Hex[]> {
 
 async function mintCount(): Promise<number> {
   const to = stack.deployment.accounts.treasury.address;
-  const logs = await stack.client.getLogs({ address: stack.deployment.verifier, event: zerc20Protocol(stack.deployment.protocol).teleportEvent, args: { to }, fromBlock: 0n });
+  const logs = await stack.client.getLogs({
+    address: stack.deployment.verifier,
+    event: zerc20Protocol(stack.deployment.protocol).teleportEvent,
+    args: { to },
+    fromBlock: 0n,
+  });
   return logs.length;
 }
 

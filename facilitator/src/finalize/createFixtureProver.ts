@@ -51,7 +51,13 @@ export function createFixtureProver(parameters: CreateFixtureProverParameters): 
       privateKey: FIXTURE_PROVER_PRIVATE_KEY,
       circuit: "ivc_withdraw_local",
       chainId,
-      proof: { steps: BigInt(inputs.transfers.length), root: inputs.root, recipientHash: hexToBigInt(inputs.recipientHash), lastLeafPosition, totalValue: inputs.value },
+      proof: {
+        steps: BigInt(inputs.transfers.length),
+        root: inputs.root,
+        recipientHash: hexToBigInt(inputs.recipientHash),
+        lastLeafPosition,
+        totalValue: inputs.value,
+      },
     });
     // The job id is the statement's hash: re-submitting the same statement after a crash finds the same job.
     const jobId = keccak256(ivcProof).slice(2, 34);
@@ -81,7 +87,11 @@ export function createFixtureProver(parameters: CreateFixtureProverParameters): 
     proveSingle: async (inputs) => {
       assertStatement(inputs);
       if (inputs.transfers.length !== 1) throw new FalseWithdrawStatementError("the single path proves exactly one transfer");
-      return signFixtureGroth16Proof({ privateKey: FIXTURE_PROVER_PRIVATE_KEY, chainId, publicInputs: [inputs.root, hexToBigInt(inputs.recipientHash), inputs.value] });
+      return signFixtureGroth16Proof({
+        privateKey: FIXTURE_PROVER_PRIVATE_KEY,
+        chainId,
+        publicInputs: [inputs.root, hexToBigInt(inputs.recipientHash), inputs.value],
+      });
     },
     proveBatch: async (inputs) => {
       assertStatement(inputs);

@@ -49,7 +49,12 @@ async function balances<T extends readonly Address[]>(...addresses: T): Promise<
 }
 
 async function teleportsTo(to: Address): Promise<number> {
-  const logs = await stack.client.getLogs({ address: stack.deployment.verifier, event: zerc20Protocol(stack.deployment.protocol).teleportEvent, args: { to }, fromBlock: 0n });
+  const logs = await stack.client.getLogs({
+    address: stack.deployment.verifier,
+    event: zerc20Protocol(stack.deployment.protocol).teleportEvent,
+    args: { to },
+    fromBlock: 0n,
+  });
   return logs.length;
 }
 

@@ -9,7 +9,16 @@
  * and never submitted again (the verifier would mint nothing more anyway: it mints only the difference).
  */
 import { addressToRecipient, type GeneralRecipient, type ProtocolVersion, zerc20Protocol, zerc20TokenAbi, zerc20VerifierAbi } from "@svc/scheme";
-import { encodeFunctionData, hexToBigInt, isAddressEqual, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from "viem";
+import {
+  encodeFunctionData,
+  hexToBigInt,
+  isAddressEqual,
+  parseEventLogs,
+  TransactionReceiptNotFoundError,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import type { BurnSecret } from "../challenges/challengeRecord.js";
 import type { SerialSender } from "../chain/createSerialSender.js";
 import { pollReceipt } from "../chain/pollReceipt.js";

@@ -20,7 +20,13 @@ export type FindTeleportMintParameters = {
 export async function findTeleportMint(parameters: FindTeleportMintParameters): Promise<Hex | undefined> {
   const { client, protocol, recipient } = parameters;
   const to = `0x${recipient.recipient.slice(-40)}` as Address;
-  const logs = await client.getLogs({ address: parameters.verifier, event: protocol.teleportEvent, args: { to }, fromBlock: parameters.fromBlock, strict: true });
+  const logs = await client.getLogs({
+    address: parameters.verifier,
+    event: protocol.teleportEvent,
+    args: { to },
+    fromBlock: parameters.fromBlock,
+    strict: true,
+  });
   const tweak = recipient.tweak.toLowerCase();
   for (const log of logs) {
     const gr = (log.args as { gr?: GeneralRecipient }).gr;

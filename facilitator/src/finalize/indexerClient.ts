@@ -34,7 +34,9 @@ export function createIndexerClient(params: { url: string; chainId: number; toke
     proofs: (targetIndex, leafIndices) => {
       // A larger request would be refused by a v2 indexer; callers split (see splitProofRequests).
       if (leafIndices.length > INDEXER_MAX_PROOF_LEAVES) {
-        return Promise.reject(new IndexerRequestError({ path: "/proofs", cause: new RangeError(`more than ${INDEXER_MAX_PROOF_LEAVES} leaves in one request`) }));
+        return Promise.reject(
+          new IndexerRequestError({ path: "/proofs", cause: new RangeError(`more than ${INDEXER_MAX_PROOF_LEAVES} leaves in one request`) }),
+        );
       }
       return request("/proofs", IndexerProofsSchema, {
         method: "POST",
