@@ -16,6 +16,8 @@
  *   may be omitted and then becomes `null` as well.
  * - The `[fee]` table becomes a discriminated union on `mode`: `custodial` when `fee.recipient` is set,
  *   `split` when `fee.splitter` is set.
+ * - The `[prover]` table becomes a discriminated union on `kind`: `command` carries its program and arguments,
+ *   `http` its URL, `fixture` neither; a key of another kind is refused.
  */
 import { isIP } from "node:net";
 import { DEFAULT_PROTOCOL_VERSION } from "@svc/scheme";
@@ -232,6 +234,53 @@ const storageTable = table({
   finalize_lease_ms: integerField(1000, 3_600_000).default(60_000),
 });
 
+// How the finalize loop obtains withdraw proofs (finalize/provers/). `fixture` is the local stack's signed
+// stand-in; `command` runs a program per proof (witness JSON on stdin, proof on stdout); `http` POSTs the
+// witness to a service. The keys of the other kinds are refused rather than ignored: a `url` under the
+// default `fixture` kind most likely means `kind = "http"` was forgotten.
+const COMMAND_LIST = 'expected a non-empty list of strings: ["program", "argument", ...]';
+
+const proverKeys = table({
+  kind: z.enum(["fixture", "command", "http"], { error: 'expected "fixture", "command" or "http"' }).default("fixture"),
+  // No shell: the program and its arguments exactly as listed.
+  command: z
+    .array(z.string({ error: "expected a string" }), { error: COMMAND_LIST })
+    .min(1, { error: COMMAND_LIST })
+    .pipe(z.tuple([z.string().min(1, { error: "the program (first element) must not be empty" })], z.string()))
+    .optional(),
+  // May carry credentials (userinfo, a key in the path or query): never echoed, redacted in logs.
+  url: urlField(["http:", "https:"]).optional(),
+  // Bounds one proof's run, not its wait for a free slot.
+  timeout_ms: integerField(1000, 3_600_000).default(120_000),
+  concurrency: integerField(1, 64).default(1),
+});
+
+const proverTable = proverKeys
+  .superRefine((prover, ctx) => {
+    for (const [key, kind] of [
+      ["command", "command"],
+      ["url", "http"],
+    ] as const) {
+      if (prover.kind === kind && prover[key] === undefined) {
+        ctx.addIssue({ code: "custom", path: [key], message: `required when prover.kind = "${kind}"` });
+      }
+      if (prover.kind !== kind && prover[key] !== undefined) {
+        ctx.addIssue({ code: "custom", path: [key], message: `only used with prover.kind = "${kind}"; set the kind or remove the key` });
+      }
+    }
+  })
+  .transform(proverKind);
+
+type ProverKeys = z.output<typeof proverKeys>;
+
+function proverKind({ kind, command, url, timeout_ms, concurrency }: ProverKeys) {
+  // The refinement above guarantees the kind's own key is set (and no other kind's) before this runs.
+  if (kind === "command" && command !== undefined) return { kind, command, timeout_ms, concurrency };
+  if (kind === "http" && url !== undefined) return { kind, url, timeout_ms, concurrency };
+  if (kind === "fixture") return { kind, timeout_ms, concurrency };
+  return z.NEVER;
+}
+
 const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 // One authenticated caller of the money endpoints. Only the key's SHA-256 is kept, so the file holds nothing
@@ -271,6 +320,7 @@ export const facilitatorConfigSchema = table({
   finalize: finalizeTable.prefault({}),
   providers: providersTable.optional(),
   storage: storageTable.optional(),
+  prover: proverTable.prefault({}),
 })
   .superRefine((config, ctx) => {
     if (config.settlement.journal === undefined && config.storage === undefined) {
@@ -331,6 +381,9 @@ function feeMode({ recipient, splitter, ...rate }: FeeTable) {
 
 /** The `[finalize]` table: the finalize schedule's delays and anonymity set. */
 export type FinalizeConfig = z.output<typeof finalizeTable>;
+
+/** The `[prover]` table after validation: one shape per `kind` (fixture, command, http). */
+export type ProverConfig = z.output<typeof proverTable>;
 
 /** The `[storage]` table: the PostgreSQL database several instances share. */
 export type StorageConfig = z.output<typeof storageTable>;

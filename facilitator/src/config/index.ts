@@ -21,6 +21,7 @@ export {
   type FacilitatorConfig,
   type FeeConfig,
   type Profile,
+  type ProverConfig,
 } from "./facilitatorConfigSchema.js";
 export { isLoopbackHost, isLoopbackUrl } from "./isLoopbackHost.js";
 export { loadConfig, readConfigToml, type LoadConfigReturnType } from "./loadConfig.js";

@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { getAddress } from "viem";
 
@@ -45,6 +46,7 @@ describe("parseConfig: a valid file", () => {
       },
       finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 },
       providers: { "shop-1": { key_sha256: "AB".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
+      prover: { kind: "http", url: "https://prover.internal.example/prove", timeout_ms: 600_000, concurrency: 4 },
     });
     expect(config).toEqual({
       profile: "local",
@@ -86,6 +88,7 @@ describe("parseConfig: a valid file", () => {
       },
       finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 },
       providers: { "shop-1": { key_sha256: "ab".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
+      prover: { kind: "http", url: "https://prover.internal.example/prove", timeout_ms: 600_000, concurrency: 4 },
     });
   });
 
@@ -119,6 +122,7 @@ describe("parseConfig: defaults", () => {
     ["daemon.challenge_per_key_per_min", config.daemon.challenge_per_key_per_min, 20],
     ["daemon.burn_address_pool_size", config.daemon.burn_address_pool_size, 16],
     ["daemon.burn_address_workers", config.daemon.burn_address_workers, undefined],
+    ["prover", config.prover, { kind: "fixture", timeout_ms: 120_000, concurrency: 1 }],
   ])("%s defaults to %j", (_key, actual, expected) => {
     expect(actual).toEqual(expected);
   });
@@ -602,5 +606,95 @@ describe("parseConfig: finalize", () => {
 
   it("refuses an unknown key in [finalize]", () => {
     expect(errorOf({ finalize: { min_delay: 5 } })).toBeInstanceOf(UnknownConfigKeyError);
+  });
+});
+
+describe("parseConfig: prover", () => {
+  it("takes a command as a program and its arguments, with the default limits", () => {
+    expect(parse({ prover: { kind: "command", command: ["/opt/zerc20/prove", "--threads", "8"] } }).prover).toEqual({
+      kind: "command",
+      command: ["/opt/zerc20/prove", "--threads", "8"],
+      timeout_ms: 120_000,
+      concurrency: 1,
+    });
+  });
+
+  it("resolves a program written as a relative path against the configuration file's folder, and leaves a bare name to PATH", () => {
+    expect(parse({ prover: { kind: "command", command: ["bin/prove", "./witness"] } }).prover).toMatchObject({ command: ["/etc/svc/bin/prove", "./witness"] });
+    expect(parse({ prover: { kind: "command", command: ["./prove"] } }).prover).toMatchObject({ command: ["/etc/svc/prove"] });
+    expect(parse({ prover: { kind: "command", command: ["zerc20-prover"] } }).prover).toMatchObject({ command: ["zerc20-prover"] });
+  });
+
+  it("takes an http or https URL for a prover service", () => {
+    expect(parse({ prover: { kind: "http", url: "http://127.0.0.1:9000/prove" } }).prover).toEqual({
+      kind: "http",
+      url: "http://127.0.0.1:9000/prove",
+      timeout_ms: 120_000,
+      concurrency: 1,
+    });
+  });
+
+  it.each([
+    ["command", { kind: "command" }, 'required when prover.kind = "command"'],
+    ["url", { kind: "http" }, 'required when prover.kind = "http"'],
+  ])("requires prover.%s for its kind, and says why", (key, prover, reason) => {
+    const error = errorOf({ prover });
+    expect(error).toBeInstanceOf(MissingConfigKeyError);
+    expect(error).toMatchObject({ key: `prover.${key}` });
+    expect((error as Error).message).toContain(reason);
+  });
+
+  it.each([
+    ["a url under the default kind", { url: "http://127.0.0.1:9000/" }, "prover.url", 'only used with prover.kind = "http"; set the kind or remove the key'],
+    [
+      "a command under kind http",
+      { kind: "http", url: "http://127.0.0.1:9000/", command: ["prove"] },
+      "prover.command",
+      'only used with prover.kind = "command"; set the kind or remove the key',
+    ],
+    ["an unknown kind", { kind: "grpc" }, "prover.kind", 'expected "fixture", "command" or "http"'],
+    ["an empty command", { kind: "command", command: [] }, "prover.command", 'expected a non-empty list of strings: ["program", "argument", ...]'],
+    [
+      "a command given as one string",
+      { kind: "command", command: "prove --fast" },
+      "prover.command",
+      'expected a non-empty list of strings: ["program", "argument", ...]',
+    ],
+    ["an empty program", { kind: "command", command: ["", "--fast"] }, "prover.command[0]", "the program (first element) must not be empty"],
+    ["a number among the arguments", { kind: "command", command: ["prove", 8] }, "prover.command[1]", "expected a string"],
+    ["a non-http URL", { kind: "http", url: "ws://127.0.0.1:9000/" }, "prover.url", "expected a http or https URL"],
+    ["a timeout below a second", { timeout_ms: 999 }, "prover.timeout_ms", "must be between 1000 and 3600000"],
+    ["a timeout above an hour", { timeout_ms: 3_600_001 }, "prover.timeout_ms", "must be between 1000 and 3600000"],
+    ["a concurrency of 0", { concurrency: 0 }, "prover.concurrency", "must be between 1 and 64"],
+    ["a concurrency above 64", { concurrency: 65 }, "prover.concurrency", "must be between 1 and 64"],
+  ])("refuses %s", (_why, prover, key, reason) => {
+    const error = errorOf({ prover });
+    expect(error).toBeInstanceOf(InvalidConfigValueError);
+    expect(error).toMatchObject({ key, reason });
+  });
+
+  it("accepts the limits' bounds", () => {
+    expect(parse({ prover: { timeout_ms: 1000, concurrency: 1 } }).prover).toMatchObject({ timeout_ms: 1000, concurrency: 1 });
+    expect(parse({ prover: { timeout_ms: 3_600_000, concurrency: 64 } }).prover).toMatchObject({ timeout_ms: 3_600_000, concurrency: 64 });
+  });
+
+  it("never quotes the prover URL, which may carry a credential", () => {
+    for (const url of ["ftp://user:hunter2secret@prover.example/", "http://prover.example/hunter2secret"]) {
+      const error = errorOf({ prover: { url } });
+      expect(inspect(error)).not.toContain("hunter2secret");
+    }
+  });
+
+  it("refuses an unknown key in [prover]", () => {
+    expect(errorOf({ prover: { kind: "command", command: ["prove"], env: { RAYON_NUM_THREADS: "8" } } })).toMatchObject({
+      name: "UnknownConfigKeyError",
+      key: "prover.env",
+    });
+  });
+
+  it("pins the message of a missing command", () => {
+    expect(() => parse({ prover: { kind: "command" } })).toThrowErrorMatchingInlineSnapshot(
+      `[MissingConfigKeyError: Missing required configuration key "prover.command": required when prover.kind = "command".]`,
+    );
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Validates a parsed TOML table against the configuration schema and turns every zod issue into a named
- * error that says which key and why. Relative `settlement.journal` paths resolve against the folder of the
- * configuration file, not the working directory, so the same file works wherever the daemon is started.
+ * error that says which key and why. Relative paths (`settlement.journal`, a `prover.command` program given as
+ * a path) resolve against the folder of the configuration file, not the working directory, so the same file
+ * works wherever the daemon is started.
  */
 import { isAbsolute, resolve } from "node:path";
 import type { z } from "zod";
@@ -27,13 +28,21 @@ export function safeParseConfig(raw: unknown, options: ParseConfigOptions): Safe
     const isUnknown = (error: ConfigError) => error instanceof UnknownConfigKeyError;
     return { success: false, errors: [...errors.filter(isUnknown), ...errors.filter((error) => !isUnknown(error))] };
   }
-  const config = result.data;
+  return { success: true, config: resolvePaths(result.data, options.configDir) };
+}
+
+/**
+ * Resolves the file's relative paths against its folder: `settlement.journal`, and a `prover.command` program
+ * written as a path (`./bin/prover`, `bin/prover`); a bare program name (`zerc20-prover`) is looked up on `PATH`.
+ */
+function resolvePaths(config: FacilitatorConfig, configDir: string): FacilitatorConfig {
   const journal = config.settlement.journal;
-  if (journal === null || isAbsolute(journal)) return { success: true, config };
-  return {
-    success: true,
-    config: { ...config, settlement: { ...config.settlement, journal: resolve(options.configDir, journal) } },
-  };
+  const settlement = journal === null || isAbsolute(journal) ? config.settlement : { ...config.settlement, journal: resolve(configDir, journal) };
+  const prover = config.prover;
+  if (prover.kind !== "command") return { ...config, settlement };
+  const [program, ...args] = prover.command;
+  const isRelativePath = !isAbsolute(program) && /[\\/]/.test(program);
+  return { ...config, settlement, prover: { ...prover, command: [isRelativePath ? resolve(configDir, program) : program, ...args] } };
 }
 
 /**
@@ -72,7 +81,9 @@ function toConfigErrors(issue: z.core.$ZodIssue, raw: unknown): ConfigError[] {
         ? "required when the [fee] table is present"
         : key === "settlement.journal"
           ? "required unless [storage] is set"
-          : undefined;
+          : issue.code === "custom"
+            ? issue.message
+            : undefined;
     return [new MissingConfigKeyError({ key, reason })];
   }
   return [new InvalidConfigValueError({ key, reason: issue.message })];

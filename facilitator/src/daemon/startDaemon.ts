@@ -44,13 +44,13 @@ import { settlementBacklog } from "../operator/settlementBacklog.js";
 import { createReadinessProbe } from "../readiness/createReadinessProbe.js";
 import { checkIndexerReadiness, checkJournalReadiness, checkRpcReadiness, checkStockReadiness, checkStorageReadiness } from "../readiness/readinessChecks.js";
 import { createFinalizeLoop } from "../finalize/createFinalizeLoop.js";
-import { createFixtureProver } from "../finalize/createFixtureProver.js";
 import { createFinalizePrefetch } from "../finalize/createFinalizePrefetch.js";
 import { createTransferScanner } from "../finalize/createTransferScanner.js";
 import { finalizeEntry } from "../finalize/finalizeEntry.js";
 import { deriveScheduleKey } from "../finalize/finalizeSchedule.js";
 import { FINALIZE_WAITING_REASON } from "../finalize/finalizeReasons.js";
 import { createIndexerClient } from "../finalize/indexerClient.js";
+import { selectProver } from "../finalize/provers/selectProver.js";
 import { sweepFees, sweepIntervalSeconds } from "../finalize/sweepFees.js";
 import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
@@ -109,7 +109,13 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       ...[storagePassword(options.env)].filter((password) => password !== undefined),
       ...historySecretValues(options.env),
     ],
-    urls: [config.network.rpc_url, config.network.indexer_url, config.network.decider_url, ...(config.storage ? [config.storage.url] : [])],
+    urls: [
+      config.network.rpc_url,
+      config.network.indexer_url,
+      config.network.decider_url,
+      ...(config.storage ? [config.storage.url] : []),
+      ...(config.prover.kind === "http" ? [config.prover.url] : []),
+    ],
     format: options.pretty ? ("pretty" as const) : ("json" as const),
   };
   const logger = createLogger({ ...loggerOptions, level: options.logLevel ?? config.daemon.log_level });
@@ -338,10 +344,16 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     ...(history === undefined ? {} : { history: history.service }),
   };
 
-  // Only profile `local` on 31337 has a prover (the fixture one); elsewhere the loop runs frozen.
-  const prover = capabilities.fixtureProver
-    ? createFixtureProver({ profile: config.profile, chainId: config.network.chain_id, deciderUrl: config.network.decider_url })
-    : undefined;
+  // `[prover]`: the fixture adapter only under profile `local` on 31337 (otherwise none: `no_prover`), a command
+  // or HTTP adapter under any profile. The loop changes chain state only where the profile lets it.
+  const prover = selectProver({
+    prover: config.prover,
+    capabilities,
+    profile: config.profile,
+    chainId: config.network.chain_id,
+    deciderUrl: config.network.decider_url,
+    env: options.env,
+  });
   const indexer = createIndexerClient({ url: config.network.indexer_url, chainId: config.network.chain_id, token: deployment.token });
   // One batched, decoy-mixed /proofs request per pass; transfers come from this node's own RPC, by block range.
   const reads = createFinalizePrefetch({
@@ -415,6 +427,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     journal: shared ? "storage" : (config.settlement.journal ?? "none"),
     ...(config.storage ? { storage: redactUrl(config.storage.url) } : {}),
     poseidon: poseidon.implementation.name,
+    prover: prover === undefined ? "none" : config.prover.kind,
   });
   void settlement
     .reconcileIntents()
@@ -428,6 +441,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       const grace = new Promise((resolve) => setTimeout(resolve, config.daemon.shutdown_grace_ms).unref());
       await listening.close(config.daemon.shutdown_grace_ms);
       await Promise.race([Promise.allSettled([...settlement.inflight(), finalizeLoop.stop()]), grace]);
+      // A proof still running after the grace is abandoned: its program is killed, its request aborted.
+      await prover?.close();
       await pool?.close();
       await secretWorker?.terminate();
       await journal.close();

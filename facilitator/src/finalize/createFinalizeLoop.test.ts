@@ -18,6 +18,7 @@ import type { FacilitatorStorage } from "../storage/storagePorts.js";
 import { openTestPool } from "../testing/openTestPool.js";
 import { createFinalizeLoop, type SharedFinalizeQueue } from "./createFinalizeLoop.js";
 import { deriveScheduleKey, dueAt, sortByMintOrder, type FinalizeSchedule } from "./finalizeSchedule.js";
+import { ProverTimeoutError } from "./provers/errors.js";
 
 const TOKEN: Address = "0x1111111111111111111111111111111111111111";
 const deployment = { chainId: 31337, token: TOKEN, verifier: TOKEN, treasury: TOKEN };
@@ -100,6 +101,33 @@ describe("createFinalizeLoop with a schedule, one instance", () => {
       await loop.runOnce();
       expect(new Set(called)).toEqual(new Set(records.map((record) => record.challenge.challengeNonce)));
       expect(called).toHaveLength(records.length);
+    } finally {
+      await loop.stop();
+    }
+  });
+});
+
+describe("createFinalizeLoop when the prover fails", () => {
+  it("logs the failed pass with the error's name and the prover's reason code", async () => {
+    const book = new SettlementBook();
+    book.apply(accepted(0));
+    const lines: string[] = [];
+    const loop = createFinalizeLoop({
+      active: true,
+      intervalMs: 600_000,
+      deployment,
+      book,
+      journal: async () => undefined,
+      finalize: () => Promise.reject(new ProverTimeoutError({ adapter: "command", circuit: "single", timeoutMs: 1000 })),
+      sweepFees: async () => [],
+      history: noHistory,
+      logger: createLogger({ write: (line) => lines.push(line) }),
+      now: () => ACCEPTED_AT,
+    });
+    try {
+      await loop.runOnce();
+      const failed = lines.map((line) => JSON.parse(line)).find((event) => event.event === "finalize_pass_failed");
+      expect(failed).toMatchObject({ level: "warn", error: "ProverTimeoutError", reason: "prover_timeout", failures: 1 });
     } finally {
       await loop.stop();
     }

@@ -14,6 +14,7 @@ import type { SettlementBook, SettlementEntry } from "../settlement/settlementBo
 import type { FinalizeQueuePort } from "../storage/storagePorts.js";
 import type { FinalizeOutcome } from "./finalizeEntry.js";
 import { releasablePayments, type FinalizeSchedule } from "./finalizeSchedule.js";
+import { ProverError } from "./provers/errors.js";
 
 /** The shared queue several instances finalize from, each payment under one instance's lease. */
 export type SharedFinalizeQueue = {
@@ -187,7 +188,13 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
       .catch((error: unknown) => {
         failures++;
         const delay = Math.min(deps.intervalMs * 2 ** failures, deps.intervalMs * MAX_BACKOFF_FACTOR);
-        logger.warn("finalize_pass_failed", { error: error instanceof Error ? error.name : "unknown", failures, retry_in_ms: delay });
+        logger.warn("finalize_pass_failed", {
+          error: error instanceof Error ? error.name : "unknown",
+          // A prover adapter's failure says why in its reason code (prover_timeout, prover_failed, …).
+          ...(error instanceof ProverError ? { reason: error.reason } : {}),
+          failures,
+          retry_in_ms: delay,
+        });
         schedule(delay);
       })
       .finally(() => {
