@@ -389,7 +389,17 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     finalize: instrumentFinalize(metrics, (entry) =>
       prover
         ? finalizeEntry(
-            { client, relayer: minterSender, prover, indexer: reads.indexer, transfers: reads.transfers, rootWait: reads.rootWait, provedIndex: reads.provedIndex, deployment, burnSecret },
+            {
+              client,
+              relayer: minterSender,
+              prover,
+              indexer: reads.indexer,
+              transfers: reads.transfers,
+              rootWait: reads.rootWait,
+              provedIndex: reads.provedIndex,
+              deployment,
+              burnSecret,
+            },
             entry,
           )
         : Promise.resolve({ kind: "waiting", reason: FINALIZE_WAITING_REASON.noProver }),

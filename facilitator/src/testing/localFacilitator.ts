@@ -6,7 +6,15 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestPayer, readEnvFile, startStack, waitFor, type RunningStack } from "@svc/anvil-fixtures";
-import { fromChallengeOffer, offerRequirements, zerc20TokenAbi, type ChallengeOffer, type PaymentRequirements, type PermitPayload, type ProtocolVersion } from "@svc/scheme";
+import {
+  fromChallengeOffer,
+  offerRequirements,
+  zerc20TokenAbi,
+  type ChallengeOffer,
+  type PaymentRequirements,
+  type PermitPayload,
+  type ProtocolVersion,
+} from "@svc/scheme";
 import { parse, stringify } from "smol-toml";
 import { createPublicClient, http, type Hex, type PublicClient } from "viem";
 import { foundry } from "viem/chains";
