@@ -18,8 +18,8 @@ export type StackProcess = RunningProcess & {
   close: () => Promise<void>;
 };
 
-/** Starts the stack with every port free (`0`) in a fresh temp folder. */
-export async function startStackProcess(): Promise<StackProcess> {
+/** Starts the stack (`STACK_PROTOCOL`, default v2) with every port free (`0`) in a fresh temp folder. */
+export async function startStackProcess(options: { protocol?: "v1" | "v2" } = {}): Promise<StackProcess> {
   const dir = await mkdtemp(join(tmpdir(), "e2e-stack-"));
   const running = await startProcess({
     command: process.execPath,
@@ -32,6 +32,7 @@ export async function startStackProcess(): Promise<StackProcess> {
       STACK_DECIDER_PORT: "0",
       STACK_FACILITATOR_PORT: "0",
       STACK_ROOT_INTERVAL_MS: "300",
+      ...(options.protocol === undefined ? {} : { STACK_PROTOCOL: options.protocol }),
     },
     ready: (line) => line.startsWith("local zERC20 stack ready"),
     timeoutMs: 60_000,
