@@ -327,7 +327,7 @@ export function renderReport(results: BenchResults): string {
   );
   out.push(
     `Sustained (stock empty): **${num(challenge.sustainedPerSec)} /s**, i.e. ${ratio(challenge.sustainedPerSec, koaAt(1)?.load.okPerSec ?? Number.NaN)} of bare Koa at one connection. ` +
-      `Worker CPU per derived address ${mp(challenge.derivationCpuMs)} ms; one Poseidon hash ${num(challenge.poseidon.perHashUs)} µs here, and a 12-bit proof of work needs ${challenge.poseidon.expectedHashes} hashes on average: ≈ ${num(challenge.poseidon.impliedDerivationMs)} ms.`,
+      `Worker CPU per derived address ${mp(challenge.derivationCpuMs)} ms; one Poseidon hash ${num(challenge.poseidon.perHashUs)} µs here, and the ${challenge.poseidon.protocol} proof of work needs ${challenge.poseidon.expectedHashes} hashes on average: ≈ ${num(challenge.poseidon.impliedDerivationMs)} ms.`,
     "",
   );
   out.push(
@@ -344,9 +344,19 @@ export function renderReport(results: BenchResults): string {
           "µs per Poseidon hash, poseidon-lite",
           `${num(challenge.poseidon.poseidonLitePerHashUs)} (${ratio(challenge.poseidon.poseidonLitePerHashUs, challenge.poseidon.perHashUs)} the chosen one)`,
         ],
-        [`derivation CPU ms per burn address, ${DERIVATIONS_TIMED} derivations (median / p95)`, mp(challenge.poseidon.derivationCpuMs)],
-        ["worker CPU ms per derived address in the facilitator (median / p95 over the bursts)", mp(challenge.derivationCpuMs)],
-        [`sustained \`/challenge\` offers per second once the stock is empty (${challenge.workers} workers)`, num(challenge.sustainedPerSec)],
+        ...(["zerc20-v1", "zerc20-v2"] as const).map((version): [string, string] => {
+          const cpu = challenge.poseidon.derivationCpuMsByVersion[version];
+          const implied = (challenge.workers * 1000) / cpu.median;
+          return [
+            `${version}: derivation CPU ms per burn address, ${DERIVATIONS_TIMED} derivations in process (median / p95); offers per second it implies on ${challenge.workers} workers`,
+            `${mp(cpu)}; ${num(implied)} /s`,
+          ];
+        }),
+        [`worker CPU ms per derived address in the facilitator, ${challenge.poseidon.protocol} (median / p95 over the bursts)`, mp(challenge.derivationCpuMs)],
+        [
+          `sustained \`/challenge\` offers per second once the stock is empty, ${challenge.poseidon.protocol} (${challenge.workers} workers)`,
+          num(challenge.sustainedPerSec),
+        ],
         [
           `time to prepare ${concurrent.permit.count} offers (permit, signed against real 402s), s`,
           `${num(concurrent.permit.prepareMs / 1000)} (exact: ${num(concurrent.exact.prepareMs / 1000)})`,

@@ -17,7 +17,15 @@
  * each step for section 5.
  */
 import { randomBytes } from "node:crypto";
-import { BN254_FIELD_MODULUS, poseidonChoice, selectPoseidon, type PoseidonImplementation, type Zerc20Protocol, zerc20Protocol } from "@svc/scheme";
+import {
+  BN254_FIELD_MODULUS,
+  poseidonChoice,
+  selectPoseidon,
+  type PoseidonImplementation,
+  type ProtocolVersion,
+  type Zerc20Protocol,
+  zerc20Protocol,
+} from "@svc/scheme";
 import type { BenchContext } from "../harness/benchContext.js";
 import { BenchError } from "../harness/benchError.js";
 import { runLoadTest, type LoadTestResult } from "../harness/loadTest.js";
@@ -81,7 +89,12 @@ export type ChallengeThroughputResult = {
     poseidonLitePerHashUs: number;
     expectedHashes: number;
     impliedDerivationMs: number;
+    /** In-process search CPU under the stack's protocol version. */
     derivationCpuMs: Summary;
+    /** The stack's version, whose offers every other figure measures. */
+    protocol: ProtocolVersion;
+    /** In-process search CPU per version, side by side (v2 costs 16 times the hashes of v1, each wider). */
+    derivationCpuMsByVersion: Record<ProtocolVersion, Summary>;
   };
   /** Where the facilitator's main thread spends one `/challenge` ({@link PROFILED_CHALLENGES} sequential requests). */
   profile: ProfileSummary;
@@ -241,7 +254,11 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
   const perHashUs = timePoseidon(chosen, 20_000);
   const poseidonLitePerHashUs = timePoseidon(selectPoseidon("js").implementation, 2_000);
   const protocol = zerc20Protocol(context.stack.deployment.protocol);
-  const derivationCpuMs = summarize(timeDerivations(chosen, protocol, DERIVATIONS_TIMED));
+  const derivationCpuMsByVersion = {
+    "zerc20-v1": summarize(timeDerivations(chosen, zerc20Protocol("zerc20-v1"), DERIVATIONS_TIMED)),
+    "zerc20-v2": summarize(timeDerivations(chosen, zerc20Protocol("zerc20-v2"), DERIVATIONS_TIMED)),
+  };
+  const derivationCpuMs = derivationCpuMsByVersion[protocol.version];
   const expectedHashes = 2 ** protocol.burnAddressPowBits;
   return {
     bodyBytes: Buffer.byteLength(captured.body),
@@ -258,6 +275,8 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
       expectedHashes,
       impliedDerivationMs: (perHashUs * expectedHashes) / 1000,
       derivationCpuMs,
+      protocol: protocol.version,
+      derivationCpuMsByVersion,
     },
     profile: summarizeProfiles([profile]),
     profiledLatencyMs: summarize(profiledLatency),
