@@ -129,12 +129,14 @@ export const DERIVATIONS_TIMED = 40;
 
 const randomField = (): bigint => BigInt(`0x${randomBytes(32).toString("hex")}`) % BN254_FIELD_MODULUS;
 
-/** Times `count` Poseidon hashes of the burn-address rule with `implementation` in this process; µs of CPU per hash. */
-function timePoseidon(implementation: PoseidonImplementation, count: number): number {
-  const inputs = Array.from({ length: count }, () => [randomField(), randomField()] as const);
-  implementation.poseidon2(inputs[0]?.[0] ?? 1n, inputs[0]?.[1] ?? 1n);
+/** Times `count` Poseidon hashes of `protocol`'s burn-address rule with `implementation` in this process; µs of CPU per hash. */
+function timePoseidon(implementation: PoseidonImplementation, protocol: Zerc20Protocol, count: number): number {
+  const inputs = Array.from({ length: count }, () => [...protocol.burnAddressPrefix(randomField()), randomField()]);
+  // v1 hashes (R, s) at width 3, v2 (domain, R, s) at width 4.
+  const hash = ([a = 0n, b = 0n, c]: bigint[]) => (c === undefined ? implementation.poseidon2(a, b) : implementation.poseidon3(a, b, c));
+  hash(inputs[0] ?? []);
   const started = process.cpuUsage();
-  for (const [recipient, secret] of inputs) implementation.poseidon2(recipient, secret);
+  for (const input of inputs) hash(input);
   const used = process.cpuUsage(started);
   return (used.user + used.system) / count;
 }
@@ -251,9 +253,9 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
   const refillSeconds = bursts.reduce((sum, burst) => sum + burst.refillMs, 0) / 1000;
   progress("challenge throughput: Poseidon hashes and derivations timed in this process");
   const chosen = poseidonChoice().implementation;
-  const perHashUs = timePoseidon(chosen, 20_000);
-  const poseidonLitePerHashUs = timePoseidon(selectPoseidon("js").implementation, 2_000);
   const protocol = zerc20Protocol(context.stack.deployment.protocol);
+  const perHashUs = timePoseidon(chosen, protocol, 20_000);
+  const poseidonLitePerHashUs = timePoseidon(selectPoseidon("js").implementation, protocol, 2_000);
   const derivationCpuMsByVersion = {
     "zerc20-v1": summarize(timeDerivations(chosen, zerc20Protocol("zerc20-v1"), DERIVATIONS_TIMED)),
     "zerc20-v2": summarize(timeDerivations(chosen, zerc20Protocol("zerc20-v2"), DERIVATIONS_TIMED)),
