@@ -187,6 +187,7 @@ describe("public surface", () => {
       "decodePaymentSignatureHeader",
       "decodeRootProof",
       "deriveBurnAddress",
+      "detectProtocolVersion",
       "describeIssues",
       "ed25519PublicKeyOf",
       "emptyTreeRoot",

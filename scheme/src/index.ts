@@ -146,6 +146,7 @@ export {
 export { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion, ProtocolVersionSchema } from "./zerc20/protocol/protocolVersion.js";
 export type { IndexedTransferFields } from "./zerc20/protocol/transfer.js";
 export { zerc20Protocol, type Zerc20Protocol } from "./zerc20/protocol/zerc20Protocol.js";
+export { type DeployedProtocol, detectProtocolVersion } from "./zerc20/protocol/detectProtocolVersion.js";
 export { zerc20V1 } from "./zerc20/protocol/zerc20V1.js";
 export { BURN_ADDRESS_DOMAIN_V2, zerc20V2 } from "./zerc20/protocol/zerc20V2.js";
 export { HASH_CHAIN_MASK } from "./zerc20/protocol/hashChainMask.js";

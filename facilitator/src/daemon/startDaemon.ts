@@ -3,7 +3,7 @@
  * pool, the settlement core and the HTTP API, and logs `started` (the readiness marker). `stop()` stops
  * accepting, waits up to `daemon.shutdown_grace_ms` for requests and settles in flight, then closes.
  */
-import { parsePoseidonSelection, SCHEME, selectPoseidon, toNetwork, X402_VERSION, type ProtocolVersion, type SupportedResponse } from "@svc/scheme";
+import { detectProtocolVersion, parsePoseidonSelection, SCHEME, selectPoseidon, toNetwork, X402_VERSION, type ProtocolVersion, type SupportedResponse } from "@svc/scheme";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { getAddress, type Hex } from "viem";
@@ -22,7 +22,6 @@ import { deriveBurnSeed } from "../challenges/burnSeed.js";
 import { reopenBurnSecretOffThread } from "../challenges/reopenBurnSecret.js";
 import { assertRpcChainId } from "../config/assertRpcChainId.js";
 import { ProtocolVersionMismatchError } from "../config/errors.js";
-import { detectProtocolVersion } from "../chain/detectProtocolVersion.js";
 import { readTokenFacts } from "../chain/readTokenFacts.js";
 import { capabilitiesOf } from "../config/capabilities.js";
 import { checkStartupRules } from "../config/checkStartupRules.js";

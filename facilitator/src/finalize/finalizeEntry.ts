@@ -26,6 +26,7 @@ import type { SettlementEntry } from "../settlement/settlementBook.js";
 import { FINALIZE_FAILED_REASON, FINALIZE_WAITING_REASON, type FinalizeFailedReason, type FinalizeWaitingReason } from "./finalizeReasons.js";
 import type { RootWait } from "./createFinalizePrefetch.js";
 import { findTeleportMint } from "./findTeleportMint.js";
+import { teleportRevertReason } from "./teleportRevertReason.js";
 import type { TransferScanner } from "./createTransferScanner.js";
 import { IndexerRequestError } from "./errors.js";
 import type { IndexerClient } from "./indexerClient.js";
@@ -122,12 +123,22 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
   };
   const single = transfers.length === 1;
   const proof = single ? await context.prover.proveSingle(inputs) : await context.prover.proveBatch(inputs);
-  const data = encodeFunctionData({
-    abi: zerc20VerifierAbi,
-    functionName: single ? "singleTeleport" : "teleport",
-    args: [false, provedIndex, recipient, proof],
-  });
-  const [gas, fees] = await Promise.all([client.estimateGas({ account: context.relayer.address, to: deployment.verifier, data }), client.estimateFeesPerGas()]);
+  const call = { abi: zerc20VerifierAbi, functionName: single ? "singleTeleport" : "teleport", args: [false, provedIndex, recipient, proof] } as const;
+  const data = encodeFunctionData(call);
+  let gas: bigint;
+  let fees: Awaited<ReturnType<PublicClient["estimateFeesPerGas"]>>;
+  try {
+    // With the version's ABI, so a revert decodes into the protocol's error (or v1's pause string).
+    [gas, fees] = await Promise.all([
+      client.estimateContractGas({ ...call, abi: protocol.verifierAbi, address: deployment.verifier, account: context.relayer.address }),
+      client.estimateFeesPerGas(),
+    ]);
+  } catch (error) {
+    const refused = teleportRevertReason(error);
+    if (refused === undefined) throw error;
+    const detail = `the verifier reverts with ${refused.revert}`;
+    return refused.kind === "failed" ? { kind: "failed", reason: refused.reason, detail } : { kind: "waiting", reason: refused.reason, detail };
+  }
   const mintTxHash = await context.relayer.send({
     to: deployment.verifier,
     data,

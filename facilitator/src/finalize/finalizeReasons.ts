@@ -10,6 +10,12 @@ export const FINALIZE_FAILED_REASON = {
   evidenceVanished: "evidence_vanished",
   /** The burn seed does not open the entry's burn address. */
   burnAddressMismatch: "burn_address_mismatch",
+  /**
+   * The verifier refuses the general recipient (`RecipientMismatch`, `InvalidRecipientChainId`): the recipient
+   * hash or chain the burn address commits to is not what this deployment mints to; no retry can change that.
+   * The burn can still be withdrawn by hand (`withdrawal-witness`).
+   */
+  recipientRejected: "recipient_rejected",
 } as const;
 
 /** One of the values of {@link FINALIZE_FAILED_REASON}. */
@@ -31,6 +37,14 @@ export const FINALIZE_WAITING_REASON = {
   mintNotFound: "mint_not_found",
   /** This daemon has no prover (a profile other than `local`), so it never mints. */
   noProver: "no_prover",
+  /** The verifier is paused (its emergency switch); the mint is tried again once it is not. */
+  verifierPaused: "verifier_paused",
+  /** The verifier refused the root the proof is against (`ExpectedRootZero`, `TransferRootMismatch`); a later pass proves against a newer one. */
+  rootRejected: "root_rejected",
+  /** The verifier refused the proof (`InvalidProof`): a prover fault; tried again, and worth an operator's look. */
+  proofRejected: "proof_rejected",
+  /** The verifier has nothing more to mint for the recipient hash (`NothingToWithdraw`): minted meanwhile, found on the next pass. */
+  nothingToWithdraw: "nothing_to_withdraw",
 } as const;
 
 /** One of the values of {@link FINALIZE_WAITING_REASON}. */

@@ -3,9 +3,8 @@
  * offers (decimals, EIP-2612 permit). `start` refuses the same mismatch (ProtocolVersionMismatchError): a burn
  * address of the wrong version can never be withdrawn, so the payer's money would be lost.
  */
-import { zerc20VerifierAbi } from "@svc/scheme";
+import { detectProtocolVersion, zerc20VerifierAbi } from "@svc/scheme";
 import { getAddress } from "viem";
-import { detectProtocolVersion } from "../../chain/detectProtocolVersion.js";
 import { readTokenFacts } from "../../chain/readTokenFacts.js";
 import type { FacilitatorConfig } from "../../config/index.js";
 import { ProtocolVersionMismatchError } from "../../config/errors.js";
