@@ -3,7 +3,16 @@
  * pool, the settlement core and the HTTP API, and logs `started` (the readiness marker). `stop()` stops
  * accepting, waits up to `daemon.shutdown_grace_ms` for requests and settles in flight, then closes.
  */
-import { detectProtocolVersion, parsePoseidonSelection, SCHEME, selectPoseidon, toNetwork, X402_VERSION, type ProtocolVersion, type SupportedResponse } from "@svc/scheme";
+import {
+  detectProtocolVersion,
+  parsePoseidonSelection,
+  SCHEME,
+  selectPoseidon,
+  toNetwork,
+  X402_VERSION,
+  type ProtocolVersion,
+  type SupportedResponse,
+} from "@svc/scheme";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { getAddress, type Hex } from "viem";

@@ -26,7 +26,10 @@ const answers = (call: Promise<unknown>): Promise<boolean> =>
  * Probes `verifier` and `token` with read calls. A transport failure reads as "did not answer", so call it
  * once the RPC is known to answer (the chain-id check comes first).
  */
-export async function detectProtocolVersion(client: Pick<PublicClient, "readContract">, deployment: { token: Address; verifier: Address }): Promise<DeployedProtocol> {
+export async function detectProtocolVersion(
+  client: Pick<PublicClient, "readContract">,
+  deployment: { token: Address; verifier: Address },
+): Promise<DeployedProtocol> {
   const [verifierTotalTeleported, isAllowedProver, tokenTotalTeleported] = await Promise.all([
     answers(client.readContract({ address: deployment.verifier, abi: zerc20VerifierAbi, functionName: "totalTeleported", args: [0n] })),
     answers(client.readContract({ address: deployment.verifier, abi: zerc20VerifierAbiV2, functionName: "isAllowedProver", args: [zeroAddress] })),
