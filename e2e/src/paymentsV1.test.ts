@@ -49,6 +49,7 @@ describe("zERC20 v1", () => {
     expect(started).toMatchObject({ protocol: "zerc20-v1", permit_path: false });
     const offer = await fetchOffer(weather());
     expect(offer.extra.helper).toBeUndefined();
+    expect(offer.extra.decimals).toBe(18);
   });
 
   it("self-transfer: served, accepted, then finalized with the treasury paid by a v1 mint", async () => {

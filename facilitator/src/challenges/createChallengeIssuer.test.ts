@@ -32,11 +32,13 @@ function setup({
   maxOpenChallenges = 10,
   pool,
   record,
+  token,
 }: {
   table?: ConfigTable;
   maxOpenChallenges?: number;
   pool?: (config: ReturnType<typeof parseConfig>) => BurnAddressSource;
   record?: (record: ChallengeRecord) => Promise<void>;
+  token?: { permit: boolean; decimals: number };
 } = {}) {
   const config = parseConfig(buildConfigTable(table), { configDir: "/tmp" });
   const treasury = config.settlement.treasury;
@@ -54,7 +56,16 @@ function setup({
     retentionSeconds: config.settlement.expired_challenge_retention_seconds,
     now: () => NOW,
   });
-  const issuer = createChallengeIssuer({ config, seed, pool: source, store, now: () => NOW, record });
+  const issuer = createChallengeIssuer({
+    config,
+    seed,
+    pool: source,
+    store,
+    now: () => NOW,
+    record,
+    tokenHasPermit: token?.permit,
+    tokenDecimals: token?.decimals,
+  });
   return { config, issuer, pool: source, store };
 }
 
@@ -176,6 +187,21 @@ describe("gasless path", () => {
     expect(offer).not.toHaveProperty("deadline");
     expect(record).toMatchObject({ helper: undefined, deadline: undefined });
     expect(ChallengeOfferSchema.safeParse(offer).success).toBe(true);
+  });
+});
+
+describe("the token", () => {
+  it("shows the token's decimals in every offer and its record", async () => {
+    const { offer, record } = await setup({ token: { permit: true, decimals: 6 } }).issuer.issue(1000n);
+    expect(offer.decimals).toBe(6);
+    expect(record.decimals).toBe(6);
+    expect(ChallengeOfferSchema.parse(offer).decimals).toBe(6);
+  });
+
+  it("offers no gasless path on a token without permit, even with a permit burner configured", async () => {
+    const { offer } = await setup({ token: { permit: false, decimals: 18 } }).issuer.issue(1000n);
+    expect(offer).not.toHaveProperty("helper");
+    expect(offer).not.toHaveProperty("deadline");
   });
 });
 

@@ -29,6 +29,8 @@ export type CreateChallengeIssuerParameters = {
   store: Pick<ChallengeStore, "reserve">;
   /** Whether the token implements EIP-2612 permit (read at start); without it no offer carries `helper`. Default true. */
   tokenHasPermit?: boolean | undefined;
+  /** The token's decimals (read at start), shown in every offer as `extra.decimals`; unset leaves them out. */
+  tokenDecimals?: number | undefined;
   /**
    * Makes the issued challenge durable (the journal, fsynced) before its offer is returned: a payer may pay
    * `payTo` at once, and that payment must still settle after a restart.
@@ -96,6 +98,7 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
         // reveals nothing without the seed.
         challengeNonce: burn.paymentId,
         protocol: config.network.protocol,
+        decimals: parameters.tokenDecimals,
         chainId,
         asset,
         payTo: burn.burnAddress,

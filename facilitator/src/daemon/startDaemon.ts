@@ -224,7 +224,9 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     shared
       ? shared.challenges.put(toJournaledChallenge(record))
       : journal.append({ type: "challenge", challenge: toJournaledChallenge(record), at: record.issuedAt });
-  const issuer = pool ? createChallengeIssuer({ config, seed, pool, store, record: recordChallenge, tokenHasPermit: token.permit }) : undefined;
+  const issuer = pool
+    ? createChallengeIssuer({ config, seed, pool, store, record: recordChallenge, tokenHasPermit: token.permit, tokenDecimals: token.decimals })
+    : undefined;
   const deployment = {
     chainId: config.network.chain_id,
     token: getAddress(config.network.token),

@@ -24,6 +24,7 @@ export const JournaledChallengeSchema = z.object({
   extraFee: z.object({ amount: DecimalStringSchema, bps: z.number().int() }).optional(),
   helper: AddressSchema.optional(),
   deadline: unixSeconds.optional(),
+  decimals: z.number().int().min(0).max(255).optional(),
   issuedAt: unixSeconds,
   expiresAt: unixSeconds,
 });

@@ -43,6 +43,7 @@ export function fromJournaledChallenge(journaled: JournaledChallenge): Challenge
     expiresAt: journaled.expiresAt,
     helper: journaled.helper,
     deadline: journaled.deadline,
+    decimals: journaled.decimals,
     fee,
     quote: { amount, fee: BigInt(journaled.fee), payout: BigInt(journaled.payout), extraFee: fee },
     issuedAt: journaled.issuedAt,

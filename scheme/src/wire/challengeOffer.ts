@@ -4,6 +4,7 @@ import { AddressSchema } from "./address.js";
 import { Bytes32Schema } from "./bytes32.js";
 import { DecimalStringSchema } from "./decimalString.js";
 import { FeeSchema } from "./fee.js";
+import { TokenDecimalsSchema } from "./tokenDecimals.js";
 
 const unixSeconds = z.number().int().nonnegative();
 
@@ -23,6 +24,7 @@ export const ChallengeOfferSchema = z.looseObject({
   helper: AddressSchema.optional(),
   deadline: unixSeconds.optional(),
   fee: FeeSchema.optional(),
+  decimals: TokenDecimalsSchema.optional(),
 });
 
 /** The answer of `POST /challenge`. */

@@ -20,6 +20,7 @@ const permitOffer: Offer = {
   helper: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
   deadline: 1_900_000_300,
   fee: { amount: 10n, bps: 100 },
+  decimals: 6,
 };
 
 describe("offerExtra", () => {
@@ -31,6 +32,7 @@ describe("offerExtra", () => {
       helper: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
       deadline: 1_900_000_300,
       fee: { amount: "10", bps: 100 },
+      decimals: 6,
     });
   });
 });

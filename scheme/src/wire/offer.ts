@@ -42,6 +42,8 @@ export type Offer = {
   deadline: number | undefined;
   /** Set only under payer-charged fees. */
   fee: OfferFee | undefined;
+  /** The token's decimals as the facilitator read them (`extra.decimals`), when it did. */
+  decimals?: number | undefined;
 };
 
 /** The fee's wire form (a decimal string amount). */
@@ -62,6 +64,7 @@ export function offerExtra(offer: Offer): SubethaExtra {
     ...(offer.helper === undefined ? {} : { helper: offer.helper }),
     ...(offer.deadline === undefined ? {} : { deadline: offer.deadline }),
     ...(offer.fee === undefined ? {} : { fee: encodeOfferFee(offer.fee) }),
+    ...(offer.decimals === undefined ? {} : { decimals: offer.decimals }),
   };
 }
 
@@ -100,6 +103,7 @@ export function fromOfferRequirements(requirements: PaymentRequirements): Offer 
     helper: extra.helper,
     deadline: extra.deadline,
     fee: extra.fee === undefined ? undefined : decodeOfferFee(extra.fee),
+    decimals: extra.decimals,
   };
 }
 
@@ -120,5 +124,6 @@ export function fromChallengeOffer(wire: ChallengeOffer): Offer {
     helper: wire.helper,
     deadline: wire.deadline,
     fee: wire.fee === undefined ? undefined : decodeOfferFee(wire.fee),
+    decimals: wire.decimals,
   };
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AddressSchema } from "./address.js";
 import { Bytes32Schema } from "./bytes32.js";
 import { FeeSchema } from "./fee.js";
+import { TokenDecimalsSchema } from "./tokenDecimals.js";
 
 const unixSeconds = z.number().int().nonnegative();
 
@@ -21,6 +22,8 @@ export const SubethaExtraSchema = z.looseObject({
   deadline: unixSeconds.optional(),
   /** Fee included in `amount`, only under payer-charged fees. */
   fee: FeeSchema.optional(),
+  /** The token's decimals as the facilitator read them from the token (zUSDC 6): for showing amounts in token units. */
+  decimals: TokenDecimalsSchema.optional(),
 });
 
 /** The scheme-specific `extra` of an svc-zerc20 offer. */
