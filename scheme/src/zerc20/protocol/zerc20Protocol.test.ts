@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { type AbiError, type AbiEvent, type AbiFunction, toEventSelector, toFunctionSelector } from "viem";
+import { type Abi, type AbiFunction, toEventSelector, toFunctionSelector } from "viem";
 import { generalRecipientField } from "../recipientHash.js";
 import { emptyTreeRoot } from "../merkle.js";
 import { burnAddressFromHash, meetsBurnAddressPow, openBurnAddress } from "../burnAddress.js";
@@ -74,12 +74,11 @@ describe("shared facts", () => {
   });
 });
 
-function selectorOf(abi: readonly unknown[], kind: "function" | "event" | "error", name: string, inputs?: number): string {
-  const item = (abi as readonly (AbiFunction | AbiEvent | AbiError)[]).find(
-    (entry) => entry.type === kind && entry.name === name && (inputs === undefined || entry.inputs.length === inputs),
-  );
+function selectorOf(abi: Abi, kind: "function" | "event" | "error", name: string, inputs?: number): string {
+  const item = abi.find((entry) => entry.type === kind && entry.name === name && (inputs === undefined || entry.inputs.length === inputs));
   if (!item) throw new TypeError(`no ${kind} ${name}`);
-  if (kind === "event") return toEventSelector(item as AbiEvent);
+  if (item.type === "event") return toEventSelector(item);
+  // An error's selector is formed like a function's: the first four bytes of the signature's hash.
   return toFunctionSelector(item as AbiFunction);
 }
 
