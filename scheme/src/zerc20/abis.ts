@@ -8,8 +8,8 @@
  */
 import { parseAbi } from "viem";
 
-/** ERC-20 reads and transfers with the indexed-transfer log and the teleport mint: every zERC20 token has these. */
-export const zerc20TokenAbiV1 = parseAbi([
+/** ERC-20 reads and transfers with the indexed-transfer log, the hash chain and the teleport mint: every zERC20 token has these. */
+const zerc20TokenAbiCommon = parseAbi([
   "function name() view returns (string)",
   "function symbol() view returns (string)",
   "function decimals() view returns (uint8)",
@@ -26,38 +26,24 @@ export const zerc20TokenAbiV1 = parseAbi([
   "function teleport(address to, uint256 value)",
   "event Transfer(address indexed from, address indexed to, uint256 value)",
   "event IndexedTransfer(uint256 indexed index, address from, address to, uint256 value)",
-  "event Teleport(address indexed to, uint256 value)",
   "error ValueTooLarge()",
   "error OnlyVerifier()",
   "error OnlyMinter()",
 ]);
+
+/** The v1 token (upgradeable ERC-20, 18 decimals): no permit; it emits `Teleport(to, value)` on every teleport mint. */
+export const zerc20TokenAbiV1 = [...zerc20TokenAbiCommon, ...parseAbi(["event Teleport(address indexed to, uint256 value)"])] as const;
 
-/** The v2 token (LayerZero OFT in production): the v1 interface plus EIP-2612 permit and the token-wide teleported sum. */
-export const zerc20TokenAbi = parseAbi([
-  "function name() view returns (string)",
-  "function symbol() view returns (string)",
-  "function decimals() view returns (uint8)",
-  "function totalSupply() view returns (uint256)",
-  "function balanceOf(address account) view returns (uint256)",
-  "function allowance(address owner, address spender) view returns (uint256)",
-  "function transfer(address to, uint256 value) returns (bool)",
-  "function transferFrom(address from, address to, uint256 value) returns (bool)",
-  "function approve(address spender, uint256 value) returns (bool)",
-  "function nonces(address owner) view returns (uint256)",
-  "function DOMAIN_SEPARATOR() view returns (bytes32)",
-  "function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)",
-  "function index() view returns (uint256)",
-  "function hashChain() view returns (uint256)",
-  "function minter() view returns (address)",
-  "function verifier() view returns (address)",
-  "function totalTeleported() view returns (uint256)",
-  "function teleport(address to, uint256 value)",
-  "event Transfer(address indexed from, address indexed to, uint256 value)",
-  "event IndexedTransfer(uint256 indexed index, address from, address to, uint256 value)",
-  "error ValueTooLarge()",
-  "error OnlyVerifier()",
-  "error OnlyMinter()",
-]);
+/** The v2 token (LayerZero OFT in production): the common interface plus EIP-2612 permit and the token-wide teleported sum. */
+export const zerc20TokenAbi = [
+  ...zerc20TokenAbiCommon,
+  ...parseAbi([
+    "function nonces(address owner) view returns (uint256)",
+    "function DOMAIN_SEPARATOR() view returns (bytes32)",
+    "function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)",
+    "function totalTeleported() view returns (uint256)",
+  ]),
+] as const;
 
 /** The general recipient a burn address commits to; its hash is the verifier's recipient hash `R`. */
 export const generalRecipientComponents = "(uint64 chainId, bytes32 recipient, bytes32 tweak)";
