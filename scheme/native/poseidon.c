@@ -16,17 +16,27 @@
  *
  * Two arithmetics compute the same thing: portable C with unsigned __int128, and on x86-64 processors with
  * BMI2 and ADX inline assembly (a multiplication whose two carry chains, mulx/adcx and mulx/adox, run side
- * by side, and an addition kept in registers), about three times as fast. `init` picks the second when the
- * processor has it unless asked for the portable one (the tests run both against poseidon-lite).
+ * by side, and an addition kept in registers), about three times as fast.
+ *
+ * The proof-of-work search has four paths: the two arithmetics one nonce at a time, and two multi-lane
+ * searches that try consecutive nonces side by side (lanes_ifma.c: eight lanes of AVX-512 IFMA; lanes_avx2.c:
+ * four lanes of AVX2; their shared rounds in lanes_rounds.h). `init` picks the fastest the processor and
+ * the operating system support, or the one it is asked for (the tests run every available path against
+ * poseidon-lite and against each other). Single hashes always run on the scalar arithmetic.
  */
 #include <node_api.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "lanes.h"
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
 #define POSEIDON_HAVE_ADX 1
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define POSEIDON_HAVE_LANES 1
 #endif
 
 typedef uint64_t u64;
@@ -70,10 +80,14 @@ typedef struct {
   fe last_partial[MAX_WIDTH][MAX_WIDTH];
 } rounds;
 
-/* What `init` keeps per thread: the field and one set of rounds per width (index width - MIN_WIDTH). */
+/* What `init` keeps per thread: the field and one set of rounds per width (index width - MIN_WIDTH), in the
+ * scalar arithmetic's Montgomery form and, for the multi-lane searches, in theirs (R = 2^260, canonical). */
 typedef struct {
   params field;
   rounds by_width[WIDTHS];
+  lanes_rounds lanes_by_width[WIDTHS];
+  lanes_value one_260;
+  lanes_value r2_260;
 } instance;
 
 typedef void (*mul_fn)(fe *r, const fe *a, const fe *b, const params *P);
@@ -260,6 +274,33 @@ static int cpu_has_adx(void) {
   unsigned int eax, ebx, ecx, edx;
   if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
   return (ebx & (1u << 8)) != 0 && (ebx & (1u << 19)) != 0;
+}
+#endif
+
+#ifdef POSEIDON_HAVE_LANES
+/* The register state the operating system saves (XCR0); 0 when it does not enable XSAVE. */
+static u64 os_saved_state(void) {
+  unsigned int eax, ebx, ecx, edx;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || (ecx & (1u << 27)) == 0) return 0;
+  unsigned int lo, hi;
+  __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return ((u64)hi << 32) | lo;
+}
+
+/* AVX2, with the ymm registers saved by the operating system. */
+static int cpu_has_avx2(void) {
+  unsigned int eax, ebx, ecx, edx;
+  if ((os_saved_state() & 0x6) != 0x6) return 0;
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+  return (ebx & (1u << 5)) != 0;
+}
+
+/* AVX-512 F, IFMA and VL, with the opmask and zmm registers saved by the operating system. */
+static int cpu_has_ifma(void) {
+  unsigned int eax, ebx, ecx, edx;
+  if ((os_saved_state() & 0xe6) != 0xe6) return 0;
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+  return (ebx & (1u << 16)) != 0 && (ebx & (1u << 21)) != 0 && (ebx & (1u << 31)) != 0;
 }
 #endif
 
@@ -495,25 +536,57 @@ static const char *read_parameter_block(const unsigned char *bytes, size_t lengt
 static napi_value js_poseidon2(napi_env env, napi_callback_info info);
 static napi_value js_poseidon3(napi_env env, napi_callback_info info);
 static napi_value js_search(napi_env env, napi_callback_info info);
-static napi_value js_arithmetic(napi_env env, napi_callback_info info);
+static napi_value js_path(napi_env env, napi_callback_info info);
+
+/* The search paths, slowest first; their names are what `path()` answers and `init` takes. */
+enum { PATH_PORTABLE, PATH_MULX_ADX, PATH_AVX2, PATH_IFMA, PATHS };
+static const char *const PATH_NAMES[PATHS] = {"portable", "mulx-adx", "avx2", "avx512-ifma"};
+
+static int path_available(int path) {
+  switch (path) {
+    case PATH_PORTABLE:
+      return 1;
+#ifdef POSEIDON_HAVE_ADX
+    case PATH_MULX_ADX:
+      return cpu_has_adx();
+#endif
+#ifdef POSEIDON_HAVE_LANES
+    case PATH_AVX2:
+      return cpu_has_avx2();
+    case PATH_IFMA:
+      return cpu_has_ifma();
+#endif
+    default:
+      return 0;
+  }
+}
 
 /*
- * The arithmetic a function returned by init is bound to (0 portable, 1 mulx/adx). Static, so a function can
- * never outlive its data; the module-level functions have none and follow the thread's last init, which is
- * why init hands out bound ones: two inits in one thread (the tests load both arithmetics) stay apart.
+ * What a function returned by init is bound to: its search path and the arithmetic of its single hashes
+ * (mulx/adx wherever the processor has it, except on the portable path). Static, so a function can never
+ * outlive its data; two inits in one thread (the tests load every path) stay apart.
  */
-static const int ARITHMETICS[2] = {0, 1};
+typedef struct {
+  int path;
+  int use_adx;
+} binding;
+static const binding BINDINGS[PATHS][2] = {
+    {{PATH_PORTABLE, 0}, {PATH_PORTABLE, 0}},
+    {{PATH_MULX_ADX, 0}, {PATH_MULX_ADX, 1}},
+    {{PATH_AVX2, 0}, {PATH_AVX2, 1}},
+    {{PATH_IFMA, 0}, {PATH_IFMA, 1}},
+};
 
-/* Creates { poseidon2, poseidon3, searchBurnNonce, arithmetic } bound to `arithmetic`; returns 0 when Node-API fails. */
-static int bind_functions(napi_env env, const int *arithmetic, napi_value *out) {
+/* Creates { poseidon2, poseidon3, searchBurnNonce, path } bound to `b`; returns 0 when Node-API fails. */
+static int bind_functions(napi_env env, const binding *b, napi_value *out) {
   static const struct {
     const char *name;
     napi_callback callback;
-  } functions[] = {{"poseidon2", js_poseidon2}, {"poseidon3", js_poseidon3}, {"searchBurnNonce", js_search}, {"arithmetic", js_arithmetic}};
+  } functions[] = {{"poseidon2", js_poseidon2}, {"poseidon3", js_poseidon3}, {"searchBurnNonce", js_search}, {"path", js_path}};
   if (napi_create_object(env, out) != napi_ok) return 0;
   for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
     napi_value fn;
-    if (napi_create_function(env, functions[i].name, NAPI_AUTO_LENGTH, functions[i].callback, (void *)arithmetic, &fn) != napi_ok ||
+    if (napi_create_function(env, functions[i].name, NAPI_AUTO_LENGTH, functions[i].callback, (void *)b, &fn) != napi_ok ||
         napi_set_named_property(env, *out, functions[i].name, fn) != napi_ok) {
       return 0;
     }
@@ -521,13 +594,83 @@ static int bind_functions(napi_env env, const int *arithmetic, napi_value *out) 
   return 1;
 }
 
-/* Whether a call runs mulx/adx: the function's bound arithmetic, else the thread's last init. */
-static int call_uses_adx(const instance *I, void *data) { return data != NULL ? *(const int *)data : I->field.use_adx; }
+/* A call's binding: the function's own, else (module-level functions) the thread's last init. */
+static binding call_binding(const instance *I, void *data) {
+  if (data != NULL) return *(const binding *)data;
+  const binding fallback = {I->field.use_adx ? PATH_MULX_ADX : PATH_PORTABLE, I->field.use_adx};
+  return fallback;
+}
+
+/* Canonical x * 2^260 mod p for the scalar Montgomery form x_m = x * 2^256 (below 2p). */
+static void to_lanes_form(lanes_value *out, const fe *x_m, const fe *sixteen_m, const params *P) {
+  fe t, canonical;
+  fe_mul_portable(&t, x_m, sixteen_m, P);
+  reduce_once(&canonical, &t, P->p);
+  memcpy(out->v, canonical.v, sizeof out->v);
+}
+
+/* Fills the multi-lane searches' copy of every round constant and their R = 2^260 helpers. */
+static void prepare_lanes(instance *I) {
+  const params *P = &I->field;
+  fe sixteen_m = P->one;
+  for (int i = 0; i < 4; i++) fe_add_portable(&sixteen_m, &sixteen_m, &sixteen_m, P);
+  for (int index = 0; index < WIDTHS; index++) {
+    const rounds *R = &I->by_width[index];
+    lanes_rounds *L = &I->lanes_by_width[index];
+    const int w = R->width;
+    L->width = w;
+    L->full_rounds = R->full_rounds;
+    L->partial_rounds = R->partial_rounds;
+    for (int r = 0; r < R->full_rounds; r++)
+      for (int i = 0; i < w; i++) to_lanes_form(&L->full_c[r][i], &R->full_c[r][i], &sixteen_m, P);
+    for (int i = 0; i < w; i++)
+      for (int j = 0; j < w; j++) {
+        to_lanes_form(&L->mds[i][j], &R->mds[i][j], &sixteen_m, P);
+        to_lanes_form(&L->last_partial[i][j], &R->last_partial[i][j], &sixteen_m, P);
+      }
+    for (int r = 0; r < R->partial_rounds; r++) to_lanes_form(&L->partial_c[r], &R->partial_c[r], &sixteen_m, P);
+    for (int r = 0; r + 1 < R->partial_rounds; r++)
+      for (int i = 0; i < 2 * w - 1; i++) to_lanes_form(&L->sparse[r][i], &R->sparse[r][i], &sixteen_m, P);
+  }
+  to_lanes_form(&I->one_260, &P->one, &sixteen_m, P);
+  /* one_260 * one_260 / 2^256 = 2^264; times 2^512 / 2^256 = 2^520. */
+  fe one_260, t, u, canonical;
+  memcpy(one_260.v, I->one_260.v, sizeof one_260.v);
+  fe_mul_portable(&t, &one_260, &one_260, P);
+  fe_mul_portable(&u, &t, &P->r2, P);
+  reduce_once(&canonical, &u, P->p);
+  memcpy(I->r2_260.v, canonical.v, sizeof canonical.v);
+}
+
+/* Reads init's optional path name: "auto" (or absent) picks the fastest available; returns -1 and throws otherwise. */
+static int read_path(napi_env env, size_t argc, napi_value *argv) {
+  if (argc < 2) return -2;
+  napi_valuetype type;
+  if (napi_typeof(env, argv[1], &type) != napi_ok) return -1;
+  if (type == napi_undefined) return -2;
+  char name[32];
+  size_t length = 0;
+  if (type != napi_string || napi_get_value_string_utf8(env, argv[1], name, sizeof name, &length) != napi_ok) {
+    napi_throw_type_error(env, "ERR_POSEIDON_PATH", "expected a path name");
+    return -1;
+  }
+  if (strcmp(name, "auto") == 0) return -2;
+  for (int path = 0; path < PATHS; path++) {
+    if (strcmp(name, PATH_NAMES[path]) != 0) continue;
+    if (!path_available(path)) {
+      napi_throw_error(env, "ERR_POSEIDON_PATH_UNAVAILABLE", "this processor or operating system does not support the requested path");
+      return -1;
+    }
+    return path;
+  }
+  napi_throw_range_error(env, "ERR_POSEIDON_PATH", "unknown path");
+  return -1;
+}
 
 /*
- * init(parameters: Uint8Array[], portable?: boolean): loads one parameter block per width (3 and 4, both
- * required) for this thread; `portable` keeps the C multiplication even where mulx/adx is available. Returns
- * the functions bound to that arithmetic.
+ * init(parameters: Uint8Array[], path?: string): loads one parameter block per width (3 and 4, both
+ * required) for this thread and returns the functions bound to `path` ("auto", the default, picks the
+ * fastest this processor supports; naming one it lacks throws ERR_POSEIDON_PATH_UNAVAILABLE).
  */
 static napi_value js_init(napi_env env, napi_callback_info info) {
   size_t argc = 2;
@@ -536,6 +679,17 @@ static napi_value js_init(napi_env env, napi_callback_info info) {
   bool is_array = false;
   if (argc < 1 || napi_is_array(env, argv[0], &is_array) != napi_ok || !is_array) {
     return throw_error(env, "ERR_POSEIDON_PARAMETERS", "expected an array of parameter blocks");
+  }
+  int path = read_path(env, argc, argv);
+  if (path == -1) return NULL;
+  if (path == -2) {
+    path = PATH_PORTABLE;
+    for (int candidate = PATHS - 1; candidate > PATH_PORTABLE; candidate--) {
+      if (path_available(candidate)) {
+        path = candidate;
+        break;
+      }
+    }
   }
   uint32_t blocks = 0;
   if (napi_get_array_length(env, argv[0], &blocks) != napi_ok) return NULL;
@@ -575,19 +729,14 @@ static napi_value js_init(napi_env env, napi_callback_info info) {
     P->p2[i] = (P->p[i] << 1) | carry;
     carry = P->p[i] >> 63;
   }
-  bool portable = false;
-  if (argc >= 2) {
-    napi_valuetype type;
-    if (napi_typeof(env, argv[1], &type) == napi_ok && type == napi_boolean) napi_get_value_bool(env, argv[1], &portable);
-  }
+  prepare_lanes(I);
 #ifdef POSEIDON_HAVE_ADX
-  P->use_adx = !portable && cpu_has_adx();
+  P->use_adx = path != PATH_PORTABLE && cpu_has_adx();
 #else
-  (void)portable;
   P->use_adx = 0;
 #endif
   napi_value bound;
-  if (!bind_functions(env, &ARITHMETICS[P->use_adx], &bound)) {
+  if (!bind_functions(env, &BINDINGS[path][P->use_adx], &bound)) {
     free(I);
     return NULL;
   }
@@ -627,7 +776,7 @@ static napi_value hash_arguments(napi_env env, napi_callback_info info, const in
   for (int i = 1; i < width; i++) {
     if (!read_element(env, argv[i - 1], P, &s[i])) return NULL;
   }
-  permute(s, &I->by_width[width - MIN_WIDTH], P, call_uses_adx(I, data));
+  permute(s, &I->by_width[width - MIN_WIDTH], P, call_binding(I, data).use_adx);
   fe out;
   from_mont(&out, &s[0], P);
   return make_u256(env, &out);
@@ -639,10 +788,39 @@ static napi_value js_poseidon2(napi_env env, napi_callback_info info) { return h
 /* poseidon3(a: bigint, b: bigint, c: bigint): bigint — Poseidon([a mod p, b mod p, c mod p]), inputs in [0, 2^256). */
 static napi_value js_poseidon3(napi_env env, napi_callback_info info) { return hash_arguments(env, info, 4); }
 
+/* Reads a bigint as `poseidon-lite` takes it (reduced mod p), canonical; returns 0 and throws otherwise. */
+static int read_canonical(napi_env env, napi_value value, const params *P, fe *out) {
+  if (!read_u256(env, value, out)) return 0;
+  reduce_full(out, P->p);
+  return 1;
+}
+
+/* The scalar search: one nonce at a time, the secret kept in Montgomery form and incremented by one. */
+static u64 search_scalar(const instance *I, const rounds *R, const fe *prefix, const fe *secret, u64 pow_mask, int use_adx) {
+  const params *P = &I->field;
+  const int width = R->width;
+  fe start[MAX_WIDTH];
+  memset(start, 0, sizeof start);
+  for (int i = 0; i < width - 2; i++) to_mont(&start[1 + i], &prefix[i], P);
+  fe secret_m;
+  to_mont(&secret_m, secret, P);
+  for (u64 nonce = 0;; nonce++) {
+    fe s[MAX_WIDTH];
+    memcpy(s, start, sizeof s);
+    s[width - 1] = secret_m;
+    permute(s, R, P, use_adx);
+    fe h;
+    from_mont(&h, &s[0], P);
+    if ((h.v[2] & pow_mask) == 0) return nonce;
+    /* secret + 1 mod p, in Montgomery form. */
+    fe_add_portable(&secret_m, &secret_m, &P->one, P);
+  }
+}
+
 /*
  * searchBurnNonce(prefix: bigint[], secretBase: bigint, powBits: number): bigint — the smallest nonce such
  * that bits 160 .. 160 + powBits - 1 of Poseidon([...prefix, (secretBase + nonce) mod p]) are all zero; the
- * prefix length (1 or 2) picks the width (3 or 4).
+ * prefix length (1 or 2) picks the width (3 or 4). Every path answers the same nonce.
  */
 static napi_value js_search(napi_env env, napi_callback_info info) {
   const instance *I = require_instance(env);
@@ -653,7 +831,7 @@ static napi_value js_search(napi_env env, napi_callback_info info) {
   void *data = NULL;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, &data) != napi_ok) return NULL;
   if (argc < 3) return throw_error(env, "ERR_POSEIDON_INPUT", "expected a prefix, a bigint and a bit count");
-  const int use_adx = call_uses_adx(I, data);
+  const binding b = call_binding(I, data);
   bool is_array = false;
   uint32_t prefix_length = 0;
   if (napi_is_array(env, argv[0], &is_array) != napi_ok || !is_array || napi_get_array_length(env, argv[0], &prefix_length) != napi_ok ||
@@ -662,48 +840,50 @@ static napi_value js_search(napi_env env, napi_callback_info info) {
     return NULL;
   }
   const int width = (int)prefix_length + 2;
-  fe start[MAX_WIDTH];
-  memset(start, 0, sizeof start);
+  fe prefix[MAX_WIDTH - 2];
   for (uint32_t i = 0; i < prefix_length; i++) {
     napi_value element;
     if (napi_get_element(env, argv[0], i, &element) != napi_ok) return NULL;
-    if (!read_element(env, element, P, &start[1 + i])) return NULL;
+    if (!read_canonical(env, element, P, &prefix[i])) return NULL;
   }
-  fe secret_m;
-  if (!read_element(env, argv[1], P, &secret_m)) return NULL;
+  fe secret;
+  if (!read_canonical(env, argv[1], P, &secret)) return NULL;
   uint32_t pow_bits = 0;
   if (napi_get_value_uint32(env, argv[2], &pow_bits) != napi_ok || pow_bits < 1 || pow_bits > 32) {
     return throw_error(env, "ERR_POSEIDON_INPUT", "expected a bit count from 1 to 32");
   }
-  const rounds *R = &I->by_width[width - MIN_WIDTH];
-  /* Bit 160 is bit 32 of limb 2; up to 32 bits stay inside that limb. */
-  const u64 pow_mask = ((1ULL << pow_bits) - 1) << 32;
-  uint64_t nonce = 0;
-  for (;; nonce++) {
-    fe s[MAX_WIDTH];
-    memcpy(s, start, sizeof s);
-    s[width - 1] = secret_m;
-    permute(s, R, P, use_adx);
-    fe h;
-    from_mont(&h, &s[0], P);
-    if ((h.v[2] & pow_mask) == 0) break;
-    /* secret + 1 mod p, in Montgomery form. */
-    fe_add_portable(&secret_m, &secret_m, &P->one, P);
+  u64 nonce;
+  if (b.path == PATH_IFMA || b.path == PATH_AVX2) {
+    lanes_search search;
+    memset(&search, 0, sizeof search);
+    search.rounds = &I->lanes_by_width[width - MIN_WIDTH];
+    memcpy(search.p.v, P->p, sizeof search.p.v);
+    search.one_260 = I->one_260;
+    search.r2_260 = I->r2_260;
+    search.p_inv_64 = P->inv;
+    for (uint32_t i = 0; i < prefix_length; i++) memcpy(search.prefix[i].v, prefix[i].v, sizeof prefix[i].v);
+    memcpy(search.secret.v, secret.v, sizeof secret.v);
+    search.pow_bits = pow_bits;
+    nonce = b.path == PATH_IFMA ? lanes_ifma_search(&search) : lanes_avx2_search(&search);
+    if (nonce == UINT64_MAX) return throw_error(env, "ERR_POSEIDON_SEARCH", "out of memory");
+  } else {
+    /* Bit 160 is bit 32 of limb 2; up to 32 bits stay inside that limb. */
+    const u64 pow_mask = ((1ULL << pow_bits) - 1) << 32;
+    nonce = search_scalar(I, &I->by_width[width - MIN_WIDTH], prefix, &secret, pow_mask, b.use_adx);
   }
   napi_value out;
   if (napi_create_bigint_uint64(env, nonce, &out) != napi_ok) return NULL;
   return out;
 }
 
-/* arithmetic(): "mulx-adx" or "portable", the multiplication this function's calls use. */
-static napi_value js_arithmetic(napi_env env, napi_callback_info info) {
+/* path(): the search path this function's calls use ("avx512-ifma", "avx2", "mulx-adx" or "portable"). */
+static napi_value js_path(napi_env env, napi_callback_info info) {
   const instance *I = require_instance(env);
   if (I == NULL) return NULL;
   void *data = NULL;
   if (napi_get_cb_info(env, info, NULL, NULL, NULL, &data) != napi_ok) return NULL;
-  const char *name = call_uses_adx(I, data) ? "mulx-adx" : "portable";
   napi_value out;
-  if (napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &out) != napi_ok) return NULL;
+  if (napi_create_string_utf8(env, PATH_NAMES[call_binding(I, data).path], NAPI_AUTO_LENGTH, &out) != napi_ok) return NULL;
   return out;
 }
 
@@ -713,7 +893,7 @@ NAPI_MODULE_INIT() {
       {"poseidon2", NULL, js_poseidon2, NULL, NULL, NULL, napi_enumerable, NULL},
       {"poseidon3", NULL, js_poseidon3, NULL, NULL, NULL, napi_enumerable, NULL},
       {"searchBurnNonce", NULL, js_search, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"arithmetic", NULL, js_arithmetic, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"path", NULL, js_path, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties) != napi_ok) return NULL;
   return exports;

@@ -9,11 +9,13 @@ export { InvalidSignatureError, PermitUnavailableError } from "./eip712/errors.j
 export { InvalidHeaderError } from "./headers/errors.js";
 export { CanonicalJsonError, InvalidNetworkError, MalformedPayloadError } from "./wire/errors.js";
 export {
+  InvalidPoseidonPathError,
   InvalidPoseidonSelectionError,
   NativePoseidonUnavailableError,
   PoseidonInputError,
   PoseidonMismatchError,
   PoseidonParametersError,
+  PoseidonPathUnavailableError,
 } from "./zerc20/poseidon/errors.js";
 
 export {
@@ -199,8 +201,11 @@ export {
   openBurnAddress,
   type BurnAddressDerivation,
 } from "./zerc20/burnAddress.js";
+export { type NativePoseidonPath, NativePoseidonPathSchema, type NativePoseidonPathRequest } from "./zerc20/poseidon/nativePoseidon.js";
 export {
+  parsePoseidonPath,
   parsePoseidonSelection,
+  POSEIDON_PATH_VARIABLE,
   POSEIDON_SELECTION_VARIABLE,
   poseidonChoice,
   type PoseidonChoice,

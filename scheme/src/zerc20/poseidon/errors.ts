@@ -30,6 +30,32 @@ export class NativePoseidonUnavailableError extends BaseError {
   }
 }
 
+/** Thrown when the Poseidon path variable names no known path; never quotes the value. */
+export class InvalidPoseidonPathError extends BaseError {
+  override name = "InvalidPoseidonPathError";
+  /** The environment variable that was refused. */
+  readonly variable: string;
+
+  constructor({ variable }: { variable: string }) {
+    super(`${variable} must be one of auto, avx512-ifma, avx2, mulx-adx, portable.`);
+    this.variable = variable;
+  }
+}
+
+/** Thrown when a search path was asked for that this processor (or its operating system) does not support. */
+export class PoseidonPathUnavailableError extends BaseError {
+  override name = "PoseidonPathUnavailableError";
+  /** The path that was asked for. */
+  readonly path: string;
+
+  constructor({ path }: { path: string }) {
+    super(`This processor does not support the Poseidon path ${path}.`, {
+      details: "Unset SVC_POSEIDON_PATH (or set it to auto) to use the fastest path this processor supports.",
+    });
+    this.path = path;
+  }
+}
+
 /** Thrown when a fast Poseidon result fails the check against `poseidon-lite`; the fast implementation must not be trusted. */
 export class PoseidonMismatchError extends BaseError {
   override name = "PoseidonMismatchError";

@@ -7,25 +7,38 @@ import { promisify } from "node:util";
 import { poseidon2, poseidon3 } from "poseidon-lite";
 import { describe, expect, it } from "vitest";
 
-import { InvalidPoseidonSelectionError, NativePoseidonUnavailableError, PoseidonInputError } from "./errors.js";
+import {
+  InvalidPoseidonPathError,
+  InvalidPoseidonSelectionError,
+  NativePoseidonUnavailableError,
+  PoseidonInputError,
+  PoseidonPathUnavailableError,
+} from "./errors.js";
 import { BN254_FIELD_MODULUS as p } from "../bn254.js";
-import { loadNativePoseidon } from "./nativePoseidon.js";
-import { parsePoseidonSelection, selectPoseidon } from "./poseidonImplementation.js";
+import { loadNativePoseidon, type NativePoseidonPath, NativePoseidonPathSchema } from "./nativePoseidon.js";
+import { parsePoseidonPath, parsePoseidonSelection, type PoseidonImplementation, selectPoseidon } from "./poseidonImplementation.js";
 import { poseidonLiteImplementation } from "./poseidonLiteImplementation.js";
 
-// The native addon must build wherever the tests run (every supported machine has a C toolchain), so a
-// missing addon fails here rather than silently testing poseidon-lite against itself. Both multiplications
-// are checked: the one the processor gets by default (mulx/adx where available) and the portable one.
-const native = selectPoseidon("native").implementation;
-const portable = selectPoseidon("native", { portableArithmetic: true }).implementation;
-const natives = [native, portable];
-const reference = poseidonLiteImplementation;
+/** What the processor reports (Linux), read independently of the addon's own cpuid checks. */
+const cpuFlags =
+  process.arch === "x64" && process.platform === "linux" ? (/^flags\s*:(.*)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.split(" ") ?? []) : [];
 
-function cpuHasAdx(): boolean {
-  if (process.arch !== "x64") return false;
-  const flags = /^flags\s*:(.*)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.split(" ") ?? [];
-  return flags.includes("adx") && flags.includes("bmi2");
-}
+/** Whether this machine should run each path (the vector paths need GCC's target pragmas, as on Linux). */
+const supportedHere: Record<NativePoseidonPath, boolean> = {
+  "avx512-ifma": ["avx512f", "avx512ifma", "avx512vl"].every((flag) => cpuFlags.includes(flag)),
+  avx2: cpuFlags.includes("avx2"),
+  "mulx-adx": cpuFlags.includes("adx") && cpuFlags.includes("bmi2"),
+  portable: true,
+};
+const supportedPaths = NativePoseidonPathSchema.options.filter((path) => supportedHere[path]);
+
+// The native addon must build wherever the tests run (every supported machine has a C toolchain), so a
+// missing addon fails here rather than silently testing poseidon-lite against itself. Every path this
+// processor supports is checked, the default one first.
+const native = selectPoseidon("native").implementation;
+const natives: PoseidonImplementation[] = supportedPaths.map((path) => selectPoseidon("native", { path }).implementation);
+const scalar = natives.find((implementation) => implementation.path === "mulx-adx" || implementation.path === "portable")!;
+const reference = poseidonLiteImplementation;
 
 /** The v2 burn-address domain tag (ASCII "burn", little-endian): `h = Poseidon3(D, R, s)`. */
 const V2_DOMAIN = 0x6e727562n;
@@ -58,19 +71,35 @@ const boundaries = [
 ];
 
 describe("native Poseidon", () => {
-  it("is the implementation `native` selects, with mulx/adx where the processor has it", () => {
+  it("is the implementation `native` selects, on the fastest path the processor supports", () => {
     expect(native.name).toBe("native");
-    expect(native.arithmetic).toBe(process.platform === "linux" && cpuHasAdx() ? "mulx-adx" : "portable");
-    expect(portable.arithmetic).toBe("portable");
+    expect(native.path).toBe(supportedPaths[0]);
+    expect(natives.map((implementation) => implementation.path)).toEqual(supportedPaths);
   });
 
-  it("keeps each loaded arithmetic after another is loaded in the same thread", () => {
+  it("loads exactly the paths the processor reports, and refuses the others by name", () => {
+    for (const path of NativePoseidonPathSchema.options) {
+      const loaded = (() => {
+        try {
+          return selectPoseidon("native", { path }).implementation.path === path;
+        } catch (error) {
+          expect(error).toBeInstanceOf(PoseidonPathUnavailableError);
+          expect((error as PoseidonPathUnavailableError).path).toBe(path);
+          return false;
+        }
+      })();
+      expect(loaded, path).toBe(supportedHere[path]);
+    }
+  });
+
+  it("keeps each loaded path after another is loaded in the same thread", () => {
     const first = loadNativePoseidon(p);
-    const expected = first.arithmetic();
-    const second = loadNativePoseidon(p, { portableArithmetic: true });
-    expect(second.arithmetic()).toBe("portable");
-    expect(first.arithmetic()).toBe(expected);
+    const expected = first.path();
+    const second = loadNativePoseidon(p, { path: "portable" });
+    expect(second.path()).toBe("portable");
+    expect(first.path()).toBe(expected);
     expect(first.poseidon3(1n, 2n, 3n)).toBe(second.poseidon3(1n, 2n, 3n));
+    expect(first.searchBurnNonce([7n], 9n, 6)).toBe(second.searchBurnNonce([7n], 9n, 6));
   });
 
   it("matches the published burn-address vector", () => {
@@ -88,7 +117,7 @@ describe("native Poseidon", () => {
     expect(addressOf(h)).toBe("0x3034a16d0e8b774fc609a8adcbe89ed3c5bad8c3");
     expect((h >> 160n) & 0xffffn).toBe(0n);
     for (const implementation of natives) {
-      expect(implementation.searchBurnNonce([V2_DOMAIN, 123456789n], 1000n, 16), implementation.arithmetic).toBe(138276n);
+      expect(implementation.searchBurnNonce([V2_DOMAIN, 123456789n], 1000n, 16), implementation.path).toBe(138276n);
       expect(implementation.poseidon3(V2_DOMAIN, 123456789n, secret)).toBe(h);
     }
   });
@@ -103,7 +132,7 @@ describe("native Poseidon", () => {
     for (const a of boundaries) {
       for (const b of boundaries) {
         const expected = poseidon2([a, b]);
-        for (const implementation of natives) expect(implementation.poseidon2(a, b), `poseidon2(${a}, ${b}), ${implementation.arithmetic}`).toBe(expected);
+        for (const implementation of natives) expect(implementation.poseidon2(a, b), `poseidon2(${a}, ${b}), ${implementation.path}`).toBe(expected);
       }
     }
   });
@@ -114,7 +143,7 @@ describe("native Poseidon", () => {
         for (const c of boundaries) {
           const expected = poseidon3([a, b, c]);
           for (const implementation of natives) {
-            if (implementation.poseidon3(a, b, c) !== expected) expect.unreachable(`poseidon3(${a}, ${b}, ${c}) differs (${implementation.arithmetic})`);
+            if (implementation.poseidon3(a, b, c) !== expected) expect.unreachable(`poseidon3(${a}, ${b}, ${c}) differs (${implementation.path})`);
           }
         }
       }
@@ -130,7 +159,7 @@ describe("native Poseidon", () => {
       const b = i % 7 === 0 ? word256("b", i) % p : word256("b", i) >> BigInt(i % 256);
       const expected = poseidon2([a, b]);
       for (const implementation of natives) {
-        if (implementation.poseidon2(a, b) !== expected) expect.unreachable(`poseidon2(${a}, ${b}) differs (${implementation.arithmetic})`);
+        if (implementation.poseidon2(a, b) !== expected) expect.unreachable(`poseidon2(${a}, ${b}) differs (${implementation.path})`);
       }
       compared++;
     }
@@ -146,7 +175,7 @@ describe("native Poseidon", () => {
       const c = i % 3 === 0 ? word256("t-c", i) : word256("t-c", i) >> BigInt((i * 37) % 256);
       const expected = poseidon3([a, b, c]);
       for (const implementation of natives) {
-        if (implementation.poseidon3(a, b, c) !== expected) expect.unreachable(`poseidon3(${a}, ${b}, ${c}) differs (${implementation.arithmetic})`);
+        if (implementation.poseidon3(a, b, c) !== expected) expect.unreachable(`poseidon3(${a}, ${b}, ${c}) differs (${implementation.path})`);
       }
       compared++;
     }
@@ -187,7 +216,7 @@ describe("native Poseidon", () => {
       const secretBase = i % 10 === 0 ? p - 1n - BigInt(i % 3) : i % 10 === 1 ? p + BigInt(i) : word256("base", i) % p;
       const expected = reference.searchBurnNonce([recipientFr], secretBase, powBits);
       for (const implementation of natives) {
-        expect(implementation.searchBurnNonce([recipientFr], secretBase, powBits), `seed ${i}, ${implementation.arithmetic}`).toBe(expected);
+        expect(implementation.searchBurnNonce([recipientFr], secretBase, powBits), `seed ${i}, ${implementation.path}`).toBe(expected);
       }
     }
   });
@@ -201,9 +230,26 @@ describe("native Poseidon", () => {
       const secretBase = i % 10 === 0 ? p - 1n - BigInt(i % 3) : i % 10 === 1 ? p + BigInt(i) : word256("base-v2", i) % p;
       const expected = reference.searchBurnNonce([domain, recipientFr], secretBase, powBits);
       for (const implementation of natives) {
-        expect(implementation.searchBurnNonce([domain, recipientFr], secretBase, powBits), `seed ${i}, ${implementation.arithmetic}`).toBe(expected);
+        expect(implementation.searchBurnNonce([domain, recipientFr], secretBase, powBits), `seed ${i}, ${implementation.path}`).toBe(expected);
       }
     }
+  });
+
+  it("finds, on every multi-lane path, the smallest nonce the scalar search finds (10 to 13 bits, both widths)", () => {
+    const lanePaths = natives.filter((implementation) => implementation !== scalar);
+    let compared = 0;
+    for (let i = 0; i < 24; i++) {
+      const powBits = 10 + (i % 4);
+      const prefix = i % 2 === 0 ? [word256("lanes-recipient", i) >> 8n] : [V2_DOMAIN, word256("lanes-recipient", i) >> 8n];
+      // Some bases sit just below p, so lanes of one step straddle the wrap to 0.
+      const secretBase = i % 6 === 0 ? p - 1n - BigInt(i) : word256("lanes-base", i) % p;
+      const expected = scalar.searchBurnNonce(prefix, secretBase, powBits);
+      for (const implementation of lanePaths) {
+        expect(implementation.searchBurnNonce(prefix, secretBase, powBits), `seed ${i}, ${implementation.path}`).toBe(expected);
+        compared++;
+      }
+    }
+    expect(compared).toBe(24 * lanePaths.length);
   });
 
   it("finds the same 12-bit nonce as the JavaScript search for a random seed", () => {
@@ -232,6 +278,38 @@ describe("selection", () => {
     const choice = selectPoseidon("auto");
     expect(choice.implementation.name).toBe("native");
     expect(choice.fallback).toBeUndefined();
+  });
+
+  it("reads SVC_POSEIDON_PATH, and refuses other values without quoting them", () => {
+    expect(parsePoseidonPath({})).toBe("auto");
+    expect(parsePoseidonPath({ SVC_POSEIDON_PATH: "" })).toBe("auto");
+    expect(parsePoseidonPath({ SVC_POSEIDON_PATH: "auto" })).toBe("auto");
+    for (const path of NativePoseidonPathSchema.options) expect(parsePoseidonPath({ SVC_POSEIDON_PATH: path })).toBe(path);
+    for (const value of ["AVX2", "ifma-8", "scalar", "secret-looking-value"]) {
+      const error = (() => {
+        try {
+          parsePoseidonPath({ SVC_POSEIDON_PATH: value });
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      })();
+      expect(error).toBeInstanceOf(InvalidPoseidonPathError);
+      expect((error as Error).message).toContain("SVC_POSEIDON_PATH");
+      expect((error as Error).message).not.toContain(value);
+    }
+  });
+
+  it("searches on the path SVC_POSEIDON_PATH forces in a process, and derives the published vector there", async () => {
+    const entry = fileURLToPath(new URL("../../../dist/index.js", import.meta.url));
+    const script = `const s = await import(${JSON.stringify(entry)});
+const d = s.deriveBurnAddress(s.zerc20Protocol("zerc20-v1"), 123456789n, 1000n);
+const i = s.poseidonChoice().implementation;
+console.log(JSON.stringify({ name: i.name, path: i.path, nonce: String(d.nonce) }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, SVC_POSEIDON: "native", SVC_POSEIDON_PATH: "portable" },
+    });
+    expect(JSON.parse(stdout)).toEqual({ name: "native", path: "portable", nonce: "4346" });
   });
 
   it("reads SVC_POSEIDON, and refuses other values without quoting them", () => {
