@@ -173,7 +173,10 @@ async function startMiner() {
 
 describe("facilitator instances sharing PostgreSQL", () => {
   it("start refuses an unmigrated database; check names the schema version; migrate brings it current once", async () => {
-    await expect(startFacilitatorProcess({ configPath, env })).rejects.toThrow(/did not start/);
+    // The one line start prints names the next step.
+    await expect(startFacilitatorProcess({ configPath, env })).rejects.toThrow(
+      /did not start[\s\S]*schema is at version 0, this facilitator needs \d+: run `svc-facilitator migrate --config/,
+    );
     const before = await cli("check", "--config", configPath);
     expect(before.code).toBe(1);
     expect(before.stdout).toMatch(/✗ storage: .*schema at version 0, this facilitator needs \d+: run `svc-facilitator migrate/);
@@ -286,7 +289,8 @@ describe("facilitator instances sharing PostgreSQL", () => {
       };
       await kill(x);
       await lost;
-      expect((await settle(y.url, interruptedBody)).body).toMatchObject({ success: false, errorReason: "pending_burn" });
+      // The survivor names the relayed burn its peer journaled before the broadcast.
+      expect((await settle(y.url, interruptedBody)).body).toMatchObject({ success: false, errorReason: "pending_burn", transaction: broadcast.burn_tx });
       miner.hold(() => false);
       // The dead instance's claim runs out, then the survivor follows its journaled relay to the one burn.
       const recovered = await waitFor(

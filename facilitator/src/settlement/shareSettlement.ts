@@ -60,7 +60,8 @@ export function shareSettlement(parameters: ShareSettlementParameters): Settleme
       // Another instance settles it, or settled it: once its outcome is journaled the core answers from the book.
       await catchUp();
       if (book.entry(challengeNonce) !== undefined) return settlement.settle(body);
-      return { success: false, errorReason: PENDING_BURN, transaction: "", network: parameters.network };
+      // Name the relayed burn when the other instance has journaled it, as the reason table promises.
+      return { success: false, errorReason: PENDING_BURN, transaction: book.relay(challengeNonce)?.txHash ?? "", network: parameters.network };
     }
     let response: SettleResponse;
     try {

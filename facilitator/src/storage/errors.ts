@@ -23,9 +23,12 @@ export class StorageUnreachableError extends BaseError {
 export class StorageSchemaMismatchError extends BaseError {
   override name = "StorageSchemaMismatchError";
   constructor({ applied, expected }: { applied: number; expected: number }) {
-    super(`storage schema is at version ${applied}, this facilitator needs ${expected}`, {
-      details: applied < expected ? "run `svc-facilitator migrate --config <path>`" : "this facilitator is older than the database schema",
-    });
+    // The next step belongs in the one line `start` prints, not only in the details.
+    super(
+      `storage schema is at version ${applied}, this facilitator needs ${expected}: ${
+        applied < expected ? "run `svc-facilitator migrate --config <path>`" : "this facilitator is older than the database schema"
+      }`,
+    );
   }
 }
 

@@ -24,7 +24,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   const pool = new pg.Pool({ connectionString: `postgres://svc:${PASSWORD}@127.0.0.1:${port}/svc`, max: 2 });
   pool.on("error", () => undefined);
-  storage = createPostgresStorage(pool);
+  const lockPool = new pg.Pool({ connectionString: `postgres://svc:${PASSWORD}@127.0.0.1:${port}/svc`, max: 1 });
+  lockPool.on("error", () => undefined);
+  storage = createPostgresStorage(pool, { lockPool });
 });
 
 afterAll(async () => {

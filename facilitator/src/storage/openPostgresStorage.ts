@@ -7,7 +7,11 @@
  *   and a crashed owner's work returns when its lease runs out;
  * - a shared key's broadcasts run one at a time under the row lock of the key's nonce counter, which
  *   moves only when a broadcast succeeded (a crash mid-broadcast rolls it back; the chain's pending count,
- *   read under the lock, then covers a transaction that did go out);
+ *   read under the lock, then covers a transaction that did go out). The lock is held on a connection of
+ *   its own pool, never the main pool's: the broadcast journals through the main pool while the lock is
+ *   held, and a caller holding a main-pool connection while it waits for another would deadlock the pool
+ *   once every connection waits on the lock. Within one instance a key's broadcasts queue in memory first,
+ *   so each key holds at most one lock connection and a waiting broadcast holds none;
  * - journal appends take a transaction-scoped advisory lock, so sequence numbers commit in order and a
  *   reader following `seq` never skips a record that commits late;
  * - payment history records are appended the same way (their own lock and sequence), so every instance's
@@ -41,7 +45,7 @@ export type PostgresStorageOptions = {
   password?: string;
   /** The name of the setting or variable the URL came from, for error messages. */
   variable?: string;
-  /** Most connections this instance opens. */
+  /** Most connections the main pool opens (the nonce locks open up to {@link NONCE_LOCK_CONNECTIONS} more). */
   maxConnections?: number;
   /** Rate-limit takes between two sweeps of idle keys (default {@link RATE_LIMIT_SWEEP_EVERY}). */
   rateLimitSweepEvery?: number;
@@ -61,16 +65,24 @@ function challengeNonceOf(record: JournalRecord): string | null {
   return typeof nonce === "string" ? key(nonce) : null;
 }
 
-/** Opens a pool on `options.url`, checks the database answers and its schema is current. */
+/**
+ * Connections the nonce locks hold beside the main pool: one per shared key that broadcasts (the relayer
+ * and the treasury).
+ */
+export const NONCE_LOCK_CONNECTIONS = 2;
+
+/** Opens the pools on `options.url`, checks the database answers and its schema is current. */
 export async function openPostgresStorage(options: PostgresStorageOptions): Promise<FacilitatorStorage> {
   const pool = await connectPostgres(options);
+  let lockPool: pg.Pool | undefined;
   try {
     await assertSchemaCurrent(pool);
+    lockPool = await connectPostgres({ ...options, maxConnections: NONCE_LOCK_CONNECTIONS });
   } catch (error) {
     await pool.end();
     throw error;
   }
-  return createPostgresStorage(pool, { rateLimitSweepEvery: options.rateLimitSweepEvery });
+  return createPostgresStorage(pool, { lockPool, rateLimitSweepEvery: options.rateLimitSweepEvery });
 }
 
 /** How long opening one database connection may take before the database counts as unavailable. */
@@ -124,13 +136,22 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
 /** Rate-limit takes between two sweeps of idle keys. */
 export const RATE_LIMIT_SWEEP_EVERY = 1_000;
 
+/** What {@link createPostgresStorage} takes beside the main pool. */
+export type PostgresStorageParameters = {
+  /** The pool the nonce locks are held on (closed by `close` too); never the main pool (see the module comment). */
+  lockPool: pg.Pool;
+  rateLimitSweepEvery?: number | undefined;
+};
+
 /**
- * The ports over an open pool whose schema is current (the pool is closed by `close`); a lost connection
+ * The ports over open pools whose schema is current (both are closed by `close`); a lost connection
  * surfaces as `StorageUnavailableError` (see {@link guardStorage}).
  */
-export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { rateLimitSweepEvery?: number | undefined } = {}): FacilitatorStorage {
+export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepEvery }: PostgresStorageParameters): FacilitatorStorage {
   const sweepEvery = rateLimitSweepEvery ?? RATE_LIMIT_SWEEP_EVERY;
   let takes = 0;
+  // Per key, the tail of this instance's queue of broadcasts (see the module comment).
+  const nonceTails = new Map<string, Promise<unknown>>();
   const append = async (record: JournalRecord): Promise<void> => {
     await inTransaction(pool, async (client) => {
       await client.query("select pg_advisory_xact_lock($1)", [JOURNAL_APPEND_LOCK]);
@@ -240,19 +261,30 @@ export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { 
       },
     },
     relayNonces: {
-      withNextNonce: (chainId, account, pendingNonce, broadcast) =>
-        inTransaction(pool, async (client) => {
-          await client.query("insert into relay_nonces (chain_id, account, next_nonce) values ($1, $2, 0) on conflict do nothing", [chainId, key(account)]);
-          const { rows } = await client.query<{ next_nonce: string }>("select next_nonce from relay_nonces where chain_id = $1 and account = $2 for update", [
-            chainId,
-            key(account),
-          ]);
-          // Read under the lock: a broadcast another instance made a moment ago is already in the pending count.
-          const nonce = Math.max(await pendingNonce(), Number(rows[0]!.next_nonce));
-          const result = await broadcast(nonce);
-          await client.query("update relay_nonces set next_nonce = $3 where chain_id = $1 and account = $2", [chainId, key(account), nonce + 1]);
-          return result;
-        }),
+      withNextNonce: (chainId, account, pendingNonce, broadcast) => {
+        const slot = `${chainId}:${key(account)}`;
+        const turn = (nonceTails.get(slot) ?? Promise.resolve()).then(() =>
+          inTransaction(lockPool, async (client) => {
+            await client.query("insert into relay_nonces (chain_id, account, next_nonce) values ($1, $2, 0) on conflict do nothing", [chainId, key(account)]);
+            const { rows } = await client.query<{ next_nonce: string }>("select next_nonce from relay_nonces where chain_id = $1 and account = $2 for update", [
+              chainId,
+              key(account),
+            ]);
+            // Read under the lock: a broadcast another instance made a moment ago is already in the pending count.
+            const nonce = Math.max(await pendingNonce(), Number(rows[0]!.next_nonce));
+            const result = await broadcast(nonce);
+            await client.query("update relay_nonces set next_nonce = $3 where chain_id = $1 and account = $2", [chainId, key(account), nonce + 1]);
+            return result;
+          }),
+        );
+        const tail = turn.catch(() => undefined);
+        nonceTails.set(slot, tail);
+        // The map keeps only queues that still have a turn waiting.
+        void tail.then(() => {
+          if (nonceTails.get(slot) === tail) nonceTails.delete(slot);
+        });
+        return turn;
+      },
     },
     rateLimits: {
       take: async (rateKey, limit, windowMs) => {
@@ -325,6 +357,8 @@ export function createPostgresStorage(pool: pg.Pool, { rateLimitSweepEvery }: { 
     ping: async () => {
       await pool.query("select 1");
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), lockPool.end()]);
+    },
   });
 }

@@ -292,6 +292,53 @@ describe.each([
   });
 });
 
+describe("postgres nonce locks and the pool", () => {
+  // A broadcast journals its signed transaction while it holds the key's nonce lock (createSharedKeySender's
+  // beforeBroadcast hook). Holding a pooled connection for the lock while the append waits for another one
+  // deadlocks the pool as soon as every connection waits on the lock: each case below failed that way.
+  it.each([1, 10])(
+    "100 concurrent journaling broadcasts from two instances at %i main-pool connections all complete, with consecutive nonces",
+    async (maxConnections) => {
+      const url = await server.createDatabase();
+      const pool = openTestPool(url);
+      await migratePostgres(pool);
+      await pool.end();
+      const [a, b] = await Promise.all([openPostgresStorage({ url, maxConnections }), openPostgresStorage({ url, maxConnections })]);
+      cleanups.push(
+        () => a.close(),
+        () => b.close(),
+      );
+      const account = addressOf("relayer-under-load");
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 100 }, async (_, index) => {
+          const instance = index % 2 === 0 ? a : b;
+          // Other traffic of a settle runs beside the broadcasts and needs main-pool connections too.
+          await instance.settleClaims.claim(nonceOf(`load-${index}`), `owner-${index % 2}`, 60_000);
+          return instance.relayNonces.withNextNonce(
+            31337,
+            account,
+            async () => 0,
+            async (nonce) => {
+              await instance.journal.append({
+                type: "intent_released",
+                challengeNonce: nonceOf(`load-${index}`),
+                reason: "relay_failed",
+                at: nonce,
+              } as JournalRecord);
+              return nonce;
+            },
+          );
+        }),
+      );
+      const failures = outcomes.filter((outcome) => outcome.status === "rejected");
+      expect(failures.map((failure) => String((failure as PromiseRejectedResult).reason))).toEqual([]);
+      const nonces = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<number>).value).sort((x, y) => x - y);
+      expect(nonces).toEqual(Array.from({ length: 100 }, (_, index) => index));
+      expect((await a.journal.readSince()).records.filter((record) => record.type === "intent_released")).toHaveLength(100);
+    },
+  );
+});
+
 describe("postgres stock ownership", () => {
   it("stock derived by one instance is never handed to another", async () => {
     const { a, b } = await postgresPair();
