@@ -24,7 +24,15 @@ export {
   FIXTURE_TOKEN_NAME,
   type DeployContractsParameters,
   type Deployment,
+  type SingleTeleportVerifierKind,
 } from "./deploy/deployContracts.js";
+export {
+  buildSingleTeleportCircuit,
+  SINGLE_TELEPORT_TREE_HEIGHT,
+  type BuildSingleTeleportCircuitParameters,
+  type SingleTeleportCircuit,
+} from "./circuits/buildSingleTeleportCircuit.js";
+export { CircuitBuildError, PhaseOneFileError } from "./circuits/errors.js";
 export { BaseError } from "./errors.js";
 export { listen, type Listening } from "./http/listen.js";
 export { startIndexer, type RunningIndexer, type StartIndexerOptions } from "./indexer/startIndexer.js";

@@ -162,6 +162,7 @@ export {
 } from "./zerc20/proofs/deciderProof.js";
 export { ProofEncodingError } from "./zerc20/proofs/errors.js";
 export { decodeGroth16Proof, encodeGroth16Proof, GROTH16_PROOF_BYTES, type Groth16Proof } from "./zerc20/proofs/groth16Proof.js";
+export { groth16ProofFromSnarkjs, SnarkjsGroth16ProofSchema, SnarkjsSingleTeleportPublicSchema } from "./zerc20/proofs/snarkjsGroth16Proof.js";
 export { decodeRootProof, encodeRootProof, ROOT_PROOF_SNARK_OFFSET, type RootProof, type TransferTreeState } from "./zerc20/proofs/rootProof.js";
 export {
   decodeFixtureIvcProof,

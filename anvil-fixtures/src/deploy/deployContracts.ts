@@ -24,7 +24,9 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { DEFAULT_PROTOCOL_VERSION, emptyTreeRoot, fixtureCircuitTag, type FixtureCircuit, type ProtocolVersion } from "@svc/scheme";
 import { devAccounts, FIXTURE_PROVER_ADDRESS, type DevAccount, type DevAccountName } from "../accounts/devAccounts.js";
+import type { ContractArtifact } from "../compile/artifactCache.js";
 import { loadArtifacts, type DeployableContractName, type LoadArtifactsReturnType } from "../compile/loadArtifacts.js";
+import { buildSingleTeleportCircuit } from "../circuits/buildSingleTeleportCircuit.js";
 import { fixtureTokenAdminAbi, fixtureVerifierV2AdminAbi } from "../contracts/fixtureAdminAbis.js";
 import { DeploymentAddressMismatchError, DeploymentTransactionFailedError, InvalidDeploymentParameterError } from "./errors.js";
 
@@ -57,6 +59,12 @@ export const FIXTURE_USDC3009_PAYER_BALANCE: bigint = parseUnits("1000000", FIXT
 /** The circuits verified on chain, each by its own fixture proof verifier (the `ivc_*` ones never reach a contract). */
 export type OnChainFixtureCircuit = Extract<FixtureCircuit, "root" | "withdraw_single" | "withdraw_local" | "withdraw_global">;
 
+/**
+ * What verifies single-teleport proofs: the fixture key's signature in the proof's place (fast, the default),
+ * or real Groth16 proofs of the local circuit through the Solidity verifier snarkjs exports for its key.
+ */
+export type SingleTeleportVerifierKind = "fixture-signature" | "groth16";
+
 /** Options of {@link deployContracts}. */
 export type DeployContractsParameters = {
   /** JSON-RPC endpoint of the chain (anvil). */
@@ -73,6 +81,8 @@ export type DeployContractsParameters = {
   payerBalance?: bigint;
   /** Precompiled artifacts; loaded (from the cache when possible) when omitted. */
   artifacts?: LoadArtifactsReturnType;
+  /** Defaults to `fixture-signature`; `groth16` builds (or reads from the cache) the circuit of `protocol`. */
+  singleTeleportVerifier?: SingleTeleportVerifierKind;
 };
 
 /** Where everything landed. */
@@ -93,6 +103,10 @@ export type Deployment = {
   hubEid: number;
   /** Fixture proof verifier per circuit: Groth16 for `withdraw_single`, deciders for the others. */
   proofVerifiers: Record<OnChainFixtureCircuit, Address>;
+  /** What `proofVerifiers.withdraw_single` checks: fixture signatures or real Groth16 proofs. */
+  singleTeleportVerifier: SingleTeleportVerifierKind;
+  /** Under `groth16`: the witness calculator and proving key a prover of this deployment uses. */
+  singleTeleportCircuit?: { wasmPath: string; zkeyPath: string } | undefined;
   /** The zERC20 verifier of {@link Deployment.protocol} (proved roots and teleport mint). */
   verifier: Address;
   /** The account that proves transfer roots (allow-listed on a v2 verifier; anyone may under v1). */
@@ -160,22 +174,24 @@ export async function deployContracts(parameters: DeployContractsParameters): Pr
   const client = createPublicClient({ transport: http(parameters.rpcUrl), pollingInterval: 50 });
   const deployer = privateKeyToAccount(accounts.deployer.privateKey);
 
-  const [artifacts, chainId, startNonce, block] = await Promise.all([
+  const singleTeleportVerifier = parameters.singleTeleportVerifier ?? "fixture-signature";
+  const [artifacts, chainId, startNonce, block, circuit] = await Promise.all([
     parameters.artifacts ?? loadArtifacts(),
     client.getChainId(),
     client.getTransactionCount({ address: deployer.address, blockTag: "pending" }),
     client.getBlock(),
+    singleTeleportVerifier === "groth16" ? buildSingleTeleportCircuit({ protocol }) : undefined,
   ]);
 
   // The plan's order fixes the nonces, and with them every contract address, before anything is sent.
   const plan: Step[] = [];
   const addressAt = (offset: number): Address => getContractAddress({ from: deployer.address, nonce: BigInt(startNonce + offset) });
-  const deploy = (label: string, contract: DeployableContractName, args: readonly unknown[]): Address => {
+  const deployArtifact = (label: string, { abi, bytecode }: ContractArtifact, args: readonly unknown[]): Address => {
     const expectedAddress = addressAt(plan.length);
-    const { abi, bytecode } = artifacts[contract];
     plan.push({ label, data: encodeDeployData({ abi, bytecode, args }), expectedAddress });
     return expectedAddress;
   };
+  const deploy = (label: string, contract: DeployableContractName, args: readonly unknown[]): Address => deployArtifact(label, artifacts[contract], args);
   const deployProofVerifier = (contract: DeployableContractName, circuit: OnChainFixtureCircuit): Address =>
     deploy(`deploy ${contract}(${circuit})`, contract, [FIXTURE_PROVER_ADDRESS, fixtureCircuitTag(circuit)]);
   const call = (label: string, to: Address, data: Hex): void => {
@@ -193,7 +209,10 @@ export async function deployContracts(parameters: DeployContractsParameters): Pr
   const verifierOffset = plan.length + 5;
   const hub = deploy("deploy FixtureHub", "FixtureHub", [deployer.address, addressAt(verifierOffset)]);
   const proofVerifiers: Record<OnChainFixtureCircuit, Address> = {
-    withdraw_single: deployProofVerifier("FixtureGroth16Verifier", "withdraw_single"),
+    withdraw_single:
+      circuit === undefined
+        ? deployProofVerifier("FixtureGroth16Verifier", "withdraw_single")
+        : deployArtifact("deploy Groth16Verifier(withdraw_single)", circuit.verifier, []),
     withdraw_local: deployProofVerifier("FixtureWithdrawDeciderVerifier", "withdraw_local"),
     withdraw_global: deployProofVerifier("FixtureWithdrawDeciderVerifier", "withdraw_global"),
     root: deployProofVerifier("FixtureRootDeciderVerifier", "root"),
@@ -276,6 +295,8 @@ export async function deployContracts(parameters: DeployContractsParameters): Pr
     hub,
     hubEid: FIXTURE_HUB_EID,
     proofVerifiers,
+    singleTeleportVerifier,
+    ...(circuit === undefined ? {} : { singleTeleportCircuit: { wasmPath: circuit.wasmPath, zkeyPath: circuit.zkeyPath } }),
     verifier,
     rootProver: accounts.rootProver.address,
     permitBurner,

@@ -10,7 +10,7 @@ import type { Address, Hex } from "viem";
 import { devAccounts, FIXTURE_PROVER_ADDRESS, FIXTURE_PROVER_PRIVATE_KEY, type DevAccount, type DevAccountName } from "../accounts/devAccounts.js";
 import { startAnvil } from "../anvil/startAnvil.js";
 import { createDeciderApp } from "../decider/deciderApp.js";
-import { deployContracts, type Deployment } from "../deploy/deployContracts.js";
+import { deployContracts, type Deployment, type SingleTeleportVerifierKind } from "../deploy/deployContracts.js";
 import { listen } from "../http/listen.js";
 import { startIndexer, type RunningIndexer } from "../indexer/startIndexer.js";
 import { renderFacilitatorEnv, renderFacilitatorToml } from "./facilitatorFiles.js";
@@ -32,6 +32,8 @@ export type StartStackOptions = {
   rootIntervalMs?: number;
   /** anvil without automine, for tests that hold transactions in the mempool. */
   automine?: boolean;
+  /** What verifies single-teleport proofs (default `fixture-signature`; `groth16`: real proofs of the local circuit). */
+  singleTeleportVerifier?: SingleTeleportVerifierKind;
   /** Receives background failures of the indexer; they never stop the stack. */
   onError?: (error: unknown) => void;
 };
@@ -58,6 +60,10 @@ export type StackDeployment = {
   /** The EIP-3009 fixture token (FixtureUsdc3009) the official x402 `exact` scheme pays with in the benchmarks. */
   usdc3009: Address;
   proofVerifiers: Deployment["proofVerifiers"];
+  /** What `proofVerifiers.withdraw_single` checks. */
+  singleTeleportVerifier: SingleTeleportVerifierKind;
+  /** Under `groth16`: the files a Groth16 prover of this stack reads. */
+  singleTeleportCircuit?: { wasmPath: string; zkeyPath: string } | undefined;
   indexerUrl: string;
   deciderUrl: string;
   /** The published fixture proof key (private on purpose: the fixture proof system is local-only). */
@@ -90,7 +96,13 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const anvil = await startAnvil({ port: options.anvilPort, automine: options.automine });
     stoppers.push(anvil.stop);
     const protocol = options.protocol ?? DEFAULT_PROTOCOL_VERSION;
-    const contracts = await deployContracts({ rpcUrl: anvil.rpcUrl, accounts, protocol, decimals: options.decimals });
+    const contracts = await deployContracts({
+      rpcUrl: anvil.rpcUrl,
+      accounts,
+      protocol,
+      decimals: options.decimals,
+      singleTeleportVerifier: options.singleTeleportVerifier,
+    });
     const indexer = await startIndexer({
       rpcUrl: anvil.rpcUrl,
       chainId: contracts.chainId,
@@ -129,6 +141,8 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       feeSplit: contracts.feeSplit,
       usdc3009: contracts.usdc3009,
       proofVerifiers: contracts.proofVerifiers,
+      singleTeleportVerifier: contracts.singleTeleportVerifier,
+      ...(contracts.singleTeleportCircuit === undefined ? {} : { singleTeleportCircuit: contracts.singleTeleportCircuit }),
       indexerUrl: indexer.url,
       deciderUrl: decider.url,
       fixtureProverKey: FIXTURE_PROVER_PRIVATE_KEY,

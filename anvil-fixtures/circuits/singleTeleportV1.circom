@@ -1,0 +1,3 @@
+pragma circom 2.1.0;
+include "singleTeleport.circom";
+component main {public [transferRoot, recipientHash, withdrawValue]} = SingleTeleport(1, 40);
