@@ -15,12 +15,12 @@
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
-import { BN254_FIELD_MODULUS, openBurnAddress, poseidonChoice, type PoseidonImplementationName, zerc20Protocol } from "@svc/scheme";
+import { BN254_FIELD_MODULUS, openBurnAddress, poseidonChoice, zerc20Protocol } from "@svc/scheme";
 import { toHex, type Hex } from "viem";
 
 import { BurnAddressPoolClosedError, BurnAddressUnavailableError, BurnAddressVerificationError, InvalidChallengeOptionError } from "./errors.js";
 import type { BurnAddressStockStore } from "./burnAddressStockFile.js";
-import { BurnAddressWorker } from "./burnAddressWorker.js";
+import { BurnAddressWorker, type WorkerPoseidon } from "./burnAddressWorker.js";
 import { type BurnTarget, burnSecretInputs, type BurnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret } from "./challengeRecord.js";
 
@@ -51,8 +51,8 @@ export type BurnAddressPoolParameters = BurnTarget & {
    * them (a restart loses at most these). Default a quarter of `size`, at least 1; 0 releases on each take.
    */
   releaseAhead?: number | undefined;
-  /** The Poseidon implementation workers search with; default the process's `poseidonChoice()`. */
-  poseidon?: PoseidonImplementationName | undefined;
+  /** The Poseidon implementation and search path workers search with; default the process's `poseidonChoice()`. */
+  poseidon?: WorkerPoseidon | undefined;
 };
 
 /** A snapshot of the pool for health and admin output; it carries no secret. */
@@ -107,7 +107,7 @@ export class BurnAddressPool implements BurnAddressSource {
   readonly #takeTimeoutMs: number;
   readonly #store: BurnAddressStockStore | undefined;
   readonly #releaseAhead: number;
-  readonly #poseidon: PoseidonImplementationName;
+  readonly #poseidon: WorkerPoseidon;
   readonly #stock: StockEntry[] = [];
   readonly #waiters: Waiter[] = [];
   readonly #stockedListeners: (() => void)[] = [];
@@ -144,7 +144,7 @@ export class BurnAddressPool implements BurnAddressSource {
       throw new InvalidChallengeOptionError({ option: "pool release-ahead count", expected: "an integer of at least 0" });
     }
     this.#releaseAhead = releaseAhead;
-    this.#poseidon = parameters.poseidon ?? poseidonChoice().implementation.name;
+    this.#poseidon = parameters.poseidon ?? poseidonChoice().implementation;
     this.#restore();
     this.#refill();
   }

@@ -3,6 +3,7 @@
  * daemon whose RPC went away.
  */
 import { Writable } from "node:stream";
+import { selectPoseidon } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { formatDaemonStatus } from "../operator/formatDaemonStatus.js";
@@ -22,6 +23,8 @@ import { EXIT_USAGE, runCli } from "./runCli.js";
 let stack: TestStack;
 let proxy: StoppableRpcProxy;
 let daemon: TestDaemon;
+// The test daemon's environment forces no path: the fastest this processor has.
+const fastestPath = selectPoseidon("native").implementation.path;
 
 beforeAll(async () => {
   stack = await startTestStack();
@@ -73,6 +76,7 @@ describe("facilitator status", () => {
     expect(lines).toContain("failed entries: none");
     expect(lines).toContain("late burns: none");
     expect(lines).toContainEqual(expect.stringMatching(/^burn-address stock: \d+ ready, \d+ deriving$/));
+    expect(lines).toContain(`poseidon: native, path ${fastestPath}`);
     expect(lines).toContainEqual(expect.stringMatching(/^relayer 0x[0-9a-fA-F]{40}: [0-9.]+ ETH, queue depth 0$/));
   });
 
@@ -85,6 +89,7 @@ describe("facilitator status", () => {
     expect(parsed.status.openChallenges).toBe(0);
     expect(BigInt(parsed.status.relayer.balanceWei)).toBeGreaterThan(0n);
     expect(parsed.failed).toEqual({ settlements: [], total: 0 });
+    expect(parsed.status.poseidon).toEqual({ implementation: "native", path: fastestPath });
   });
 
   it("names SVC_ADMIN_TOKEN, never its value, when the daemon refuses it", async () => {
@@ -135,6 +140,7 @@ describe("formatDaemonStatus", () => {
         },
         openChallenges: 0,
         stock: null,
+        poseidon: { implementation: "poseidon-lite", path: null },
         relayer: { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", balanceWei: "1500000000000000000", queueDepth: 2 },
         treasury: { address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", balanceWei: null },
       },
@@ -156,7 +162,7 @@ describe("formatDaemonStatus", () => {
     expect(text).toContain("  accepted        3  oldest 2h 2m\n");
     expect(text).toContain("  failed          2  oldest 1d 1h\n");
     expect(text).toContain(`failed entries: 2 (first 1)\n  0x${"ab".repeat(32)} permit 10: chain evidence vanished: gone\n`);
-    expect(text).toContain("burn-address stock: none (this profile issues no offers)\n");
+    expect(text).toContain("burn-address stock: none (this profile issues no offers)\nposeidon: poseidon-lite (no search path)\n");
     expect(text).toContain("relayer 0x70997970C51812dc3A010C7d01b50e0d17dc79C8: 1.5 ETH, queue depth 2\n");
     expect(text).toContain("treasury 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0: balance unknown (RPC did not answer)\n");
   });

@@ -9,6 +9,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
 import type { FinalizeFailedReason } from "../finalize/finalizeReasons.js";
+import type { PoseidonStatus } from "../operator/adminStatus.js";
 import { BACKLOG_STATES, type SettlementBacklog } from "../operator/settlementBacklog.js";
 import { withTimeout } from "../operator/withTimeout.js";
 
@@ -35,6 +36,8 @@ export type HistoryOperation = "login" | "proof_issue" | "proof_verify" | "proof
 export type MetricsSources = {
   /** The burn-address pool's counters; `undefined` when no pool runs (non-local profile). */
   poolStats: () => BurnAddressPoolStats | undefined;
+  /** The Poseidon implementation and search path chosen at start (fixed for the process). */
+  poseidon: PoseidonStatus;
   backlog: () => SettlementBacklog;
   openChallenges: () => number;
   /** Relayer transactions submitted and not yet answered. */
@@ -113,6 +116,13 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
       this.set((sources.poolStats()?.meanDerivationMs ?? 0) / 1000);
     },
   });
+  // An info metric: the value is always 1, the facts are the labels (a path of `none` for poseidon-lite).
+  new Gauge({
+    name: "facilitator_poseidon_info",
+    help: "The Poseidon implementation and native search path burn addresses derive with (value 1).",
+    labelNames: ["implementation", "path"],
+    registers,
+  }).set({ implementation: sources.poseidon.implementation, path: sources.poseidon.path ?? "none" }, 1);
   const verifies = new Counter({
     name: "facilitator_verify_total",
     help: "POST /verify answers, by outcome (valid or the invalidReason code).",

@@ -2,6 +2,7 @@
  * The body of `GET /admin/status` as a zod schema: the daemon builds it, `facilitator status` parses it at
  * its edge, and both take the type from here.
  */
+import { NativePoseidonPathSchema } from "@svc/scheme";
 import { z } from "zod";
 
 import { BACKLOG_STATES } from "./settlementBacklog.js";
@@ -17,7 +18,13 @@ const AccountSchema = z.object({
     .nullable(),
 });
 
-/** `GET /admin/status`: backlog by state, open challenges, burn-address stock, relayer and treasury accounts. */
+/** The Poseidon burn addresses derive with: `path` is the native addon's search path, `null` for `poseidon-lite`. */
+export const PoseidonStatusSchema = z.object({ implementation: z.enum(["native", "poseidon-lite"]), path: NativePoseidonPathSchema.nullable() });
+
+/** One of {@link PoseidonStatusSchema}. */
+export type PoseidonStatus = z.infer<typeof PoseidonStatusSchema>;
+
+/** `GET /admin/status`: backlog by state, open challenges, burn-address stock and Poseidon, relayer and treasury accounts. */
 export const AdminStatusSchema = z.object({
   profile: z.string().nullable(),
   chainId: z.int(),
@@ -27,6 +34,7 @@ export const AdminStatusSchema = z.object({
   openChallenges: z.int().min(0),
   /** `null` under a non-local profile, which derives no burn addresses. */
   stock: z.object({ stocked: z.int().min(0), deriving: z.int().min(0), derived: z.int().min(0), stopped: z.boolean() }).nullable(),
+  poseidon: PoseidonStatusSchema,
   relayer: AccountSchema.extend({ queueDepth: z.int().min(0) }),
   treasury: AccountSchema,
   /** Present when `SVC_MINTER_PK` names a key of its own: the account that sends mints and fee distributions. */

@@ -1,6 +1,7 @@
 /**
  * The human summary `facilitator status` prints: readiness first (the question asked most), then what is
- * stuck (backlog ages, failed entries, late burns), then the supplies that run out (stock, gas).
+ * stuck (backlog ages, failed entries, late burns), then the supplies that run out (stock, gas), with the
+ * Poseidon the stock is derived with beside the stock.
  */
 import { formatEther } from "viem";
 
@@ -34,6 +35,7 @@ export function formatDaemonStatus(status: DaemonStatus): string {
       ? "burn-address stock: none (this profile issues no offers)"
       : `burn-address stock: ${admin.stock.stocked} ready, ${admin.stock.deriving} deriving${admin.stock.stopped ? ", POOL STOPPED" : ""}`,
   );
+  lines.push(`poseidon: ${admin.poseidon.implementation}${admin.poseidon.path === null ? " (no search path)" : `, path ${admin.poseidon.path}`}`);
   lines.push(`relayer ${admin.relayer.address}: ${formatBalance(admin.relayer.balanceWei)}, queue depth ${admin.relayer.queueDepth}`);
   lines.push(`treasury ${admin.treasury.address}: ${formatBalance(admin.treasury.balanceWei)}`);
   if (admin.minter) lines.push(`minter ${admin.minter.address}: ${formatBalance(admin.minter.balanceWei)}`);

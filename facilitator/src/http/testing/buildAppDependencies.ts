@@ -117,6 +117,7 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
         },
         openChallenges: 2,
         stock: { stocked: 16, deriving: 0, derived: 16, stopped: false },
+        poseidon: { implementation: "native", path: "avx512-ifma" },
         relayer: { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", balanceWei: "1000000000000000000", queueDepth: 0 },
         treasury: { address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", balanceWei: "0" },
       }),
