@@ -200,6 +200,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
         ...burnTarget,
         seed,
         size: config.daemon.burn_address_pool_size,
+        maxSize: config.daemon.burn_address_pool_max_size,
         workers: config.daemon.burn_address_workers,
         poseidon: poseidon.implementation,
         stock,

@@ -116,6 +116,39 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
       this.set((sources.poolStats()?.meanDerivationMs ?? 0) / 1000);
     },
   });
+  new Gauge({
+    name: "facilitator_burn_address_stock_target",
+    help: "The burn-address stock size the workers refill to, sized from the observed offer and derivation rates.",
+    registers,
+    collect() {
+      this.set(sources.poolStats()?.target ?? 0);
+    },
+  });
+  new Gauge({
+    name: "facilitator_burn_address_offer_rate",
+    help: "Burn addresses taken from the stock per second (served or waiting), exponentially weighted over about a minute.",
+    registers,
+    collect() {
+      this.set(sources.poolStats()?.offersPerSecond ?? 0);
+    },
+  });
+  new Gauge({
+    name: "facilitator_burn_address_derivation_rate",
+    help: "Burn addresses the workers derive per second while all are busy (0 before the first derivation).",
+    registers,
+    collect() {
+      this.set(sources.poolStats()?.derivationsPerSecond ?? 0);
+    },
+  });
+  new Gauge({
+    name: "facilitator_burn_address_stock_lasts_seconds",
+    help: "Seconds the ready burn-address stock lasts at the current offer rate net of derivation (+Inf when it does not run out).",
+    registers,
+    collect() {
+      // Without a pool (a non-local profile) no offer draws on a stock: it lasts as long as one without demand.
+      this.set(sources.poolStats()?.lastsSeconds ?? Number.POSITIVE_INFINITY);
+    },
+  });
   // An info metric: the value is always 1, the facts are the labels (a path of `none` for poseidon-lite).
   new Gauge({
     name: "facilitator_poseidon_info",

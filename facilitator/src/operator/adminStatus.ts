@@ -18,6 +18,26 @@ const AccountSchema = z.object({
     .nullable(),
 });
 
+/** The burn-address stock: what is ready, the size aimed at, and the rates it is sized from. */
+const StockStatusSchema = z.object({
+  stocked: z.int().min(0),
+  deriving: z.int().min(0),
+  derived: z.int().min(0),
+  stopped: z.boolean(),
+  /** The configured size, never aimed below. */
+  floor: z.int().min(0),
+  /** Never aimed above. */
+  ceiling: z.int().min(0),
+  /** The size the workers refill to now. */
+  target: z.int().min(0),
+  /** Offers taken per second, exponentially weighted over about a minute. */
+  offersPerSecond: z.number().min(0),
+  /** Derivations per second while every worker is busy; `null` before the first derivation. */
+  derivationsPerSecond: z.number().min(0).nullable(),
+  /** Seconds the ready stock lasts at the current offer rate net of derivation; `null`: it does not run out. */
+  lastsSeconds: z.number().min(0).nullable(),
+});
+
 /** The Poseidon burn addresses derive with: `path` is the native addon's search path, `null` for `poseidon-lite`. */
 export const PoseidonStatusSchema = z.object({ implementation: z.enum(["native", "poseidon-lite"]), path: NativePoseidonPathSchema.nullable() });
 
@@ -33,7 +53,7 @@ export const AdminStatusSchema = z.object({
   ),
   openChallenges: z.int().min(0),
   /** `null` under a non-local profile, which derives no burn addresses. */
-  stock: z.object({ stocked: z.int().min(0), deriving: z.int().min(0), derived: z.int().min(0), stopped: z.boolean() }).nullable(),
+  stock: StockStatusSchema.nullable(),
   poseidon: PoseidonStatusSchema,
   relayer: AccountSchema.extend({ queueDepth: z.int().min(0) }),
   treasury: AccountSchema,

@@ -46,7 +46,21 @@ export async function readAdminStatus(sources: AdminStatusSources): Promise<Admi
     chainId: sources.chainId,
     backlog: sources.backlog(),
     openChallenges: sources.openChallenges(),
-    stock: stats === undefined ? null : { stocked: stats.stocked, deriving: stats.deriving, derived: stats.derived, stopped: stats.stopped },
+    stock:
+      stats === undefined
+        ? null
+        : {
+            stocked: stats.stocked,
+            deriving: stats.deriving,
+            derived: stats.derived,
+            stopped: stats.stopped,
+            floor: stats.floor,
+            ceiling: stats.ceiling,
+            target: stats.target,
+            offersPerSecond: stats.offersPerSecond,
+            derivationsPerSecond: stats.derivationsPerSecond,
+            lastsSeconds: stats.lastsSeconds,
+          },
     poseidon: sources.poseidon,
     relayer: { address: sources.relayer.address, balanceWei: relayerWei, queueDepth: sources.relayer.queueDepth() },
     treasury: { address: sources.treasury.address, balanceWei: treasuryWei },
