@@ -147,11 +147,65 @@ describe("pool options", () => {
   it.each([
     [{ size: -1 }, "pool size"],
     [{ size: 1.5 }, "pool size"],
+    [{ size: 4, maxSize: 3 }, "pool maximum size"],
+    [{ size: 4, maxSize: 4.5 }, "pool maximum size"],
     [{ workers: 0 }, "pool workers"],
     [{ takeTimeoutMs: -1 }, "pool take timeout"],
   ])("refuses %o", (options, option) => {
     expect(() => new BurnAddressPool({ protocol, chainId, treasury, seed: "0x00" as Hex, ...options })).toThrow(InvalidChallengeOptionError);
     expect(() => new BurnAddressPool({ protocol, chainId, treasury, seed: "0x00" as Hex, ...options })).toThrow(option);
+  });
+});
+
+describe("a pool sized from demand", () => {
+  it("grows its target under sustained takes within floor..ceiling, keeps that many ready, and aims at the floor again once demand stops", async () => {
+    // The pool's clock is the test's: it moves only when set below, so every rate here is exact.
+    let clock = 0;
+    const pool = new BurnAddressPool({ protocol, chainId, treasury, seed, size: 1, maxSize: 4, workers: 1, takeTimeoutMs: 1, now: () => clock });
+    try {
+      // The first derivation started at 0 and cannot finish before this turn of the event loop ends: it takes 1 s.
+      clock = 1_000;
+      await pool.whenStocked(20_000);
+      expect(pool.stats()).toMatchObject({ stocked: 1, floor: 1, ceiling: 4, target: 1, offersPerSecond: 0, derivationsPerSecond: 1, lastsSeconds: null });
+
+      // Thirty seconds of ten takes a second, all in this one turn: no derivation finishes in between.
+      const targets: number[] = [];
+      const takes: Promise<unknown>[] = [];
+      for (let i = 0; i < 300; i++) {
+        clock += 100;
+        takes.push(
+          pool.take().then(
+            () => "served",
+            (error: unknown) => error,
+          ),
+        );
+        targets.push(pool.stats().target);
+      }
+      expect(targets[0]).toBe(1);
+      expect(targets.every((target, i) => target >= 1 && target <= 4 && target >= (targets[i - 1] ?? target))).toBe(true);
+      expect(targets.at(-1)).toBe(4);
+      const busy = pool.stats();
+      // 300 takes 0.1 s apart weigh (1 - e^-0.5) / (60 (1 - e^(-1/600))) = 3.94 a second against one derivation a second.
+      expect(busy.offersPerSecond).toBeCloseTo(3.94, 1);
+      expect(busy).toMatchObject({ stocked: 0, target: 4, derivationsPerSecond: 1, lastsSeconds: 0 });
+
+      // The first take had the stocked address; the waiting ones time out (or catch a derivation) within 1 ms.
+      const outcomes = await Promise.all(takes);
+      expect(outcomes[0]).toBe("served");
+      for (const outcome of outcomes) if (outcome !== "served") expect(outcome).toBeInstanceOf(BurnAddressUnavailableError);
+
+      // With the waiters gone the workers refill to the target, not the floor, and stop there.
+      await expect.poll(() => pool.stats().stocked, { timeout: 20_000, interval: 10 }).toBe(4);
+      expect(pool.stats()).toMatchObject({ stocked: 4, deriving: 0, target: 4 });
+
+      // Ten quiet minutes: the offer rate has decayed, the target is the floor again, the stock is kept.
+      clock += 10 * 60_000;
+      const quiet = pool.stats();
+      expect(quiet.offersPerSecond).toBeLessThan(0.001);
+      expect(quiet).toMatchObject({ stocked: 4, target: 1, lastsSeconds: null });
+    } finally {
+      await pool.close();
+    }
   });
 });
 

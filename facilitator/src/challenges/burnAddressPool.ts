@@ -1,7 +1,12 @@
 /**
- * A small stock of pre-derived one-time burn addresses for one `(protocol, chainId, treasury, seed)`. Deriving one
- * costs about 4096 Poseidon hashes, too slow for a request, so worker threads (one per core by default) keep
- * the stock full in the background and `POST /challenge` only takes from it.
+ * A stock of pre-derived one-time burn addresses for one `(protocol, chainId, treasury, seed)`. Deriving one
+ * costs 4096 (v1) or 65,536 (v2) Poseidon hashes, too slow for a request, so worker threads (one per core by
+ * default) keep the stock full in the background and `POST /challenge` only takes from it.
+ *
+ * The stock's size follows demand between the configured size (the floor) and a ceiling: the pool measures
+ * the offer rate (takes per second, exponentially weighted over about a minute) and what its workers derive
+ * per second, and aims at the size `stockTarget` gives for them (see `stockSizing.ts`). A stock above a target
+ * that fell again is not discarded, only used up.
  *
  * Each worker answer is re-checked here with the scheme's `poseidon-lite` hash (one hash, not a search): a
  * stock entry is always an address the scheme itself would derive, whatever implementation the worker ran.
@@ -15,14 +20,23 @@
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
-import { BN254_FIELD_MODULUS, openBurnAddress, poseidonChoice, type PoseidonImplementationName, zerc20Protocol } from "@svc/scheme";
+import { BN254_FIELD_MODULUS, openBurnAddress, poseidonChoice, zerc20Protocol } from "@svc/scheme";
 import { toHex, type Hex } from "viem";
 
 import { BurnAddressPoolClosedError, BurnAddressUnavailableError, BurnAddressVerificationError, InvalidChallengeOptionError } from "./errors.js";
 import type { BurnAddressStockStore } from "./burnAddressStockFile.js";
-import { BurnAddressWorker } from "./burnAddressWorker.js";
+import { BurnAddressWorker, type WorkerPoseidon } from "./burnAddressWorker.js";
 import { type BurnTarget, burnSecretInputs, type BurnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret } from "./challengeRecord.js";
+import { DecayingRate } from "./decayingRate.js";
+import {
+  DEFAULT_BURN_ADDRESS_POOL_GROWTH,
+  DERIVATION_TIME_WEIGHT,
+  derivationsPerSecond,
+  OFFER_RATE_TIME_CONSTANT_MS,
+  stockLastsSeconds,
+  stockTarget,
+} from "./stockSizing.js";
 
 /** Default number of addresses kept ready: enough to absorb a burst while the workers refill. */
 export const DEFAULT_BURN_ADDRESS_POOL_SIZE = 16;
@@ -38,8 +52,10 @@ const MAX_CONSECUTIVE_WORKER_FAILURES = 3;
 export type BurnAddressPoolParameters = BurnTarget & {
   /** The burn-address seed (`deriveBurnSeed`). */
   seed: Hex;
-  /** Addresses kept ready; 0 derives only on demand. Default {@link DEFAULT_BURN_ADDRESS_POOL_SIZE}. */
+  /** Addresses kept ready at least (the floor); 0 derives only on demand. Default {@link DEFAULT_BURN_ADDRESS_POOL_SIZE}. */
   size?: number | undefined;
+  /** Addresses kept ready at most, however high demand runs; at least `size`. Default `size` × {@link DEFAULT_BURN_ADDRESS_POOL_GROWTH}. */
+  maxSize?: number | undefined;
   /** Worker threads; default `os.availableParallelism()`, one per core (the request path needs little CPU). */
   workers?: number | undefined;
   /** How long `take()` waits when the stock is empty. Default {@link DEFAULT_BURN_ADDRESS_TAKE_TIMEOUT_MS}. */
@@ -51,8 +67,10 @@ export type BurnAddressPoolParameters = BurnTarget & {
    * them (a restart loses at most these). Default a quarter of `size`, at least 1; 0 releases on each take.
    */
   releaseAhead?: number | undefined;
-  /** The Poseidon implementation workers search with; default the process's `poseidonChoice()`. */
-  poseidon?: PoseidonImplementationName | undefined;
+  /** The Poseidon implementation and search path workers search with; default the process's `poseidonChoice()`. */
+  poseidon?: WorkerPoseidon | undefined;
+  /** A monotonic clock in milliseconds for the offer and derivation rates; default `performance.now`. */
+  now?: (() => number) | undefined;
 };
 
 /** A snapshot of the pool for health and admin output; it carries no secret. */
@@ -73,6 +91,18 @@ export type BurnAddressPoolStats = {
   stopped: boolean;
   /** Entries restored from the persisted stock at start (after their re-check). */
   restored: number;
+  /** The configured size: the stock is never aimed below it. */
+  floor: number;
+  /** The stock is never aimed above this. */
+  ceiling: number;
+  /** The size the workers refill to now, from the observed rates (`floor..ceiling`). */
+  target: number;
+  /** Offers taken per second (served or waiting), exponentially weighted over about a minute. */
+  offersPerSecond: number;
+  /** What the workers derive per second while all are busy (0 once stopped); `null` before the first derivation. */
+  derivationsPerSecond: number | null;
+  /** Seconds the ready stock lasts at the current offer rate net of derivation; `null` when it does not run out. */
+  lastsSeconds: number | null;
 };
 
 /** Anything that hands out fresh burn secrets: the pool, or a stand-in in tests. */
@@ -103,11 +133,14 @@ export class BurnAddressPool implements BurnAddressSource {
   readonly target: BurnTarget;
   readonly #seed: Hex;
   readonly #size: number;
+  readonly #maxSize: number;
   readonly #maxWorkers: number;
   readonly #takeTimeoutMs: number;
   readonly #store: BurnAddressStockStore | undefined;
   readonly #releaseAhead: number;
-  readonly #poseidon: PoseidonImplementationName;
+  readonly #poseidon: WorkerPoseidon;
+  readonly #now: () => number;
+  readonly #offers = new DecayingRate(OFFER_RATE_TIME_CONSTANT_MS);
   readonly #stock: StockEntry[] = [];
   readonly #waiters: Waiter[] = [];
   readonly #stockedListeners: (() => void)[] = [];
@@ -115,6 +148,7 @@ export class BurnAddressPool implements BurnAddressSource {
   #deriving = 0;
   #derived = 0;
   #derivationMsTotal = 0;
+  #recentDerivationMs: number | undefined;
   #restored = 0;
   #consecutiveFailures = 0;
   #closed = false;
@@ -127,6 +161,10 @@ export class BurnAddressPool implements BurnAddressSource {
     if (!Number.isSafeInteger(size) || size < 0) {
       throw new InvalidChallengeOptionError({ option: "pool size", expected: "an integer of at least 0" });
     }
+    const maxSize = parameters.maxSize ?? size * DEFAULT_BURN_ADDRESS_POOL_GROWTH;
+    if (!Number.isSafeInteger(maxSize) || maxSize < size) {
+      throw new InvalidChallengeOptionError({ option: "pool maximum size", expected: "an integer of at least the pool size" });
+    }
     if (!Number.isSafeInteger(workers) || workers < 1) {
       throw new InvalidChallengeOptionError({ option: "pool workers", expected: "an integer of at least 1" });
     }
@@ -136,6 +174,7 @@ export class BurnAddressPool implements BurnAddressSource {
     this.target = { protocol: parameters.protocol, chainId: parameters.chainId, treasury: parameters.treasury };
     this.#seed = parameters.seed;
     this.#size = size;
+    this.#maxSize = maxSize;
     this.#maxWorkers = workers;
     this.#takeTimeoutMs = takeTimeoutMs;
     this.#store = parameters.stock;
@@ -144,7 +183,8 @@ export class BurnAddressPool implements BurnAddressSource {
       throw new InvalidChallengeOptionError({ option: "pool release-ahead count", expected: "an integer of at least 0" });
     }
     this.#releaseAhead = releaseAhead;
-    this.#poseidon = parameters.poseidon ?? poseidonChoice().implementation.name;
+    this.#poseidon = parameters.poseidon ?? poseidonChoice().implementation;
+    this.#now = parameters.now ?? (() => performance.now());
     this.#restore();
     this.#refill();
   }
@@ -156,6 +196,8 @@ export class BurnAddressPool implements BurnAddressSource {
   take(): Promise<BurnSecret> {
     const stopped = this.#stoppedError();
     if (stopped !== undefined) return Promise.reject(stopped);
+    // Demand, whether the stock serves it or it waits: a take that has to wait is the one a larger stock saves.
+    this.#offers.record(this.#now());
     const stocked = this.#stock.shift();
     if (stocked !== undefined) {
       this.#refill();
@@ -200,8 +242,12 @@ export class BurnAddressPool implements BurnAddressSource {
     });
   }
 
-  /** Counts for health output. */
+  /** Counts and rates for health output. */
   stats(): BurnAddressPoolStats {
+    const stopped = this.#closed || this.#broken !== undefined;
+    const sizing = this.#sizing();
+    // A stopped pool derives nothing more, whatever its workers managed before.
+    const capacity = stopped ? 0 : sizing.derivationsPerSecond;
     return {
       stocked: this.#stock.length,
       deriving: this.#deriving,
@@ -209,8 +255,14 @@ export class BurnAddressPool implements BurnAddressSource {
       workers: this.#workers.filter((worker) => worker.alive).length,
       derived: this.#derived,
       meanDerivationMs: this.#derived === 0 ? 0 : this.#derivationMsTotal / this.#derived,
-      stopped: this.#closed || this.#broken !== undefined,
+      stopped,
       restored: this.#restored,
+      floor: this.#size,
+      ceiling: this.#maxSize,
+      target: sizing.target,
+      offersPerSecond: sizing.offersPerSecond,
+      derivationsPerSecond: capacity,
+      lastsSeconds: stockLastsSeconds({ stocked: this.#stock.length, offersPerSecond: sizing.offersPerSecond, derivationsPerSecond: capacity }),
     };
   }
 
@@ -268,8 +320,22 @@ export class BurnAddressPool implements BurnAddressSource {
     return undefined;
   }
 
+  // The rates now, and the stock size they call for.
+  #sizing(): { offersPerSecond: number; derivationsPerSecond: number | null; target: number } {
+    const offersPerSecond = this.#offers.perSecond(this.#now());
+    const capacity = derivationsPerSecond(this.#maxWorkers, this.#recentDerivationMs);
+    return {
+      offersPerSecond,
+      derivationsPerSecond: capacity,
+      target: stockTarget({ floor: this.#size, ceiling: this.#maxSize, offersPerSecond, derivationsPerSecond: capacity }),
+    };
+  }
+
+  // Called after every take and every derivation, the only events that raise the target; a target that falls
+  // with time needs no action.
   #refill(): void {
-    const wanted = () => this.#size + this.#waiters.length;
+    const target = this.#sizing().target;
+    const wanted = () => target + this.#waiters.length;
     while (!this.#closed && this.#broken === undefined && this.#stock.length + this.#deriving < wanted()) {
       const worker = this.#idleWorker();
       if (worker === undefined) return;
@@ -290,7 +356,7 @@ export class BurnAddressPool implements BurnAddressSource {
 
   #derive(worker: BurnAddressWorker): void {
     const inputs = burnSecretInputs(this.#seed, this.target, toHex(randomBytes(32)));
-    const started = performance.now();
+    const started = this.#now();
     this.#deriving++;
     worker.search(inputs).then(
       (nonce) => {
@@ -305,7 +371,10 @@ export class BurnAddressPool implements BurnAddressSource {
         }
         this.#consecutiveFailures = 0;
         this.#derived++;
-        this.#derivationMsTotal += performance.now() - started;
+        const elapsedMs = this.#now() - started;
+        this.#derivationMsTotal += elapsedMs;
+        this.#recentDerivationMs =
+          this.#recentDerivationMs === undefined ? elapsedMs : this.#recentDerivationMs + (elapsedMs - this.#recentDerivationMs) * DERIVATION_TIME_WEIGHT;
         this.#deliver({ burn, nonce });
         this.#refill();
       },

@@ -19,6 +19,19 @@ describe("BurnAddressWorker", () => {
     }
   });
 
+  it("searches on the implementation and path it is handed, not on what the thread's environment would choose", async () => {
+    const portable = new BurnAddressWorker({ name: "native", path: "portable" });
+    const lite = new BurnAddressWorker({ name: "poseidon-lite", path: undefined });
+    try {
+      expect(await portable.loaded).toEqual({ name: "native", path: "portable" });
+      expect(await lite.loaded).toEqual({ name: "poseidon-lite", path: null });
+      expect(await portable.search({ protocol: "zerc20-v1", recipientFr: 123456789n, secretBase: 1000n })).toBe(4346n);
+      expect(await lite.search({ protocol: "zerc20-v1", recipientFr: 123456789n, secretBase: 1000n })).toBe(4346n);
+    } finally {
+      await Promise.all([portable.terminate(), lite.terminate()]);
+    }
+  });
+
   it("rejects unanswered searches when terminated and refuses new ones", async () => {
     const worker = new BurnAddressWorker();
     const search = worker.search({ protocol: "zerc20-v1", recipientFr: 123456789n, secretBase: 1000n });

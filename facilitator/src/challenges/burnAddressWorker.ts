@@ -8,11 +8,15 @@
  * inline source plus an absolute URL of the scheme's entry works the same in both. The pool still re-checks
  * every answer with the scheme's `poseidon-lite` hash (one hash). Only the recipient field element and the
  * secret base cross the thread boundary; the seed never does.
+ *
+ * The thread is handed the implementation and the search path the main thread chose (not left to read the
+ * environment itself: the daemon chooses from the environment it was given), and reports what it loaded, so
+ * the path `status` shows is the path the searches run on.
  */
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { poseidonChoice, type PoseidonImplementationName, zerc20Protocol } from "@svc/scheme";
+import { NativePoseidonPathSchema, poseidonChoice, type PoseidonImplementation, zerc20Protocol } from "@svc/scheme";
 import { z } from "zod";
 
 import type { BurnSecretInputs } from "./burnSecretInputs.js";
@@ -25,15 +29,17 @@ import { BurnAddressWorkerError } from "./errors.js";
  */
 export const BURN_ADDRESS_WORKER_NICE = 10;
 
-// The thread lowers its own priority, loads the scheme, builds the implementation the main thread chose
-// (`native` fails loudly rather than silently falling back), then answers jobs one after another, in order.
+// The thread lowers its own priority, loads the scheme, builds the implementation and path the main thread
+// chose (`native` and a named path fail loudly rather than silently falling back), says what it loaded, then
+// answers jobs one after another, in order.
 const WORKER_SOURCE = `"use strict";
 const { parentPort, workerData } = require("node:worker_threads");
 if (workerData.nice !== undefined) {
   try { require("node:os").setPriority(0, workerData.nice); } catch {}
 }
 import(workerData.schemeUrl).then((scheme) => {
-  const { implementation } = scheme.selectPoseidon(workerData.selection);
+  const { implementation } = scheme.selectPoseidon(workerData.selection, { path: workerData.path });
+  parentPort.postMessage({ loaded: { name: implementation.name, path: implementation.path ?? null } });
   parentPort.on("message", (job) => {
     const nonce = implementation.searchBurnNonce(job.prefix, job.secretBase, job.powBits);
     parentPort.postMessage({ id: job.id, nonce });
@@ -42,6 +48,14 @@ import(workerData.schemeUrl).then((scheme) => {
 `;
 
 const resultSchema = z.object({ id: z.number().int().nonnegative(), nonce: z.bigint().nonnegative() });
+
+const loadedSchema = z.object({ loaded: z.object({ name: z.enum(["native", "poseidon-lite"]), path: NativePoseidonPathSchema.nullable() }) });
+
+/** What a worker searches with: an implementation's name and, for the native addon, its search path. */
+export type WorkerPoseidon = Pick<PoseidonImplementation, "name" | "path">;
+
+/** What a worker thread reports it loaded; `path` is `null` for `poseidon-lite`. */
+export type LoadedPoseidon = z.infer<typeof loadedSchema>["loaded"];
 
 type Pending = { resolve: (nonce: bigint) => void; reject: (error: unknown) => void };
 
@@ -62,21 +76,30 @@ function resolveSchemeUrl(): string {
  * await worker.terminate();
  */
 export class BurnAddressWorker {
-  /** The Poseidon implementation this worker searches with. */
-  readonly implementation: PoseidonImplementationName;
+  /** The Poseidon implementation (and search path) this worker was asked to search with. */
+  readonly implementation: WorkerPoseidon;
+  /** Resolves with what the thread loaded; rejects when it stops first (a path it cannot load included). */
+  readonly loaded: Promise<LoadedPoseidon>;
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
   #nextId = 0;
   #stopped: BurnAddressWorkerError | undefined;
+  #onLoaded: { resolve: (loaded: LoadedPoseidon) => void; reject: (error: unknown) => void } | undefined;
 
   /** `implementation` defaults to the process's `poseidonChoice()`, so every thread hashes alike. */
-  constructor(implementation: PoseidonImplementationName = poseidonChoice().implementation.name) {
-    this.implementation = implementation;
+  constructor(implementation: WorkerPoseidon = poseidonChoice().implementation) {
+    this.implementation = { name: implementation.name, path: implementation.path };
+    this.loaded = new Promise<LoadedPoseidon>((resolve, reject) => {
+      this.#onLoaded = { resolve, reject };
+    });
+    // Waiting for the report is optional: a thread that dies before loading fails its searches as well.
+    this.loaded.catch(() => undefined);
     this.#worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
         schemeUrl: resolveSchemeUrl(),
-        selection: implementation === "native" ? "native" : "js",
+        selection: implementation.name === "native" ? "native" : "js",
+        path: implementation.name === "native" ? implementation.path : undefined,
         nice: process.platform === "linux" ? BURN_ADDRESS_WORKER_NICE : undefined,
       },
     });
@@ -122,6 +145,12 @@ export class BurnAddressWorker {
   }
 
   #answer(message: unknown): void {
+    const loaded = loadedSchema.safeParse(message);
+    if (loaded.success) {
+      this.#onLoaded?.resolve(loaded.data.loaded);
+      this.#onLoaded = undefined;
+      return;
+    }
     const parsed = resultSchema.safeParse(message);
     if (!parsed.success) {
       this.#stop(new BurnAddressWorkerError({ reason: "it sent a malformed result" }));
@@ -135,6 +164,8 @@ export class BurnAddressWorker {
 
   #stop(error: BurnAddressWorkerError): void {
     this.#stopped ??= error;
+    this.#onLoaded?.reject(this.#stopped);
+    this.#onLoaded = undefined;
     for (const pending of this.#pending.values()) pending.reject(this.#stopped);
     this.#pending.clear();
   }

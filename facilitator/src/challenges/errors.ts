@@ -89,3 +89,18 @@ export class QuoteOutOfRangeError extends BaseError {
     super(`Cannot quote this price: ${reason}.`);
   }
 }
+
+/**
+ * `SVC_POSEIDON_PATH` forces a burn-nonce search path this processor lacks: the daemon refuses to start rather
+ * than derive on another path than the one asked for. Names the variable, never its value.
+ */
+export class UnsupportedPoseidonPathError extends BaseError {
+  override name = "UnsupportedPoseidonPathError";
+  /** The environment variable that asked for the path. */
+  readonly variable: string;
+
+  constructor({ variable, cause }: { variable: string; cause?: unknown }) {
+    super(`${variable} forces a Poseidon search path this processor does not support; unset it or set it to auto.`, { cause });
+    this.variable = variable;
+  }
+}

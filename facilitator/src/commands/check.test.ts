@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startStack, type RunningStack } from "@svc/anvil-fixtures";
+import { NativePoseidonPathSchema, selectPoseidon } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CHECKS_OUT_LINE, countProblems, runCheck, type CheckFinding } from "./check.js";
@@ -67,7 +68,10 @@ describe("runCheck against the local stack", () => {
     expect(lines).toContain("✓ history: off (none of the six history variables is set)");
     expect(lines).toContain("✓ finalize: mints 0-0 s after acceptance (a keyed random delay), in a keyed order");
     expect(lines).toContain("✓ proofs: off (none of the four proof variables is set)");
-    expect(lines).toContain("✓ poseidon: burn addresses derive with native (SVC_POSEIDON=auto)");
+    // The stack's environment forces no path: the fastest this processor has.
+    const path = selectPoseidon("native").implementation.path;
+    expect(NativePoseidonPathSchema.options).toContain(path);
+    expect(lines).toContain(`✓ poseidon: burn addresses derive with native, path ${path} (SVC_POSEIDON=auto, SVC_POSEIDON_PATH=auto)`);
     expect(lines).toContain(`✓ contracts: network.token ${stack.deployment.token} has deployed code`);
     expect(lines).toContain(`✓ contracts: settlement.permit_burner ${stack.deployment.permitBurner} has deployed code`);
     expect(lines).toContain(`✓ rpc: RPC ${stack.deployment.rpcUrl}/ answers with chain 31337 (= network.chain_id)`);
@@ -240,6 +244,17 @@ describe("runCheck against the local stack", () => {
     expect(problems).toEqual([]);
     expect(lines).toContain('⚠ journal: settlement.journal is "none": accepted payments not yet finalized are lost on restart');
     expect(lines.at(-1)).toBe(`${CHECKS_OUT_LINE} (3 warnings)`);
+  });
+
+  it("prints a forced search path, and reports an invalid SVC_POSEIDON_PATH as the one problem, naming the variable only", async () => {
+    const forced = await check(stack.files.facilitatorToml, { ...env, SVC_POSEIDON_PATH: "portable" });
+    expect(forced.problems).toEqual([]);
+    expect(forced.lines).toContain("✓ poseidon: burn addresses derive with native, path portable (SVC_POSEIDON=auto, SVC_POSEIDON_PATH=portable)");
+
+    const invalid = await check(stack.files.facilitatorToml, { ...env, SVC_POSEIDON_PATH: "warp-drive-4711" });
+    expect(invalid.problems).toEqual(["✗ poseidon: SVC_POSEIDON_PATH must be one of auto, avx512-ifma, avx2, mulx-adx, portable."]);
+    expect(invalid.lines.at(-1)).toBe("check failed: 1 problem");
+    expect(invalid.lines.join("\n")).not.toContain("warp-drive-4711");
   });
 
   it("reports a splitter whose on-chain bps differs from fee.bps", async () => {

@@ -1,11 +1,12 @@
 /**
- * `check` ⇒ `start`: for every configuration `start` refuses because of the providers, the history group or
- * the proof group, `check` reports exactly one problem, on the matching probe, with `start`'s own message
- * where the two share the rule; and where `check` passes those probes, `start` starts.
+ * `check` ⇒ `start`: for every configuration `start` refuses because of the providers, the history group,
+ * the proof group or the Poseidon variables, `check` reports exactly one problem, on the matching probe, with
+ * `start`'s own message where the two share the rule; and where `check` passes those probes, `start` starts.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { InvalidPoseidonPathError } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { BaseError } from "../errors/base.js";
@@ -56,6 +57,13 @@ type Case = {
 };
 
 const CASES: Case[] = [
+  {
+    name: "invalid-poseidon-path",
+    env: () => ({ SVC_POSEIDON_PATH: "warp-drive" }),
+    probe: "poseidon",
+    error: InvalidPoseidonPathError,
+    sameMessage: true,
+  },
   {
     name: "partial-proofs",
     env: () => ({ ...proofEnv, HISTORY_ARTIFACT_PATH: "" }),

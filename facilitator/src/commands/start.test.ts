@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startStack, type RunningStack } from "@svc/anvil-fixtures";
+import { selectPoseidon } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { runStart, type RunStartParameters } from "./start.js";
@@ -76,7 +77,9 @@ describe("runStart", () => {
   it("runs the daemon until the stop request, then stops it and returns 0", async () => {
     const run = start();
     const started = await run.started();
-    expect(started).toMatchObject({ level: "info", event: "started", chain_id: 31337 });
+    expect(started).toMatchObject({ level: "info", event: "started", chain_id: 31337, poseidon: "native" });
+    // The stack's environment forces no path: the fastest this processor has.
+    expect(started["poseidon_path"]).toBe(selectPoseidon("native").implementation.path);
     expect(started["listen"]).toMatch(/^127\.0\.0\.1:\d+$/);
     const health = await fetch(`http://${String(started["listen"])}/healthz`);
     expect(health.status).toBe(200);
@@ -101,6 +104,24 @@ describe("runStart", () => {
     const run = start({ env: withoutRelayer });
     expect(await run.exit).toBe(1);
     expect(run.errors).toEqual(["facilitator failed to start: SVC_RELAYER_PK is not set.\n"]);
+  });
+
+  it("derives on the path SVC_POSEIDON_PATH forces and says so in started", async () => {
+    const configPath = await writeConfigVariant(stack.files.facilitatorToml, { daemon: { burn_address_pool_size: 1 } });
+    const run = start({ configPath, env: { ...env, SVC_POSEIDON_PATH: "portable" } });
+    const started = await run.started();
+    run.requestStop();
+    expect(await run.exit).toBe(0);
+    expect(started).toMatchObject({ poseidon: "native", poseidon_path: "portable" });
+  });
+
+  it("refuses an invalid SVC_POSEIDON_PATH before it opens anything, naming the variable, never the value", async () => {
+    const run = start({ env: { ...env, SVC_POSEIDON_PATH: "warp-drive-4711" } });
+    expect(await run.exit).toBe(1);
+    expect(run.errors).toEqual(["facilitator failed to start: SVC_POSEIDON_PATH must be one of auto, avx512-ifma, avx2, mulx-adx, portable.\n"]);
+    expect(run.lines).toHaveLength(1);
+    expect(parseEvent(run.lines[0] ?? "{}")).toMatchObject({ level: "error", event: "start_failed", error: "InvalidPoseidonPathError" });
+    expect([...run.lines, ...run.errors].join("")).not.toContain("warp-drive-4711");
   });
 
   it("refuses a deployment of the other protocol version before it derives a single burn address", async () => {

@@ -3,8 +3,10 @@
  * daemon whose RPC went away.
  */
 import { Writable } from "node:stream";
+import { selectPoseidon } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import type { DaemonStatus } from "../operator/fetchDaemonStatus.js";
 import { formatDaemonStatus } from "../operator/formatDaemonStatus.js";
 import {
   broadcastBurn,
@@ -22,6 +24,8 @@ import { EXIT_USAGE, runCli } from "./runCli.js";
 let stack: TestStack;
 let proxy: StoppableRpcProxy;
 let daemon: TestDaemon;
+// The test daemon's environment forces no path: the fastest this processor has.
+const fastestPath = selectPoseidon("native").implementation.path;
 
 beforeAll(async () => {
   stack = await startTestStack();
@@ -72,7 +76,10 @@ describe("facilitator status", () => {
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}failed +0$/));
     expect(lines).toContain("failed entries: none");
     expect(lines).toContain("late burns: none");
-    expect(lines).toContainEqual(expect.stringMatching(/^burn-address stock: \d+ ready, \d+ deriving$/));
+    // The test daemon keeps two addresses at least and, by default, four times that at most.
+    expect(lines).toContainEqual(expect.stringMatching(/^burn-address stock: \d+ ready, \d+ deriving, target [2-8] \(2\.\.8\)$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}offers [0-9.]+\/s, derivations [0-9.]+\/s: lasts indefinitely at the current rate$/));
+    expect(lines).toContain(`poseidon: native, path ${fastestPath}`);
     expect(lines).toContainEqual(expect.stringMatching(/^relayer 0x[0-9a-fA-F]{40}: [0-9.]+ ETH, queue depth 0$/));
   });
 
@@ -85,6 +92,13 @@ describe("facilitator status", () => {
     expect(parsed.status.openChallenges).toBe(0);
     expect(BigInt(parsed.status.relayer.balanceWei)).toBeGreaterThan(0n);
     expect(parsed.failed).toEqual({ settlements: [], total: 0 });
+    expect(parsed.status.poseidon).toEqual({ implementation: "native", path: fastestPath });
+    // One offer so far, against workers that derive many a second: the stock does not run out.
+    expect(parsed.status.stock).toMatchObject({ floor: 2, ceiling: 8, stopped: false, lastsSeconds: null });
+    expect(parsed.status.stock.target).toBeGreaterThanOrEqual(2);
+    expect(parsed.status.stock.target).toBeLessThanOrEqual(8);
+    expect(parsed.status.stock.offersPerSecond).toBeGreaterThan(0);
+    expect(parsed.status.stock.derivationsPerSecond).toBeGreaterThan(0);
   });
 
   it("names SVC_ADMIN_TOKEN, never its value, when the daemon refuses it", async () => {
@@ -120,47 +134,75 @@ describe("facilitator status", () => {
 
 describe("formatDaemonStatus", () => {
   it("lists failed entries with their reasons and says how many were left out", () => {
-    const text = formatDaemonStatus({
-      url: "http://127.0.0.1:4032",
-      readiness: { status: "ready", components: { rpc: { ready: true }, indexer: { ready: true }, journal: { ready: true }, stock: { ready: true } } },
-      status: {
-        profile: "local",
-        chainId: 31337,
-        backlog: {
-          intent: { count: 0, oldestAgeSeconds: null },
-          accepted: { count: 3, oldestAgeSeconds: 7_325 },
-          finalized: { count: 0, oldestAgeSeconds: null },
-          failed: { count: 2, oldestAgeSeconds: 90_061 },
-          late_burn: { count: 0, oldestAgeSeconds: null },
-        },
-        openChallenges: 0,
-        stock: null,
-        relayer: { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", balanceWei: "1500000000000000000", queueDepth: 2 },
-        treasury: { address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", balanceWei: null },
-      },
-      failed: {
-        settlements: [
-          {
-            challengeNonce: `0x${"ab".repeat(32)}`,
-            state: "failed",
-            path: "permit",
-            amount: "10",
-            burnTxHash: `0x${"cd".repeat(32)}`,
-            reason: "chain evidence vanished: gone",
-          },
-        ],
-        total: 2,
-      },
-      lateBurns: { settlements: [], total: 0 },
-    });
+    const text = formatDaemonStatus(buildDaemonStatus());
     expect(text).toContain("  accepted        3  oldest 2h 2m\n");
     expect(text).toContain("  failed          2  oldest 1d 1h\n");
     expect(text).toContain(`failed entries: 2 (first 1)\n  0x${"ab".repeat(32)} permit 10: chain evidence vanished: gone\n`);
-    expect(text).toContain("burn-address stock: none (this profile issues no offers)\n");
+    expect(text).toContain("burn-address stock: none (this profile issues no offers)\nposeidon: poseidon-lite (no search path)\n");
     expect(text).toContain("relayer 0x70997970C51812dc3A010C7d01b50e0d17dc79C8: 1.5 ETH, queue depth 2\n");
     expect(text).toContain("treasury 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0: balance unknown (RPC did not answer)\n");
   });
+
+  it("shows the stock's target within its bounds, both rates, and how long it lasts", () => {
+    const stock = {
+      stocked: 3,
+      deriving: 2,
+      derived: 90,
+      stopped: false,
+      floor: 16,
+      ceiling: 64,
+      target: 24,
+      offersPerSecond: 4.5,
+      derivationsPerSecond: 2.254,
+      lastsSeconds: 80.7,
+    };
+    expect(formatDaemonStatus(buildDaemonStatus({ stock }))).toContain(
+      "burn-address stock: 3 ready, 2 deriving, target 24 (16..64)\n  offers 4.5/s, derivations 2.25/s: lasts 1m 20s at the current rate\n",
+    );
+    const idle = { ...stock, offersPerSecond: 0, derivationsPerSecond: null, lastsSeconds: null, stopped: true };
+    expect(formatDaemonStatus(buildDaemonStatus({ stock: idle }))).toContain(
+      "burn-address stock: 3 ready, 2 deriving, target 24 (16..64), POOL STOPPED\n  offers 0/s, derivations not timed yet: lasts indefinitely at the current rate\n",
+    );
+  });
 });
+
+function buildDaemonStatus(overrides: Partial<DaemonStatus["status"]> = {}): DaemonStatus {
+  return {
+    url: "http://127.0.0.1:4032",
+    readiness: { status: "ready", components: { rpc: { ready: true }, indexer: { ready: true }, journal: { ready: true }, stock: { ready: true } } },
+    status: {
+      profile: "local",
+      chainId: 31337,
+      backlog: {
+        intent: { count: 0, oldestAgeSeconds: null },
+        accepted: { count: 3, oldestAgeSeconds: 7_325 },
+        finalized: { count: 0, oldestAgeSeconds: null },
+        failed: { count: 2, oldestAgeSeconds: 90_061 },
+        late_burn: { count: 0, oldestAgeSeconds: null },
+      },
+      openChallenges: 0,
+      stock: null,
+      poseidon: { implementation: "poseidon-lite", path: null },
+      relayer: { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", balanceWei: "1500000000000000000", queueDepth: 2 },
+      treasury: { address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", balanceWei: null },
+      ...overrides,
+    },
+    failed: {
+      settlements: [
+        {
+          challengeNonce: `0x${"ab".repeat(32)}`,
+          state: "failed",
+          path: "permit",
+          amount: "10",
+          burnTxHash: `0x${"cd".repeat(32)}`,
+          reason: "chain evidence vanished: gone",
+        },
+      ],
+      total: 2,
+    },
+    lateBurns: { settlements: [], total: 0 },
+  };
+}
 
 async function runCliCapture(argv: string[]) {
   let stderr = "";

@@ -1,7 +1,7 @@
 /**
  * `facilitator status --config <path> [--url] [--json] [--limit]`: what a running daemon is doing, read through
- * its HTTP API (readiness, backlog counts and oldest ages, failed entries with reasons, late burns, stock,
- * relayer and treasury balances). It never opens the journal or touches the chain itself.
+ * its HTTP API (readiness, backlog counts and oldest ages, failed entries with reasons, late burns, the stock
+ * with its target and rates, the Poseidon path, relayer and treasury balances). It never opens the journal or touches the chain itself.
  */
 import { dirname, resolve } from "node:path";
 
@@ -66,7 +66,7 @@ export class StatusCommand extends Command {
   static override usage = Command.Usage({
     description: "summarise a running facilitator daemon through its admin API",
     details: `
-      Reads \`/readyz\`, \`/admin/status\` and the failed and late-burn pages of \`/admin/settlements\` from the daemon the configuration describes (\`listen.host\`, \`listen.port\`), with the admin token from \`SVC_ADMIN_TOKEN\`. Prints readiness (and the failing components), the backlog per state with the age of its oldest entry, open challenges, failed entries with their reasons, late burns, the burn-address stock and the relayer and treasury balances.
+      Reads \`/readyz\`, \`/admin/status\` and the failed and late-burn pages of \`/admin/settlements\` from the daemon the configuration describes (\`listen.host\`, \`listen.port\`), with the admin token from \`SVC_ADMIN_TOKEN\`. Prints readiness (and the failing components), the backlog per state with the age of its oldest entry, open challenges, failed entries with their reasons, late burns, the burn-address stock (ready, deriving, the target size within its floor and ceiling, the offer and derivation rates per second, and how long the ready stock lasts at the current rate), the Poseidon implementation and search path, and the relayer and treasury balances.
 
       Exits 0 when the daemon is ready, 1 when it is not ready or cannot be read, 2 for usage mistakes.
     `,

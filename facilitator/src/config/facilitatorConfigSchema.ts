@@ -23,6 +23,7 @@ import { isIP } from "node:net";
 import { DEFAULT_PROTOCOL_VERSION } from "@svc/scheme";
 import { isAddress, isAddressEqual, zeroAddress } from "viem";
 import { z } from "zod";
+import { DEFAULT_BURN_ADDRESS_POOL_GROWTH } from "../challenges/stockSizing.js";
 import { NETWORK_PRESETS } from "./networkPresets.js";
 
 /** Largest zERC20 transfer value: the token reverts above 2^248 - 1, so no larger amount can ever be paid. */
@@ -201,9 +202,12 @@ const daemonTable = table({
   // 0 disables the shared per-key limit; negative values are refused because the spec gives them no meaning here.
   rate_limit_per_min: integerField(0).default(120),
   max_open_challenges: integerField(1).default(1000),
-  // Burn addresses kept pre-derived (tens of milliseconds of CPU each with the native Poseidon, about a second
-  // with poseidon-lite): more absorbs bursts of 402s, fewer saves start-up CPU on small machines.
+  // Burn addresses kept pre-derived at least (milliseconds to a second of CPU each, by version and Poseidon
+  // path; far more with poseidon-lite): more absorbs bursts of 402s, fewer saves start-up CPU on small machines.
   burn_address_pool_size: integerField(1, 1024).default(16),
+  // The most the stock grows to under sustained demand (challenges/stockSizing.ts); unset: four times the size.
+  // Bounded: addresses derived ahead of demand cost CPU, and a memory-only stock loses them on restart.
+  burn_address_pool_max_size: integerField(1, 4096).optional(),
   // Threads deriving burn addresses; unset means one per core (os.availableParallelism()).
   burn_address_workers: integerField(1, 256).optional(),
   // The spec lets 0 "or less" disable the per-key issuance rate, so any integer is accepted.
@@ -326,6 +330,10 @@ export const facilitatorConfigSchema = table({
     if (config.settlement.journal === undefined && config.storage === undefined) {
       ctx.addIssue({ code: "custom", path: ["settlement", "journal"], message: "required without [storage]" });
     }
+    const { burn_address_pool_size, burn_address_pool_max_size } = config.daemon;
+    if (burn_address_pool_max_size !== undefined && burn_address_pool_max_size < burn_address_pool_size) {
+      ctx.addIssue({ code: "custom", path: ["daemon", "burn_address_pool_max_size"], message: "must be at least daemon.burn_address_pool_size" });
+    }
     if (config.finalize.max_delay_seconds < config.finalize.min_delay_seconds) {
       ctx.addIssue({ code: "custom", path: ["finalize", "max_delay_seconds"], message: "must be at least finalize.min_delay_seconds" });
     }
@@ -364,8 +372,13 @@ export const facilitatorConfigSchema = table({
       });
     }
   })
-  .transform(({ fee, settlement, ...rest }) => ({
+  .transform(({ fee, settlement, daemon, ...rest }) => ({
     ...rest,
+    daemon: {
+      ...daemon,
+      // At most 4 × 1024, within the key's own bound.
+      burn_address_pool_max_size: daemon.burn_address_pool_max_size ?? DEFAULT_BURN_ADDRESS_POOL_GROWTH * daemon.burn_address_pool_size,
+    },
     settlement: { ...settlement, journal: settlement.journal ?? null },
     fee: fee === undefined ? undefined : feeMode(fee),
   }));

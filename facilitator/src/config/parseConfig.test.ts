@@ -83,6 +83,7 @@ describe("parseConfig: a valid file", () => {
         max_open_challenges: 1,
         challenge_per_key_per_min: -1,
         burn_address_pool_size: 3,
+        burn_address_pool_max_size: 12,
         public_metrics: true,
         log_level: "warn",
       },
@@ -121,6 +122,7 @@ describe("parseConfig: defaults", () => {
     ["daemon.max_open_challenges", config.daemon.max_open_challenges, 1000],
     ["daemon.challenge_per_key_per_min", config.daemon.challenge_per_key_per_min, 20],
     ["daemon.burn_address_pool_size", config.daemon.burn_address_pool_size, 16],
+    ["daemon.burn_address_pool_max_size", config.daemon.burn_address_pool_max_size, 64],
     ["daemon.burn_address_workers", config.daemon.burn_address_workers, undefined],
     ["prover", config.prover, { kind: "fixture", timeout_ms: 120_000, concurrency: 1 }],
   ])("%s defaults to %j", (_key, actual, expected) => {
@@ -197,6 +199,8 @@ describe("parseConfig: minimums and ranges", () => {
     ["daemon", "max_open_challenges", 0, "must be at least 1"],
     ["daemon", "burn_address_workers", 0, "must be between 1 and 256"],
     ["daemon", "burn_address_workers", 257, "must be between 1 and 256"],
+    ["daemon", "burn_address_pool_max_size", 0, "must be between 1 and 4096"],
+    ["daemon", "burn_address_pool_max_size", 4097, "must be between 1 and 4096"],
     ["network", "chain_id", 0, "must be at least 1"],
     ["listen", "port", 65_536, "must be between 0 and 65535"],
     ["fee", "bps", 10_001, "must be between 0 and 10000"],
@@ -582,6 +586,20 @@ describe("parseConfig: storage", () => {
     expect((error as Error).message).not.toContain("hunter2-secret");
     expect(errorOf({ storage: { url: "mysql://svc@db/svc" } })).toBeInstanceOf(InvalidConfigValueError);
     expect(errorOf({ storage: { url: "postgres://svc@db/svc", replicas: 2 } })).toBeInstanceOf(Error);
+  });
+});
+
+describe("parseConfig: burn-address stock", () => {
+  it("takes four times the pool size as the ceiling by default, and an explicit one as written", () => {
+    expect(parse({ daemon: { burn_address_pool_size: 1024 } }).daemon.burn_address_pool_max_size).toBe(4096);
+    expect(parse({ daemon: { burn_address_pool_size: 5, burn_address_pool_max_size: 5 } }).daemon.burn_address_pool_max_size).toBe(5);
+  });
+
+  it("refuses a ceiling below the pool size, naming the key", () => {
+    const error = errorOf({ daemon: { burn_address_pool_size: 16, burn_address_pool_max_size: 15 } });
+    expect(error).toBeInstanceOf(InvalidConfigValueError);
+    expect(error).toMatchObject({ key: "daemon.burn_address_pool_max_size" });
+    expect(String((error as Error).message)).toContain("daemon.burn_address_pool_size");
   });
 });
 

@@ -3,16 +3,7 @@
  * pool, the settlement core and the HTTP API, and logs `started` (the readiness marker). `stop()` stops
  * accepting, waits up to `daemon.shutdown_grace_ms` for requests and settles in flight, then closes.
  */
-import {
-  detectProtocolVersion,
-  parsePoseidonSelection,
-  SCHEME,
-  selectPoseidon,
-  toNetwork,
-  X402_VERSION,
-  type ProtocolVersion,
-  type SupportedResponse,
-} from "@svc/scheme";
+import { detectProtocolVersion, SCHEME, toNetwork, X402_VERSION, type ProtocolVersion, type SupportedResponse } from "@svc/scheme";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { getAddress, type Hex } from "viem";
@@ -20,6 +11,7 @@ import type { PrivateKeyAccount } from "viem/accounts";
 import { BurnAddressPool } from "../challenges/burnAddressPool.js";
 import type { BurnTarget } from "../challenges/burnSecretInputs.js";
 import { BurnAddressStockFile } from "../challenges/burnAddressStockFile.js";
+import { choosePoseidon } from "../challenges/choosePoseidon.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import { ChallengeStore } from "../challenges/challengeStore.js";
 import { createChallengeIssuer } from "../challenges/createChallengeIssuer.js";
@@ -129,6 +121,10 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const logger = createLogger({ ...loggerOptions, level: options.logLevel ?? config.daemon.log_level });
   // `started` is the readiness marker supervisors wait for: it is written whatever the configured level.
   const marker = createLogger(loggerOptions);
+  // SVC_POSEIDON and SVC_POSEIDON_PATH: a bad value, a required addon that is missing or a forced path this
+  // processor lacks stops startup here, before any connection is opened or anything derived.
+  const poseidon = choosePoseidon(options.env);
+  if (poseidon.fallback) logger.warn("poseidon_fallback", { implementation: poseidon.implementation.name });
   const { chain, client, relayerAccount, minterAccount, treasuryAccount } = createChainClients({
     rpcUrl: config.network.rpc_url,
     chainId: config.network.chain_id,
@@ -189,9 +185,6 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const treasury = getAddress(config.settlement.treasury);
   const seed = deriveBurnSeed(secrets.treasuryPk);
   const burnTarget: BurnTarget = { protocol: config.network.protocol, chainId: config.network.chain_id, treasury };
-  // SVC_POSEIDON: a bad value or a required addon that is missing stops startup here, before any derivation.
-  const poseidon = selectPoseidon(parsePoseidonSelection(options.env));
-  if (poseidon.fallback) logger.warn("poseidon_fallback", { implementation: poseidon.implementation.name });
   const stock =
     capabilities.issuesOffers && config.settlement.journal !== null && !shared
       ? await BurnAddressStockFile.open(`${config.settlement.journal}.stock`, { ...burnTarget, seed })
@@ -207,8 +200,9 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
         ...burnTarget,
         seed,
         size: config.daemon.burn_address_pool_size,
+        maxSize: config.daemon.burn_address_pool_max_size,
         workers: config.daemon.burn_address_workers,
-        poseidon: poseidon.implementation.name,
+        poseidon: poseidon.implementation,
         stock,
       })
     : undefined;
@@ -278,8 +272,10 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
         })
       : core;
 
+  const poseidonStatus = { implementation: poseidon.implementation.name, path: poseidon.implementation.path ?? null };
   const metrics = createFacilitatorMetrics({
     poolStats: () => pool?.stats(),
+    poseidon: poseidonStatus,
     backlog: () => settlementBacklog(book, unixNow()),
     openChallenges: () => store.counts().open,
     relayerQueueDepth: trackedRelayer.depth,
@@ -341,6 +337,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
           backlog: () => settlementBacklog(book, unixNow()),
           openChallenges: () => store.counts().open,
           poolStats: () => pool?.stats(),
+          poseidon: poseidonStatus,
           relayer: { address: relayerAccount.address, queueDepth: trackedRelayer.depth },
           treasury: { address: treasuryAccount.address },
           minter: minterAccount ? { address: minterAccount.address } : undefined,
@@ -377,7 +374,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const burnSecret = async ({ challengeNonce, protocol }: { challengeNonce: Hex; protocol: ProtocolVersion }) => {
     const live = store.get(challengeNonce);
     if (live?.record.burn) return live.record.burn;
-    secretWorker ??= new BurnAddressWorker(poseidon.implementation.name);
+    secretWorker ??= new BurnAddressWorker(poseidon.implementation);
     return reopenBurnSecretOffThread(secretWorker, seed, { ...burnTarget, protocol }, challengeNonce);
   };
   const finalizeLoop = createFinalizeLoop({
@@ -447,6 +444,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     journal: shared ? "storage" : (config.settlement.journal ?? "none"),
     ...(config.storage ? { storage: redactUrl(config.storage.url) } : {}),
     poseidon: poseidon.implementation.name,
+    poseidon_path: poseidon.implementation.path ?? null,
     prover: prover === undefined ? "none" : config.prover.kind,
   });
   void settlement

@@ -18,6 +18,7 @@ afterEach(async () => {
 const metrics = () =>
   createFacilitatorMetrics({
     poolStats: () => undefined,
+    poseidon: { implementation: "native", path: "portable" },
     backlog: () => ({
       intent: { count: 0, oldestAgeSeconds: null },
       accepted: { count: 0, oldestAgeSeconds: null },

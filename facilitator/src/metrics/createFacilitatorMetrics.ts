@@ -9,6 +9,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
 import type { FinalizeFailedReason } from "../finalize/finalizeReasons.js";
+import type { PoseidonStatus } from "../operator/adminStatus.js";
 import { BACKLOG_STATES, type SettlementBacklog } from "../operator/settlementBacklog.js";
 import { withTimeout } from "../operator/withTimeout.js";
 
@@ -35,6 +36,8 @@ export type HistoryOperation = "login" | "proof_issue" | "proof_verify" | "proof
 export type MetricsSources = {
   /** The burn-address pool's counters; `undefined` when no pool runs (non-local profile). */
   poolStats: () => BurnAddressPoolStats | undefined;
+  /** The Poseidon implementation and search path chosen at start (fixed for the process). */
+  poseidon: PoseidonStatus;
   backlog: () => SettlementBacklog;
   openChallenges: () => number;
   /** Relayer transactions submitted and not yet answered. */
@@ -113,6 +116,46 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
       this.set((sources.poolStats()?.meanDerivationMs ?? 0) / 1000);
     },
   });
+  new Gauge({
+    name: "facilitator_burn_address_stock_target",
+    help: "The burn-address stock size the workers refill to, sized from the observed offer and derivation rates.",
+    registers,
+    collect() {
+      this.set(sources.poolStats()?.target ?? 0);
+    },
+  });
+  new Gauge({
+    name: "facilitator_burn_address_offer_rate",
+    help: "Burn addresses taken from the stock per second (served or waiting), exponentially weighted over about a minute.",
+    registers,
+    collect() {
+      this.set(sources.poolStats()?.offersPerSecond ?? 0);
+    },
+  });
+  new Gauge({
+    name: "facilitator_burn_address_derivation_rate",
+    help: "Burn addresses the workers derive per second while all are busy (0 before the first derivation).",
+    registers,
+    collect() {
+      this.set(sources.poolStats()?.derivationsPerSecond ?? 0);
+    },
+  });
+  new Gauge({
+    name: "facilitator_burn_address_stock_lasts_seconds",
+    help: "Seconds the ready burn-address stock lasts at the current offer rate net of derivation (+Inf when it does not run out).",
+    registers,
+    collect() {
+      // Without a pool (a non-local profile) no offer draws on a stock: it lasts as long as one without demand.
+      this.set(sources.poolStats()?.lastsSeconds ?? Number.POSITIVE_INFINITY);
+    },
+  });
+  // An info metric: the value is always 1, the facts are the labels (a path of `none` for poseidon-lite).
+  new Gauge({
+    name: "facilitator_poseidon_info",
+    help: "The Poseidon implementation and native search path burn addresses derive with (value 1).",
+    labelNames: ["implementation", "path"],
+    registers,
+  }).set({ implementation: sources.poseidon.implementation, path: sources.poseidon.path ?? "none" }, 1);
   const verifies = new Counter({
     name: "facilitator_verify_total",
     help: "POST /verify answers, by outcome (valid or the invalidReason code).",

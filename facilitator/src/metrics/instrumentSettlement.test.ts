@@ -40,6 +40,7 @@ const entry: SettlementEntry = {
 function metricsUnderTest() {
   return createFacilitatorMetrics({
     poolStats: () => undefined,
+    poseidon: { implementation: "native", path: "portable" },
     backlog: () => Object.fromEntries(BACKLOG_STATES.map((state) => [state, { count: 0, oldestAgeSeconds: null }])) as SettlementBacklog,
     openChallenges: () => 0,
     relayerQueueDepth: () => 0,

@@ -2,6 +2,7 @@
  * `/metrics` against a real stack: the admin token guards it, and the exposition (parsed, not grepped) moves
  * with a paid request.
  */
+import { selectPoseidon } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import {
@@ -71,6 +72,25 @@ describe("/metrics", () => {
     expect(sampleValue(after, "facilitator_settlements", { state: "accepted" })).toBe(1);
     expect(sampleValue(after, "facilitator_settlement_oldest_age_seconds", { state: "accepted" })).toBeGreaterThanOrEqual(0);
     expect(sampleValue(after, "facilitator_open_challenges")).toBe(0);
+  });
+
+  it("reports the stock's target within its bounds, both rates, and a stock that does not run out (after the offer above)", async () => {
+    const samples = await scrape();
+    // The test daemon keeps two addresses at least and, by default, four times that at most.
+    const target = sampleValue(samples, "facilitator_burn_address_stock_target");
+    expect(target).toBeGreaterThanOrEqual(2);
+    expect(target).toBeLessThanOrEqual(8);
+    expect(sampleValue(samples, "facilitator_burn_address_offer_rate")).toBeGreaterThan(0);
+    expect(sampleValue(samples, "facilitator_burn_address_derivation_rate")).toBeGreaterThan(0);
+    expect(sampleValue(samples, "facilitator_burn_address_stock_lasts_seconds")).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it("names the Poseidon implementation and search path in one info series", async () => {
+    const info = (await scrape()).filter((sample) => sample.name === "facilitator_poseidon_info");
+    // The stack's environment forces no path: the fastest this processor has.
+    expect(info).toEqual([
+      { name: "facilitator_poseidon_info", labels: { implementation: "native", path: selectPoseidon("native").implementation.path }, value: 1 },
+    ]);
   });
 
   it("counts refused offers by reason", async () => {

@@ -2,6 +2,7 @@
  * The body of `GET /admin/status` as a zod schema: the daemon builds it, `facilitator status` parses it at
  * its edge, and both take the type from here.
  */
+import { NativePoseidonPathSchema } from "@svc/scheme";
 import { z } from "zod";
 
 import { BACKLOG_STATES } from "./settlementBacklog.js";
@@ -17,7 +18,33 @@ const AccountSchema = z.object({
     .nullable(),
 });
 
-/** `GET /admin/status`: backlog by state, open challenges, burn-address stock, relayer and treasury accounts. */
+/** The burn-address stock: what is ready, the size aimed at, and the rates it is sized from. */
+const StockStatusSchema = z.object({
+  stocked: z.int().min(0),
+  deriving: z.int().min(0),
+  derived: z.int().min(0),
+  stopped: z.boolean(),
+  /** The configured size, never aimed below. */
+  floor: z.int().min(0),
+  /** Never aimed above. */
+  ceiling: z.int().min(0),
+  /** The size the workers refill to now. */
+  target: z.int().min(0),
+  /** Offers taken per second, exponentially weighted over about a minute. */
+  offersPerSecond: z.number().min(0),
+  /** Derivations per second while every worker is busy; `null` before the first derivation. */
+  derivationsPerSecond: z.number().min(0).nullable(),
+  /** Seconds the ready stock lasts at the current offer rate net of derivation; `null`: it does not run out. */
+  lastsSeconds: z.number().min(0).nullable(),
+});
+
+/** The Poseidon burn addresses derive with: `path` is the native addon's search path, `null` for `poseidon-lite`. */
+export const PoseidonStatusSchema = z.object({ implementation: z.enum(["native", "poseidon-lite"]), path: NativePoseidonPathSchema.nullable() });
+
+/** One of {@link PoseidonStatusSchema}. */
+export type PoseidonStatus = z.infer<typeof PoseidonStatusSchema>;
+
+/** `GET /admin/status`: backlog by state, open challenges, burn-address stock and Poseidon, relayer and treasury accounts. */
 export const AdminStatusSchema = z.object({
   profile: z.string().nullable(),
   chainId: z.int(),
@@ -26,7 +53,8 @@ export const AdminStatusSchema = z.object({
   ),
   openChallenges: z.int().min(0),
   /** `null` under a non-local profile, which derives no burn addresses. */
-  stock: z.object({ stocked: z.int().min(0), deriving: z.int().min(0), derived: z.int().min(0), stopped: z.boolean() }).nullable(),
+  stock: StockStatusSchema.nullable(),
+  poseidon: PoseidonStatusSchema,
   relayer: AccountSchema.extend({ queueDepth: z.int().min(0) }),
   treasury: AccountSchema,
   /** Present when `SVC_MINTER_PK` names a key of its own: the account that sends mints and fee distributions. */

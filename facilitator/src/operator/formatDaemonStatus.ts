@@ -1,6 +1,7 @@
 /**
  * The human summary `facilitator status` prints: readiness first (the question asked most), then what is
- * stuck (backlog ages, failed entries, late burns), then the supplies that run out (stock, gas).
+ * stuck (backlog ages, failed entries, late burns), then the supplies that run out (stock, gas), with the
+ * Poseidon the stock is derived with beside the stock.
  */
 import { formatEther } from "viem";
 
@@ -29,15 +30,27 @@ export function formatDaemonStatus(status: DaemonStatus): string {
   lines.push(`open challenges: ${admin.openChallenges}`);
   lines.push(...entryLines("failed entries", status.failed));
   lines.push(...entryLines("late burns", status.lateBurns));
-  lines.push(
-    admin.stock === null
-      ? "burn-address stock: none (this profile issues no offers)"
-      : `burn-address stock: ${admin.stock.stocked} ready, ${admin.stock.deriving} deriving${admin.stock.stopped ? ", POOL STOPPED" : ""}`,
-  );
+  lines.push(...stockLines(admin.stock));
+  lines.push(`poseidon: ${admin.poseidon.implementation}${admin.poseidon.path === null ? " (no search path)" : `, path ${admin.poseidon.path}`}`);
   lines.push(`relayer ${admin.relayer.address}: ${formatBalance(admin.relayer.balanceWei)}, queue depth ${admin.relayer.queueDepth}`);
   lines.push(`treasury ${admin.treasury.address}: ${formatBalance(admin.treasury.balanceWei)}`);
   if (admin.minter) lines.push(`minter ${admin.minter.address}: ${formatBalance(admin.minter.balanceWei)}`);
   return `${lines.join("\n")}\n`;
+}
+
+function stockLines(stock: DaemonStatus["status"]["stock"]): string[] {
+  if (stock === null) return ["burn-address stock: none (this profile issues no offers)"];
+  const derivations = stock.derivationsPerSecond === null ? "not timed yet" : `${formatRate(stock.derivationsPerSecond)}/s`;
+  const lasts = stock.lastsSeconds === null ? "indefinitely" : formatAge(Math.floor(stock.lastsSeconds));
+  return [
+    `burn-address stock: ${stock.stocked} ready, ${stock.deriving} deriving, target ${stock.target} (${stock.floor}..${stock.ceiling})${stock.stopped ? ", POOL STOPPED" : ""}`,
+    `  offers ${formatRate(stock.offersPerSecond)}/s, derivations ${derivations}: lasts ${lasts} at the current rate`,
+  ];
+}
+
+/** At most two decimals, no trailing zeros: `0.42`, `12`. */
+function formatRate(perSecond: number): string {
+  return String(Number(perSecond.toFixed(2)));
 }
 
 function entryLines(title: string, page: DaemonStatus["failed"]): string[] {

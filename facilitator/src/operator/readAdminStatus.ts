@@ -5,7 +5,7 @@
 import type { Address } from "viem";
 
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
-import type { AdminStatus } from "./adminStatus.js";
+import type { AdminStatus, PoseidonStatus } from "./adminStatus.js";
 import type { SettlementBacklog } from "./settlementBacklog.js";
 import { withTimeout } from "./withTimeout.js";
 
@@ -19,6 +19,8 @@ export type AdminStatusSources = {
   backlog: () => SettlementBacklog;
   openChallenges: () => number;
   poolStats: () => BurnAddressPoolStats | undefined;
+  /** The implementation and search path chosen at start. */
+  poseidon: PoseidonStatus;
   relayer: { address: Address; queueDepth: () => number };
   treasury: { address: Address };
   /** The separate minter account, when `SVC_MINTER_PK` is set. */
@@ -44,7 +46,22 @@ export async function readAdminStatus(sources: AdminStatusSources): Promise<Admi
     chainId: sources.chainId,
     backlog: sources.backlog(),
     openChallenges: sources.openChallenges(),
-    stock: stats === undefined ? null : { stocked: stats.stocked, deriving: stats.deriving, derived: stats.derived, stopped: stats.stopped },
+    stock:
+      stats === undefined
+        ? null
+        : {
+            stocked: stats.stocked,
+            deriving: stats.deriving,
+            derived: stats.derived,
+            stopped: stats.stopped,
+            floor: stats.floor,
+            ceiling: stats.ceiling,
+            target: stats.target,
+            offersPerSecond: stats.offersPerSecond,
+            derivationsPerSecond: stats.derivationsPerSecond,
+            lastsSeconds: stats.lastsSeconds,
+          },
+    poseidon: sources.poseidon,
     relayer: { address: sources.relayer.address, balanceWei: relayerWei, queueDepth: sources.relayer.queueDepth() },
     treasury: { address: sources.treasury.address, balanceWei: treasuryWei },
     ...(sources.minter === undefined ? {} : { minter: { address: sources.minter.address, balanceWei: minterWei } }),

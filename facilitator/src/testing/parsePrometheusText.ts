@@ -1,7 +1,7 @@
 /**
  * Test harness: parses the Prometheus text exposition format into samples, so tests assert on values rather
  * than grep the text. Handles what prom-client writes: `# HELP` / `# TYPE` lines, `name{label="value",...}
- * number` samples, escaped label values. Test-only code.
+ * number` samples (`+Inf` and `-Inf` included), escaped label values. Test-only code.
  */
 
 /** One sample line. */
@@ -21,9 +21,16 @@ export function parsePrometheusText(text: string): PrometheusSample[] {
     for (const [, name, raw] of (match[2] ?? "").matchAll(LABEL)) {
       labels[name!] = raw!.replace(/\\n/g, "\n").replace(/\\"/g, '"').replace(/\\\\/g, "\\");
     }
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
+    samples.push({ name: match[1]!, labels, value: sampleNumber(match[3]!) });
   }
   return samples;
+}
+
+// The exposition format spells infinities `+Inf` and `-Inf`, which `Number` does not read.
+function sampleNumber(text: string): number {
+  if (text === "+Inf") return Number.POSITIVE_INFINITY;
+  if (text === "-Inf") return Number.NEGATIVE_INFINITY;
+  return Number(text);
 }
 
 /** The value of the sample `name` whose labels include `labels`, or `undefined` when there is none. */
