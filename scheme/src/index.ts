@@ -149,6 +149,7 @@ export { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion, ProtocolVersionSchema }
 export type { IndexedTransferFields } from "./zerc20/protocol/transfer.js";
 export { zerc20Protocol, type Zerc20Protocol } from "./zerc20/protocol/zerc20Protocol.js";
 export { type DeployedProtocol, detectProtocolVersion } from "./zerc20/protocol/detectProtocolVersion.js";
+export { type DeployedTeleportEvent, detectTeleportEvent, EIP1967_IMPLEMENTATION_SLOT } from "./zerc20/protocol/detectTeleportEvent.js";
 export { zerc20V1 } from "./zerc20/protocol/zerc20V1.js";
 export { BURN_ADDRESS_DOMAIN_V2, zerc20V2 } from "./zerc20/protocol/zerc20V2.js";
 export { HASH_CHAIN_MASK } from "./zerc20/protocol/hashChainMask.js";

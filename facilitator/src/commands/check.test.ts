@@ -123,8 +123,12 @@ describe("runCheck against the local stack", () => {
     const { lines } = await checkVariant({});
     expect(lines).toContain("✓ protocol: network.protocol zerc20-v2: the deployment answers as zerc20-v2");
     expect(lines).toContain("✓ protocol: network.token: 18 decimals, EIP-2612 permit");
+    expect(lines).toContain("✓ protocol: network.verifier emits the zerc20-v2 Teleport event (found in its code)");
     const { problems } = await checkVariant({ network: { protocol: "zerc20-v1" } });
-    expect(problems).toEqual(["✗ protocol: network.protocol is zerc20-v1 but the deployment at network.verifier runs zerc20-v2."]);
+    expect(problems).toEqual([
+      "✗ protocol: network.protocol is zerc20-v1 but the deployment at network.verifier runs zerc20-v2.",
+      "✗ protocol: network.verifier emits the zerc20-v2 Teleport event (found in its code); network.protocol zerc20-v1 waits for its own, so no mint would be recognised",
+    ]);
   });
 
   it("reports a token address without code (an EOA)", async () => {

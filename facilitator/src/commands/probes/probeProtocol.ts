@@ -1,9 +1,10 @@
 /**
- * The `protocol` probe: the deployment answers as the version `network.protocol` names, and what the token
- * offers (decimals, EIP-2612 permit). `start` refuses the same mismatch (ProtocolVersionMismatchError): a burn
+ * The `protocol` probe: the deployment answers as the version `network.protocol` names, its verifier emits
+ * that version's `Teleport` event (the mint finalize waits for), and what the token offers (decimals,
+ * EIP-2612 permit). `start` refuses the same mismatch (ProtocolVersionMismatchError): a burn
  * address of the wrong version can never be withdrawn, so the payer's money would be lost.
  */
-import { detectProtocolVersion, zerc20VerifierAbi } from "@svc/scheme";
+import { detectProtocolVersion, detectTeleportEvent, zerc20VerifierAbi } from "@svc/scheme";
 import { getAddress } from "viem";
 import { readTokenFacts } from "../../chain/readTokenFacts.js";
 import type { FacilitatorConfig } from "../../config/index.js";
@@ -23,6 +24,19 @@ export async function probeProtocol(config: FacilitatorConfig, chain: CheckChain
       list.ok(`network.protocol ${config.network.protocol}: the deployment answers as ${deployed.version}`);
     } else {
       list.fail(new ProtocolVersionMismatchError({ configured: config.network.protocol, deployed: deployed.version }).shortMessage);
+    }
+    const emitted = await detectTeleportEvent(chain.client, getAddress(config.network.verifier));
+    const where = emitted.throughProxy ? "through its EIP-1967 implementation" : "in its code";
+    if (emitted.versions.length === 0) {
+      list.warn(
+        "network.verifier: no Teleport event of either version found in its code (nor behind an EIP-1967 proxy); the mint event finalize waits for is unchecked",
+      );
+    } else if (emitted.versions.length === 1 && emitted.versions[0] === config.network.protocol) {
+      list.ok(`network.verifier emits the ${config.network.protocol} Teleport event (found ${where})`);
+    } else {
+      list.fail(
+        `network.verifier emits the ${emitted.versions.join(" and ")} Teleport event (found ${where}); network.protocol ${config.network.protocol} waits for its own, so no mint would be recognised`,
+      );
     }
     const preset = config.network.preset === undefined ? undefined : NETWORK_PRESETS[config.network.preset];
     if (preset !== undefined) {
