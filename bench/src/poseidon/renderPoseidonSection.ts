@@ -332,8 +332,10 @@ export function poseidonMissedNotes(results: PoseidonResults): string[] {
       `- **${label}.** ${figure(run.offersPerSec)} offers/s on ${run.path} against ${target}/s. Each offer cost ${figure(perOffer)} ms of CPU: ${figure(run.workerCpuMsPerOffer)} ms of derivation on the workers (${share(run.workerCpuMsPerOffer)}), ${figure(run.requestCpuMsPerOffer)} ms on the facilitator's other threads (HTTP, the fsynced journal record, logging, GC; ${share(run.requestCpuMsPerOffer)}) and ${figure(run.loadCpuMsPerOffer)} ms in the load generator (${share(run.loadCpuMsPerOffer)}), so ${run.workers} cores hold at most ${figure(ceiling)} offers/s (${figure(derivationOnly)}/s if derivation had them alone). ` +
         `Other processes took ${figure(run.otherCpuMsPerOffer)} ms per offer (${figure(cores(run.otherCpuMsPerOffer))} cores over the run)${cores(run.otherCpuMsPerOffer) >= 0.25 ? ", CPU the facilitator did not get: the machine was shared, and its workers run at a lowered priority, so this rate understates what the cores give it alone" : ""}; ${figure(run.idleMsPerOffer)} ms stayed idle and ${figure(run.stealMsPerOffer)} ms went to the hypervisor. ` +
         (derivationOnly < target
-          ? "Derivation alone cannot reach the target on these cores: it needs the CPU per address of the previous notes to fall first."
-          : "Derivation alone would reach it; the request path and the load generator on the same cores take the rest. What would close it: a cheaper request path (one fsync for several offers under load, a lighter log line) and a load generator on another host."),
+          ? "Derivation alone cannot reach the target on these cores: the CPU per address must fall first (the permutation's arithmetic and profile, section 9)."
+          : ceiling >= target
+            ? `With the cores to itself the facilitator's own cost per offer allows ${figure(ceiling)}/s, above the target: this run missed it because other processes held ${figure(cores(run.otherCpuMsPerOffer))} cores. What would close it: the same run on a machine nothing else is using.`
+            : "Derivation alone would reach it; the request path and the load generator on the same cores take the rest. What would close it: a cheaper request path (one fsync for several offers under load, a lighter log line) and a load generator on another host."),
     );
   };
   if (missed(2)) sustainedNote("Sustained v2 offers", sustainedRun(sustained, "zerc20-v2"), POSEIDON_TARGETS.v2OffersPerSec.target);
