@@ -3,11 +3,14 @@
  * side by side with the official x402 `exact` scheme on the same anvil, prints the table and writes it to
  * `bench/results.md` (plus the raw figures to `bench/results.json`). Progress goes to stderr.
  *
- * Order: 1 paid requests, 2 settle floor and RPC counts, 5 agent start-up, 3 `/challenge` throughput (with
- * the open-challenge RSS of 5) and concurrent settles, 8 several instances on one PostgreSQL (its own
- * facilitators and database, under a minute; `runSharedInstances.ts` runs it alone), then 4 finalize, which mints the payments the earlier
- * sections left pending, and last 7 privacy (its own facilitators, about 90 s; `runPrivacy.ts` runs it
- * alone). Counts come from `BENCH_*` variables (see `harness/benchConfig.ts`).
+ * Order: first the in-process part of 9 (the Poseidon search paths timed on this thread, this core's IFMA
+ * ceiling, a sampled profile), on a quiet machine before the stack starts; then 1 paid requests, 2 settle
+ * floor and RPC counts, 5 agent start-up, 3 `/challenge` throughput (with the open-challenge RSS of 5) and
+ * concurrent settles, 8 several instances on one PostgreSQL (its own facilitators and database, under a
+ * minute; `runSharedInstances.ts` runs it alone), the sustained offers of 9 per version and search path
+ * (facilitators of their own, and a v1 stack for the v1 rows), then 4 finalize, which mints the payments the
+ * earlier sections left pending, and last 7 privacy (its own facilitators, about 90 s; `runPrivacy.ts` runs
+ * it alone). Counts come from `BENCH_*` variables (see `harness/benchConfig.ts`).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -30,10 +33,12 @@ import { measureConcurrentSettles } from "./measurements/concurrentSettles.js";
 import { measureFacilitatorMemory, measureIdleMemory } from "./measurements/facilitatorMemory.js";
 import { measureFinalizeTiming } from "./measurements/finalizeTiming.js";
 import { measurePaidRequestLatency } from "./measurements/paidRequestLatency.js";
+import { measurePoseidonPaths } from "./measurements/poseidonPaths.js";
 import { measurePrivacy } from "./measurements/privacyAnonymity.js";
 import { measureRpcRoundTrips } from "./measurements/rpcRoundTrips.js";
 import { measureSettleFloor } from "./measurements/settleFloor.js";
 import { measureSharedInstances } from "./measurements/sharedInstances.js";
+import { measureSustainedOffers } from "./measurements/sustainedOffers.js";
 
 /** List price of our `/weather` (0.001 zERC20; the offer adds the stack's 1% payer fee). */
 const OURS_PRICE = "1000000000000000";
@@ -61,6 +66,7 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", () => void stopAll().then(() => process.exit(130)));
   try {
+    const poseidonPaths = await measurePoseidonPaths(dir, progress);
     progress("starting the local stack (anvil, contracts, fixture indexer and decider)");
     const stack = await startStack({ dir, facilitatorPort: 0, rootIntervalMs: 0 });
     stoppers.push(stack.stop);
@@ -119,6 +125,7 @@ async function main(): Promise<void> {
     const memory = await measureFacilitatorMemory(context, idle, challenge.memorySamples);
     const concurrent = await measureConcurrentSettles(context);
     const sharedInstances = await measureSharedInstances(context);
+    const sustained = await measureSustainedOffers(context, poseidonPaths);
     const finalize = await measureFinalizeTiming(context, indexerPort);
     const privacy = await measurePrivacy(context, indexerPort);
 
@@ -136,6 +143,7 @@ async function main(): Promise<void> {
       agent,
       privacy,
       sharedInstances,
+      poseidon: { paths: poseidonPaths, sustained },
     };
     const report = renderReport(results);
     await writeFile(join(BENCH_DIR, "results.md"), report);

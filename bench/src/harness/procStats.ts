@@ -129,3 +129,21 @@ export function cpuDelta(before: CpuSnapshot, after: CpuSnapshot): CpuSnapshot {
   for (const [name, value] of Object.entries(after)) delta[name] = value - (before[name] ?? 0);
   return delta;
 }
+
+/** The whole machine's CPU time since boot, summed over every CPU, ms (`/proc/stat`, in ticks of 10 ms). */
+export type MachineCpu = {
+  /** User, nice, system, interrupt and softirq time: work done here by any process. */
+  busyMs: number;
+  idleMs: number;
+  /** Time a virtual CPU was ready but the hypervisor ran something else. */
+  stealMs: number;
+};
+
+/** Reads the machine's CPU time; subtract two readings for a window. */
+export function readMachineCpu(): MachineCpu {
+  const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields;
+  // USER_HZ is 100 on every Linux the bench runs on.
+  const ms = (ticks: number) => ticks * 10;
+  return { busyMs: ms(user + nice + system + irq + softirq), idleMs: ms(idle + iowait), stealMs: ms(steal) };
+}

@@ -11,3 +11,6 @@ export const AGENT_CLI: string = fileURLToPath(new URL("../../../agent/dist/cli.
 export function benchProgram(name: "exactFacilitatorServer" | "exactProviderServer" | "bareKoaServer"): string {
   return fileURLToPath(new URL(`../servers/${name}.js`, import.meta.url));
 }
+
+/** The child program the sampling profiler runs searches in (`bench/dist/poseidon/searchProcess.js`). */
+export const SEARCH_PROCESS: string = fileURLToPath(new URL("../poseidon/searchProcess.js", import.meta.url));

@@ -62,11 +62,14 @@ export type StartOurFacilitatorParameters = {
   overrides: Omit<FacilitatorConfigOverrides, "rpcUrl" | "journal" | "burnAddressPoolSize" | "burnAddressWorkers">;
   /** Variables added to the stack's `facilitator.env` (e.g. `SVC_MINTER_PK`). */
   env?: Record<string, string>;
+  /** Burn addresses kept pre-derived; default {@link BENCH_BURN_ADDRESS_POOL_SIZE}, the daemon's own default. */
+  poolSize?: number;
 };
 
 /** Starts proxy, facilitator and provider; on failure stops what it started and rethrows. */
 export async function startOurFacilitator(parameters: StartOurFacilitatorParameters): Promise<OurFacilitator> {
   const { stack, dir, name } = parameters;
+  const poolSize = parameters.poolSize ?? BENCH_BURN_ADDRESS_POOL_SIZE;
   const stoppers: (() => Promise<unknown>)[] = [];
   const stopAll = async () => {
     while (stoppers.length > 0)
@@ -82,7 +85,7 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
       ...parameters.overrides,
       rpcUrl: proxy.url,
       journal: `${name}-journal.jsonl`,
-      burnAddressPoolSize: BENCH_BURN_ADDRESS_POOL_SIZE,
+      burnAddressPoolSize: poolSize,
       burnAddressWorkers: BENCH_BURN_ADDRESS_WORKERS,
     });
     const env = await readEnvFile(stack.files.facilitatorEnv);
@@ -109,7 +112,7 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
       provider: { ...provider, pid: providerPid },
       adminToken,
       price: parameters.price,
-      poolSize: BENCH_BURN_ADDRESS_POOL_SIZE,
+      poolSize,
       workers: BENCH_BURN_ADDRESS_WORKERS,
       workerCpuMs: () => (workerTids ?? []).reduce((sum, tid) => sum + readThreadCpuMs(facilitatorPid, tid), 0),
       waitForFullStock: async () => {

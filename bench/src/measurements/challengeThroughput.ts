@@ -8,24 +8,14 @@
  * the 0.7x target is about) and the sustained rate once the stock is gone (bounded by derivation on all
  * workers). At 64 connections autocannon sends at least 64 requests, so 48 of them wait for a derivation:
  * that burst shows the mix a client sees when it outruns the stock. Where the time goes is measured rather
- * than guessed: CPU per request of the facilitator's request thread vs the Koa process, worker CPU per
- * derived address, and in this process the µs per Poseidon hash of the chosen implementation and of
- * `poseidon-lite` side by side, and the CPU of whole derivations (a derivation needs about 2^12 hashes for
- * its 12-bit proof of work).
+ * than guessed: CPU per request of the facilitator's request thread vs the Koa process, and worker CPU per
+ * derived address. What one derivation costs per search path, measured in process, is section 9's
+ * (`poseidonPaths.ts`).
  *
  * The challenges issued here stay open (their TTL is long), so memory is sampled (after a forced GC) around
  * each step for section 5.
  */
-import { randomBytes } from "node:crypto";
-import {
-  BN254_FIELD_MODULUS,
-  poseidonChoice,
-  selectPoseidon,
-  type PoseidonImplementation,
-  type ProtocolVersion,
-  type Zerc20Protocol,
-  zerc20Protocol,
-} from "@svc/scheme";
+import type { ProtocolVersion } from "@svc/scheme";
 import type { BenchContext } from "../harness/benchContext.js";
 import { BenchError } from "../harness/benchError.js";
 import { runLoadTest, type LoadTestResult } from "../harness/loadTest.js";
@@ -66,6 +56,8 @@ export const PROFILED_CHALLENGES = 12;
 
 /** What the throughput measurement found. */
 export type ChallengeThroughputResult = {
+  /** The stack's version, whose offers every figure here measures. */
+  protocol: ProtocolVersion;
   /** Size of one `/challenge` answer (and of the Koa route's), bytes. */
   bodyBytes: number;
   /** Burn addresses the facilitator keeps pre-derived. */
@@ -78,24 +70,6 @@ export type ChallengeThroughputResult = {
   derivationCpuMs: Summary;
   /** Sustained `/challenge` rate once the stock is empty: addresses derived per second by all workers. */
   sustainedPerSec: number;
-  /**
-   * In this process: the Poseidon implementation chosen here (as the facilitator chooses it), µs per hash for
-   * it and for `poseidon-lite`, the derivation cost a hash implies, and CPU ms of {@link DERIVATIONS_TIMED}
-   * whole derivations (the proof-of-work search) with the chosen implementation.
-   */
-  poseidon: {
-    implementation: string;
-    perHashUs: number;
-    poseidonLitePerHashUs: number;
-    expectedHashes: number;
-    impliedDerivationMs: number;
-    /** In-process search CPU under the stack's protocol version. */
-    derivationCpuMs: Summary;
-    /** The stack's version, whose offers every other figure measures. */
-    protocol: ProtocolVersion;
-    /** In-process search CPU per version, side by side (v2 costs 16 times the hashes of v1, each wider). */
-    derivationCpuMsByVersion: Record<ProtocolVersion, Summary>;
-  };
   /** Where the facilitator's main thread spends one `/challenge` ({@link PROFILED_CHALLENGES} sequential requests). */
   profile: ProfileSummary;
   /** Latency of the profiled sequential requests, ms. */
@@ -122,45 +96,6 @@ function watchWorkers(readCpuMs: () => number): { stop: () => number } {
       return lastBusy - started;
     },
   };
-}
-
-/** Whole derivations timed in process for the median CPU per burn address. */
-export const DERIVATIONS_TIMED = 40;
-
-/** Whole v2 derivations timed in process (each about 25 times a v1 one). */
-export const DERIVATIONS_TIMED_V2 = 16;
-
-const randomField = (): bigint => BigInt(`0x${randomBytes(32).toString("hex")}`) % BN254_FIELD_MODULUS;
-
-/** Times `count` Poseidon hashes of `protocol`'s burn-address rule with `implementation` in this process; µs of CPU per hash. */
-function timePoseidon(implementation: PoseidonImplementation, protocol: Zerc20Protocol, count: number): number {
-  const inputs = Array.from({ length: count }, () => [...protocol.burnAddressPrefix(randomField()), randomField()]);
-  // v1 hashes (R, s) at width 3, v2 (domain, R, s) at width 4.
-  const hash = ([a = 0n, b = 0n, c]: bigint[]) => (c === undefined ? implementation.poseidon2(a, b) : implementation.poseidon3(a, b, c));
-  hash(inputs[0] ?? []);
-  const started = process.cpuUsage();
-  for (const input of inputs) hash(input);
-  const used = process.cpuUsage(started);
-  return (used.user + used.system) / count;
-}
-
-/**
- * CPU ms of each of `count` proof-of-work searches under `protocol` for random seeds with `implementation`.
- * The event loop gets a turn between searches: a v2 search takes about a second, and the servers of this
- * process must keep answering their connections meanwhile.
- */
-async function timeDerivations(implementation: PoseidonImplementation, protocol: Zerc20Protocol, count: number): Promise<number[]> {
-  const cpuMs: number[] = [];
-  for (let index = 0; index < count; index++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    const recipientFr = randomField() >> 8n;
-    const secretBase = randomField();
-    const started = process.cpuUsage();
-    implementation.searchBurnNonce(protocol.burnAddressPrefix(recipientFr), secretBase, protocol.burnAddressPowBits);
-    const used = process.cpuUsage(started);
-    cpuMs.push((used.user + used.system) / 1000);
-  }
-  return cpuMs;
 }
 
 /** Runs the `/challenge` throughput measurement. */
@@ -259,19 +194,8 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
   const perAddress = bursts.map((burst) => burst.refillCpuMs / Math.max(1, burst.load.ok));
   const derived = bursts.reduce((sum, burst) => sum + burst.load.ok, 0);
   const refillSeconds = bursts.reduce((sum, burst) => sum + burst.refillMs, 0) / 1000;
-  progress("challenge throughput: Poseidon hashes and derivations timed in this process");
-  const chosen = poseidonChoice().implementation;
-  const protocol = zerc20Protocol(context.stack.deployment.protocol);
-  const perHashUs = timePoseidon(chosen, protocol, 20_000);
-  const poseidonLitePerHashUs = timePoseidon(selectPoseidon("js").implementation, protocol, 2_000);
-  const derivationCpuMsByVersion = {
-    "zerc20-v1": summarize(await timeDerivations(chosen, zerc20Protocol("zerc20-v1"), DERIVATIONS_TIMED)),
-    // A v2 search costs about 25 v1 searches: fewer of them keep this step under half a minute.
-    "zerc20-v2": summarize(await timeDerivations(chosen, zerc20Protocol("zerc20-v2"), DERIVATIONS_TIMED_V2)),
-  };
-  const derivationCpuMs = derivationCpuMsByVersion[protocol.version];
-  const expectedHashes = 2 ** protocol.burnAddressPowBits;
   return {
+    protocol: context.stack.deployment.protocol,
     bodyBytes: Buffer.byteLength(captured.body),
     poolSize: stock,
     workers: ours.workers,
@@ -279,16 +203,6 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
     bursts,
     derivationCpuMs: summarize(perAddress),
     sustainedPerSec: refillSeconds > 0 ? derived / refillSeconds : Number.NaN,
-    poseidon: {
-      implementation: chosen.name,
-      perHashUs,
-      poseidonLitePerHashUs,
-      expectedHashes,
-      impliedDerivationMs: (perHashUs * expectedHashes) / 1000,
-      derivationCpuMs,
-      protocol: protocol.version,
-      derivationCpuMsByVersion,
-    },
     profile: summarizeProfiles([profile]),
     profiledLatencyMs: summarize(profiledLatency),
     memorySamples,
