@@ -43,7 +43,5 @@ typedef struct {
 uint64_t lanes_ifma_search(const lanes_search *search);
 uint64_t lanes_avx2_search(const lanes_search *search);
 
-/* How many nonces one step of each path tries at once. */
-enum { LANES_IFMA = 8, LANES_AVX2 = 4 };
 
 #endif

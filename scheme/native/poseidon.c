@@ -19,7 +19,7 @@
  * by side, and an addition kept in registers), about three times as fast.
  *
  * The proof-of-work search has four paths: the two arithmetics one nonce at a time, and two multi-lane
- * searches that try consecutive nonces side by side (lanes_ifma.c: eight lanes of AVX-512 IFMA; lanes_avx2.c:
+ * searches that try consecutive nonces side by side (lanes_ifma.c: sixteen lanes of AVX-512 IFMA; lanes_avx2.c:
  * four lanes of AVX2; their shared rounds in lanes_rounds.h). `init` picks the fastest the processor and
  * the operating system support, or the one it is asked for (the tests run every available path against
  * poseidon-lite and against each other). Single hashes always run on the scalar arithmetic.
@@ -538,9 +538,11 @@ static napi_value js_poseidon3(napi_env env, napi_callback_info info);
 static napi_value js_search(napi_env env, napi_callback_info info);
 static napi_value js_path(napi_env env, napi_callback_info info);
 
-/* The search paths, slowest first; their names are what `path()` answers and `init` takes. */
-enum { PATH_PORTABLE, PATH_MULX_ADX, PATH_AVX2, PATH_IFMA, PATHS };
-static const char *const PATH_NAMES[PATHS] = {"portable", "mulx-adx", "avx2", "avx512-ifma"};
+/* The search paths, slowest first (auto takes the last one available); their names are what `path()` answers
+ * and `init` takes. Four AVX2 lanes of 26-bit limbs lose to one mulx/adx lane of 64-bit limbs (measured in
+ * `make bench`), so AVX2 serves processors without ADX. */
+enum { PATH_PORTABLE, PATH_AVX2, PATH_MULX_ADX, PATH_IFMA, PATHS };
+static const char *const PATH_NAMES[PATHS] = {"portable", "avx2", "mulx-adx", "avx512-ifma"};
 
 static int path_available(int path) {
   switch (path) {
@@ -572,8 +574,8 @@ typedef struct {
 } binding;
 static const binding BINDINGS[PATHS][2] = {
     {{PATH_PORTABLE, 0}, {PATH_PORTABLE, 0}},
-    {{PATH_MULX_ADX, 0}, {PATH_MULX_ADX, 1}},
     {{PATH_AVX2, 0}, {PATH_AVX2, 1}},
+    {{PATH_MULX_ADX, 0}, {PATH_MULX_ADX, 1}},
     {{PATH_IFMA, 0}, {PATH_IFMA, 1}},
 };
 

@@ -25,7 +25,7 @@ const dot = (width: number) => width * MUL + REDUCE;
 /** The sparse partial-round matrix: row 0 as a dot, each other element reduced on its own (plus a product by one on a tightening round). */
 const mixSparse = (width: number, tighten: boolean) => dot(width) + (width - 1) * ((tighten ? MUL : 0) + MUL + REDUCE);
 
-/** The instruction counts of one eight-lane step, split by part of the permutation. */
+/** The instruction counts of one eight-lane group's step (a step runs two such groups), split by part of the permutation. */
 export type IfmaStepInstructions = {
   /** The secret's column of the first round (the prefix's part is computed once per search). */
   firstRound: number;

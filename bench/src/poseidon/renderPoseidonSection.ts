@@ -27,6 +27,7 @@ export const POSEIDON_TARGETS = {
 } as const;
 
 /** The lanes of one IFMA search step. */
+/** Lanes per zmm group; a step runs two groups, each issuing the counted instructions. */
 const IFMA_LANES = 8;
 
 function figure(value: number): string {
@@ -145,7 +146,7 @@ function ifmaArithmetic(results: PoseidonPathsResult): string[] {
   const rate4 = step4.total / (us4 * IFMA_LANES * 1000);
   const rate3 = step3.total / (us3 * IFMA_LANES * 1000);
   lines.push(
-    `One eight-lane step of the IFMA search issues ${figure(step4.total)} IFMA instructions at width 4 (${figure(step4.total / IFMA_LANES)} per permutation) and ${figure(step3.total)} at width 3, counted from \`scheme/native/lanes_rounds.h\` (\`bench/src/poseidon/ifmaInstructions.ts\`): at width 4 the first round takes ${figure(step4.firstRound)}, the three other opening full rounds ${figure(step4.openingRounds)}, the 56 partial rounds ${figure(step4.partialRounds)} (${percent(step4.partialRounds / step4.total)}), the four closing full rounds ${figure(step4.closingRounds)}. ` +
+    `Each eight-lane group of the IFMA search (a step runs two groups side by side) issues ${figure(step4.total)} IFMA instructions at width 4 (${figure(step4.total / IFMA_LANES)} per permutation) and ${figure(step3.total)} at width 3, counted from \`scheme/native/lanes_rounds.h\` (\`bench/src/poseidon/ifmaInstructions.ts\`): at width 4 the first round takes ${figure(step4.firstRound)}, the three other opening full rounds ${figure(step4.openingRounds)}, the 56 partial rounds ${figure(step4.partialRounds)} (${percent(step4.partialRounds / step4.total)}), the four closing full rounds ${figure(step4.closingRounds)}. ` +
       `A partial round is one S-box (275: two squares and a product, each reduced) and the sparse matrix (570: row 0 as one dot product, and each of the three other elements reduced on its own, 105 each). ` +
       `At ${figure(us4)} µs per permutation the width-4 search retires ${figure(rate4)} IFMA instructions per ns (width 3: ${figure(rate3)} per ns).`,
   );

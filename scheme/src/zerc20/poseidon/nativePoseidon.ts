@@ -27,11 +27,12 @@ export type NativePoseidonAddon = {
 };
 
 /**
- * The addon's proof-of-work search paths, fastest first: eight lanes of AVX-512 IFMA, four lanes of AVX2,
- * and one nonce at a time with inline mulx/adcx/adox (BMI2 + ADX) or portable C. Single hashes run on
- * mulx/adx wherever the processor has it, except on `portable`.
+ * The addon's proof-of-work search paths, fastest first (the order `auto` prefers them in): sixteen lanes of
+ * AVX-512 IFMA, one nonce at a time with inline mulx/adcx/adox (BMI2 + ADX), four lanes of AVX2 (for
+ * processors without ADX), and portable C. Single hashes run on mulx/adx wherever the processor has it,
+ * except on `portable`.
  */
-export const NativePoseidonPathSchema = z.enum(["avx512-ifma", "avx2", "mulx-adx", "portable"]);
+export const NativePoseidonPathSchema = z.enum(["avx512-ifma", "mulx-adx", "avx2", "portable"]);
 
 /** One search path of the addon. */
 export type NativePoseidonPath = z.infer<typeof NativePoseidonPathSchema>;
