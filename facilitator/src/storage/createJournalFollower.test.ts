@@ -116,6 +116,37 @@ describe("journal follower", () => {
     expect(bookB.burnTxOwner(hash("burn:p3"))).toBe(hash("p3"));
   });
 
+  it("catch-ups called while one reads share the next read, which folds what was appended before each call", async () => {
+    const [a, b] = await twoInstances();
+    await b.journal.append(accepted("r1"));
+    // The first read's rows are taken, then it is held until r2 is appended, so only a later read can fold r2.
+    let reads = 0;
+    let releaseFirst: () => void = () => undefined;
+    const firstHeld = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    const port = {
+      append: a.journal.append,
+      readSince: async (cursor?: bigint) => {
+        reads += 1;
+        const read = await a.journal.readSince(cursor);
+        if (reads === 1) await firstHeld;
+        return read;
+      },
+    };
+    const folded: JournalRecord[] = [];
+    const follower = createJournalFollower(port, (record) => folded.push(record));
+
+    const first = follower.catchUp();
+    await b.journal.append(accepted("r2"));
+    const later = Array.from({ length: 50 }, () => follower.catchUp());
+    releaseFirst();
+    expect(await first).toBe(1);
+    expect(await Promise.all(later)).toEqual(Array.from({ length: 50 }, () => 1));
+    expect(reads).toBe(2);
+    expect(folded.map((record) => (record.type === "accepted" ? record.challenge.challengeNonce : record.type))).toEqual([hash("r1"), hash("r2")]);
+  });
+
   it("a new instance replays the whole journal into the same book", async () => {
     const [a, b] = await twoInstances();
     const bookA = new SettlementBook();

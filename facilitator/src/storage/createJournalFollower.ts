@@ -20,7 +20,10 @@ export type FollowedLog<R> = {
 
 /** An instance's view of the shared journal. */
 export type JournalFollower<R = JournalRecord> = {
-  /** Folds every record appended since the last catch-up (by any instance); resolves to how many. */
+  /**
+   * Folds every record appended (by any instance) before the call and not folded yet; resolves to how many the
+   * read that covered the call folded (calls made while a read waits for its turn share that read).
+   */
   catchUp(): Promise<number>;
   /** Appends `record` durably, then catches up, so the record is folded in journal order before this resolves. */
   appendAndApply(record: R): Promise<void>;
@@ -31,13 +34,21 @@ export function createJournalFollower<R = JournalRecord>(journal: FollowedLog<R>
   let cursor: bigint | undefined;
   // One catch-up at a time: two overlapping reads from one cursor would fold the same records twice.
   let tail: Promise<unknown> = Promise.resolve();
+  // The catch-up queued behind the running one and not reading yet. A caller arriving now joins it: its read
+  // starts later, so it folds every record appended before the call too. Without this, n concurrent settles
+  // queued n reads one after another, and a broadcast journaling its relay under the key's nonce lock waited
+  // behind all of them while every other broadcast of the key waited for the lock.
+  let waiting: Promise<number> | undefined;
   const catchUp = (): Promise<number> => {
+    if (waiting !== undefined) return waiting;
     const run = tail.then(async () => {
+      waiting = undefined;
       const { records, cursor: next } = await journal.readSince(cursor);
       for (const record of records) fold(record);
       cursor = next;
       return records.length;
     });
+    waiting = run;
     tail = run.catch(() => undefined);
     return run;
   };
