@@ -240,6 +240,9 @@ describe("facilitator instances sharing PostgreSQL", () => {
         live.splice(live.indexOf(instance), 1);
       };
 
+      // The provider's payment is minted first: the hold below must catch the next payment's mint, not this one's.
+      await waitForState(live[settler]!, sold!.extra.challengeNonce, "finalized");
+
       // Round-robin: the offer comes from one instance, the settle lands on the other. Its mint is held in the
       // mempool, and the instance holding the payment's finalize lease dies in the middle of that pass.
       miner.hold((tx) => tx.to?.toLowerCase() === stack.deployment.verifier.toLowerCase() && tx.from.toLowerCase() === relayer().toLowerCase());

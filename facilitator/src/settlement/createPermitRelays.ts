@@ -4,6 +4,10 @@
  *
  * - the node refused the broadcast (a JSON-RPC error), or nothing was broadcast: the intent is released
  *   (`intent_released`) and the answer is `relay_failed`, so the payer's own payload can settle again;
+ * - the storage failed before the relay was journaled (the nonce lock or the append): nothing was sent and
+ *   nothing is released, the `StorageUnavailableError` goes up (`storage_unavailable`), and a re-send relays
+ *   afresh; failing after it was journaled, it failed after the broadcast (the nonce counter's update), so
+ *   the answer is `pending_burn`;
  * - the broadcast's answer was lost, or the burn is unmined at the polling bound: `pending_burn`. The signed
  *   transaction was journaled (`relay`) before it went out, so a re-send follows that very transaction: its
  *   receipt, else the same bytes re-broadcast; it is proven dropped (released, then relayed afresh) only
@@ -20,6 +24,7 @@ import type { JournalRecord, RelayRecord } from "../journal/journalRecord.js";
 import type { Logger } from "../log/createLogger.js";
 import { findPermitBurn } from "./findPermitBurn.js";
 import { relayMayHaveReachedChain } from "./relayReachedChain.js";
+import { StorageUnavailableError } from "../storage/errors.js";
 
 /** One permit payment and the burn authorization its relay executes. */
 export type PermitRelay = { challenge: ChallengeRecord; digest: Hex; payer: Address; helper: Address; authorizationId: Hex; fromBlock: bigint };
@@ -106,15 +111,22 @@ export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
   const relay = async (payment: PermitRelay, call: EstimatedCall): Promise<SettleResponse> => {
     const challengeNonce = payment.challenge.challengeNonce;
     let signed: RelayRecord | undefined;
+    let journaled = false;
     let txHash: Hex;
     try {
       txHash = await context.relayer.send(call, {
         beforeBroadcast: async ({ hash, serialized }) => {
           signed = { type: "relay", challengeNonce, txHash: hash, rawTransaction: serialized, at: context.now() };
           await context.record(signed);
+          journaled = true;
         },
       });
     } catch (error) {
+      if (error instanceof StorageUnavailableError) {
+        if (!journaled || signed === undefined) throw error;
+        logger.warn("permit_relay_unconfirmed", { challenge_nonce: challengeNonce, burn_tx: signed.txHash, error: errorName(error) });
+        return context.failure(PENDING_BURN, signed.txHash);
+      }
       if (signed === undefined || !relayMayHaveReachedChain(error)) {
         logger.warn("permit_relay_failed", { challenge_nonce: challengeNonce, error: errorName(error) });
         await release(challengeNonce, RELAY_FAILED);
