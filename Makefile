@@ -39,6 +39,8 @@ demo-cluster: build
 demo-tui: build
 	node e2e/dist/demo/demoTui.js
 
+# The local stack in the foreground: STACK_PROTOCOL=v1|v2 (default v2), STACK_PROVER=fixture|groth16 (default
+# fixture; groth16: real single-teleport proofs, the facilitator proving them with snarkjs), STACK_*_PORT, STACK_DIR.
 stack: build
 	node anvil-fixtures/dist/bin/stack.js
 

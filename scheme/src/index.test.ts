@@ -255,6 +255,7 @@ describe("public surface", () => {
       "signFixtureIvcProof",
       "signFixtureRootProof",
       "signFixtureWords",
+      "singleTeleportCircuitInput",
       "splitSignature",
       "teleportEventAbiV1",
       "teleportEventAbiV2",
