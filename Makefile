@@ -44,8 +44,8 @@ demo-tui: build
 stack: build
 	node anvil-fixtures/dist/bin/stack.js
 
-# Side by side with the official x402 exact scheme on one local stack, plus the privacy section; writes
-# bench/results.md (about four minutes).
+# Side by side with the official x402 exact scheme on one local stack, plus the privacy section and finalize
+# with real Groth16 proofs on a stack of their own; writes bench/results.md (about six minutes).
 bench: build
 	node bench/dist/run.js
 

@@ -6,8 +6,9 @@
  * Order: 1 paid requests, 2 settle floor and RPC counts, 5 agent start-up, 3 `/challenge` throughput (with
  * the open-challenge RSS of 5) and concurrent settles, 8 several instances on one PostgreSQL (its own
  * facilitators and database, under a minute; `runSharedInstances.ts` runs it alone), then 4 finalize, which mints the payments the earlier
- * sections left pending, and last 7 privacy (its own facilitators, about 90 s; `runPrivacy.ts` runs it
- * alone). Counts come from `BENCH_*` variables (see `harness/benchConfig.ts`).
+ * sections left pending, 7 privacy (its own facilitators, about 90 s; `runPrivacy.ts` runs it alone), and
+ * last 9 real proofs (its own stack of real Groth16 proofs, two to three minutes; `runRealProofs.ts` runs it
+ * alone). Counts come from `BENCH_*` variables (see `harness/benchConfig.ts` and `measurements/realProofs.ts`).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -31,6 +32,7 @@ import { measureFacilitatorMemory, measureIdleMemory } from "./measurements/faci
 import { measureFinalizeTiming } from "./measurements/finalizeTiming.js";
 import { measurePaidRequestLatency } from "./measurements/paidRequestLatency.js";
 import { measurePrivacy } from "./measurements/privacyAnonymity.js";
+import { measureRealProofs, realProofsConfig } from "./measurements/realProofs.js";
 import { measureRpcRoundTrips } from "./measurements/rpcRoundTrips.js";
 import { measureSettleFloor } from "./measurements/settleFloor.js";
 import { measureSharedInstances } from "./measurements/sharedInstances.js";
@@ -121,6 +123,7 @@ async function main(): Promise<void> {
     const sharedInstances = await measureSharedInstances(context);
     const finalize = await measureFinalizeTiming(context, indexerPort);
     const privacy = await measurePrivacy(context, indexerPort);
+    const realProofs = await measureRealProofs({ dir: join(dir, "real-proofs"), config: realProofsConfig(process.env), progress });
 
     const results: BenchResults = {
       machine: { ...machine, loadAtEnd: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
@@ -136,6 +139,7 @@ async function main(): Promise<void> {
       agent,
       privacy,
       sharedInstances,
+      realProofs,
     };
     const report = renderReport(results);
     await writeFile(join(BENCH_DIR, "results.md"), report);
