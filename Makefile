@@ -39,11 +39,13 @@ demo-cluster: build
 demo-tui: build
 	node e2e/dist/demo/demoTui.js
 
+# The local stack in the foreground: STACK_PROTOCOL=v1|v2 (default v2), STACK_PROVER=fixture|groth16 (default
+# fixture; groth16: real single-teleport proofs, the facilitator proving them with snarkjs), STACK_*_PORT, STACK_DIR.
 stack: build
 	node anvil-fixtures/dist/bin/stack.js
 
-# Side by side with the official x402 exact scheme on one local stack, plus the privacy section; writes
-# bench/results.md (about four minutes).
+# Side by side with the official x402 exact scheme on one local stack, plus the privacy section and finalize
+# with real Groth16 proofs on a stack of their own; writes bench/results.md (about six minutes).
 bench: build
 	node bench/dist/run.js
 

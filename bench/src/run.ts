@@ -9,8 +9,10 @@
  * concurrent settles, 8 several instances on one PostgreSQL (its own facilitators and database, under a
  * minute; `runSharedInstances.ts` runs it alone), the sustained offers of 9 per version and search path
  * (facilitators of their own, and a v1 stack for the v1 rows), then 4 finalize, which mints the payments the
- * earlier sections left pending, and last 7 privacy (its own facilitators, about 90 s; `runPrivacy.ts` runs
- * it alone). Counts come from `BENCH_*` variables (see `harness/benchConfig.ts`).
+ * earlier sections left pending, 7 privacy (its own facilitators, about 90 s; `runPrivacy.ts` runs it
+ * alone), and last 10 real proofs (its own stack of real Groth16 proofs, two to three minutes;
+ * `runRealProofs.ts` runs it alone). Counts come from `BENCH_*` variables (see `harness/benchConfig.ts` and
+ * `measurements/realProofs.ts`).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -35,6 +37,7 @@ import { measureFinalizeTiming } from "./measurements/finalizeTiming.js";
 import { measurePaidRequestLatency } from "./measurements/paidRequestLatency.js";
 import { measurePoseidonPaths } from "./measurements/poseidonPaths.js";
 import { measurePrivacy } from "./measurements/privacyAnonymity.js";
+import { measureRealProofs, realProofsConfig } from "./measurements/realProofs.js";
 import { measureRpcRoundTrips } from "./measurements/rpcRoundTrips.js";
 import { measureSettleFloor } from "./measurements/settleFloor.js";
 import { measureSharedInstances } from "./measurements/sharedInstances.js";
@@ -128,6 +131,7 @@ async function main(): Promise<void> {
     const sustained = await measureSustainedOffers(context, poseidonPaths);
     const finalize = await measureFinalizeTiming(context, indexerPort);
     const privacy = await measurePrivacy(context, indexerPort);
+    const realProofs = await measureRealProofs({ dir: join(dir, "real-proofs"), config: realProofsConfig(process.env), progress });
 
     const results: BenchResults = {
       machine: { ...machine, loadAtEnd: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
@@ -144,6 +148,7 @@ async function main(): Promise<void> {
       privacy,
       sharedInstances,
       poseidon: { paths: poseidonPaths, sustained },
+      realProofs,
     };
     const report = renderReport(results);
     await writeFile(join(BENCH_DIR, "results.md"), report);

@@ -257,6 +257,7 @@ describe("public surface", () => {
       "signFixtureIvcProof",
       "signFixtureRootProof",
       "signFixtureWords",
+      "singleTeleportCircuitInput",
       "splitSignature",
       "teleportEventAbiV1",
       "teleportEventAbiV2",

@@ -164,6 +164,12 @@ export {
 export { ProofEncodingError } from "./zerc20/proofs/errors.js";
 export { decodeGroth16Proof, encodeGroth16Proof, GROTH16_PROOF_BYTES, type Groth16Proof } from "./zerc20/proofs/groth16Proof.js";
 export { groth16ProofFromSnarkjs, SnarkjsGroth16ProofSchema, SnarkjsSingleTeleportPublicSchema } from "./zerc20/proofs/snarkjsGroth16Proof.js";
+export {
+  singleTeleportCircuitInput,
+  type SingleTeleportCircuitInput,
+  type SingleTeleportStatement,
+  type SingleTeleportTransfer,
+} from "./zerc20/proofs/singleTeleportCircuitInput.js";
 export { decodeRootProof, encodeRootProof, ROOT_PROOF_SNARK_OFFSET, type RootProof, type TransferTreeState } from "./zerc20/proofs/rootProof.js";
 export {
   decodeFixtureIvcProof,

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 /**
  * `make stack`: starts the local zERC20 stack in the foreground on fixed local ports, under the protocol
- * version `STACK_PROTOCOL` names (`v1` or `v2`, default `v2`), prints where each service listens, and stops
- * every child on Ctrl-C or SIGTERM.
+ * version `STACK_PROTOCOL` names (`v1` or `v2`, default `v2`) and with the single-teleport proofs `STACK_PROVER`
+ * names (`fixture`, default, or `groth16`: real proofs, the facilitator configured to make them with snarkjs),
+ * prints where each service listens, and stops every child on Ctrl-C or SIGTERM.
  */
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { ProtocolVersion } from "@svc/scheme";
+import type { SingleTeleportVerifierKind } from "../deploy/deployContracts.js";
 import { InvalidStackProtocolError, parseStackProtocol } from "../stack/parseStackProtocol.js";
+import { InvalidStackProverError, parseStackProver } from "../stack/parseStackProver.js";
 import { startStack } from "../stack/startStack.js";
 
 const dir = resolve(process.env.STACK_DIR ?? ".stack");
@@ -32,6 +35,16 @@ const protocolEnv = (): ProtocolVersion => {
   }
 };
 
+const proverEnv = (): SingleTeleportVerifierKind => {
+  try {
+    return parseStackProver(process.env.STACK_PROVER);
+  } catch (error) {
+    if (!(error instanceof InvalidStackProverError)) throw error;
+    process.stderr.write(`${error.shortMessage}\n`);
+    process.exit(2);
+  }
+};
+
 const started = performance.now();
 const stack = await startStack({
   dir,
@@ -42,6 +55,7 @@ const stack = await startStack({
   deciderPort: port("STACK_DECIDER_PORT", 4041),
   facilitatorPort: port("STACK_FACILITATOR_PORT", 4032),
   rootIntervalMs: integerEnv("STACK_ROOT_INTERVAL_MS", 500, 600_000),
+  singleTeleportVerifier: proverEnv(),
   onError: (error) => process.stderr.write(`stack: ${error instanceof Error ? error.message : String(error)}\n`),
 });
 const { deployment, files } = stack;
@@ -53,6 +67,12 @@ const rows: [string, string][] = [
   ["token", `${deployment.token} (${deployment.decimals} decimals)`],
   ["verifier", deployment.verifier],
   ["permit burner", deployment.permitBurner],
+  [
+    "single teleports",
+    deployment.singleTeleportCircuit === undefined
+      ? "fixture proofs (STACK_PROVER=groth16 for real ones)"
+      : `real Groth16 proofs, made by the facilitator with snarkjs (${deployment.singleTeleportCircuit.zkeyPath})`,
+  ],
   ["deployment", files.deployment],
   ["facilitator config", `${files.facilitatorToml} (secrets in ${files.facilitatorEnv})`],
 ];

@@ -24,13 +24,16 @@ export type FacilitatorFilesInput = {
   treasuryKey: Hex;
   relayerKey: Hex;
   listenPort: number;
+  /** The circuit files of a stack deployed with real single-teleport proofs: the facilitator proves with them (snarkjs). */
+  singleTeleportCircuit?: { wasmPath: string; zkeyPath: string } | undefined;
 };
 
 /**
  * `facilitator.toml`: custodial fee mode (treasury = the dev treasury key's address, 1% charged to the
  * payer) and a 1 s finalize interval so a local payment finalizes in seconds. The journal path is relative
  * to the config file's folder. Under `zerc20-v1` the permit burner is left out: a v1 token has no EIP-2612
- * permit, so the gasless path cannot work there.
+ * permit, so the gasless path cannot work there. A stack deployed with real single-teleport proofs gets
+ * `[prover] kind = "snarkjs"` with its circuit files; otherwise the fixture prover is the default.
  */
 export function renderFacilitatorToml(input: FacilitatorFilesInput): string {
   const permitBurner =
@@ -76,6 +79,19 @@ max_open_challenges = 1000
 challenge_per_key_per_min = 0
 # A small pool: each pre-derived burn address costs about a second of CPU at start.
 burn_address_pool_size = 4
+${renderProverTable(input.singleTeleportCircuit)}`;
+}
+
+/** The `[prover]` table: none (the fixture prover) on a fixture stack, snarkjs with the circuit files on a groth16 one. */
+function renderProverTable(circuit: FacilitatorFilesInput["singleTeleportCircuit"]): string {
+  if (circuit === undefined) return "";
+  return `
+[prover]
+# The stack verifies real Groth16 single-teleport proofs: proved here in worker threads (seconds of CPU each);
+# payments of several transfers go through the fixture batch path and the stack's decider.
+kind = "snarkjs"
+wasm = ${JSON.stringify(circuit.wasmPath)}
+zkey = ${JSON.stringify(circuit.zkeyPath)}
 `;
 }
 

@@ -1,7 +1,9 @@
 /**
  * The local zERC20 world in one call, under one protocol version: anvil, every contract, the fixture indexer
  * (with its root job) and the fixture decider, plus `deployment.json`, `facilitator.toml` and
- * `facilitator.env` in the stack folder. `make stack` runs it in the foreground; tests call it directly.
+ * `facilitator.env` in the stack folder. With `singleTeleportVerifier: "groth16"` the verifier checks real
+ * single-teleport proofs and `facilitator.toml` proves them with snarkjs. `make stack` runs it in the
+ * foreground; tests call it directly.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -172,6 +174,7 @@ async function writeStackFiles(options: StartStackOptions, deployment: StackDepl
     treasuryKey: deployment.accounts.treasury.privateKey,
     relayerKey: deployment.accounts.relayer.privateKey,
     listenPort: options.facilitatorPort ?? 4032,
+    singleTeleportCircuit: deployment.singleTeleportCircuit,
   };
   await writeFile(files.deployment, `${JSON.stringify(deployment, null, 2)}\n`);
   await writeFile(files.facilitatorToml, renderFacilitatorToml(input));

@@ -12,11 +12,13 @@ import type { FinalizeTimingResult } from "../measurements/finalizeTiming.js";
 import type { PaidRequestLatencyResult } from "../measurements/paidRequestLatency.js";
 import type { PathCost, VersionCost } from "../measurements/poseidonPaths.js";
 import type { PrivacyResult } from "../measurements/privacyAnonymity.js";
+import type { RealProofsResult } from "../measurements/realProofs.js";
 import type { RpcCallProfile, RpcRoundTripsResult } from "../measurements/rpcRoundTrips.js";
 import type { SettleFloorResult } from "../measurements/settleFloor.js";
 import type { SharedInstancesResult } from "../measurements/sharedInstances.js";
 import { privacyVerdict, renderPrivacySection } from "../privacy/renderPrivacySection.js";
 import { type PoseidonResults, poseidonMissedNotes, poseidonVerdicts, renderPoseidonSection } from "../poseidon/renderPoseidonSection.js";
+import { renderRealProofsSection } from "../realProofs/renderRealProofsSection.js";
 import type { PayerScheme } from "../servers/payerProtocol.js";
 import { renderSharedInstancesSection } from "../sharedStorage/renderSharedInstancesSection.js";
 import type { BenchConfig } from "./benchConfig.js";
@@ -41,6 +43,7 @@ export type BenchResults = {
   sharedInstances: SharedInstancesResult;
   /** Section 9: the Poseidon search paths in process and the sustained offers per version and path. */
   poseidon: PoseidonResults;
+  realProofs: RealProofsResult;
 };
 
 /** A number with as many decimals as its size deserves ("n/a" for NaN). */
@@ -536,6 +539,14 @@ export function renderReport(results: BenchResults): string {
   out.push(...renderPrivacySection(results.privacy));
   out.push(...renderSharedInstancesSection(results.sharedInstances));
   out.push(...renderPoseidonSection(results.poseidon));
+  out.push(
+    ...renderRealProofsSection(results.realProofs, {
+      acceptedToFinalizedMs: finalize.acceptedToFinalizedMs,
+      steadyMintsPerMinute: finalize.steadyMintsPerMinute,
+      facilitatorCpuPerMintMs: finalize.facilitatorCpuPerMintMs,
+      source: "section 4 of this run",
+    }),
+  );
 
   // Profiles
   out.push("## Where the time goes (CPU profiles)", "");

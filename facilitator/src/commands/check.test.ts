@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startStack, type RunningStack } from "@svc/anvil-fixtures";
+import { buildSingleTeleportCircuit, startStack, type RunningStack } from "@svc/anvil-fixtures";
 import { NativePoseidonPathSchema, selectPoseidon } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -62,6 +62,7 @@ describe("runCheck against the local stack", () => {
       "journal",
       "indexer",
       "decider",
+      "prover",
       "poseidon",
     ]);
     expect(lines).toContain("✓ providers: none configured: /challenge, /verify and /settle are limited per client IP");
@@ -77,6 +78,7 @@ describe("runCheck against the local stack", () => {
     expect(lines).toContain(`✓ rpc: RPC ${stack.deployment.rpcUrl}/ answers with chain 31337 (= network.chain_id)`);
     expect(lines).toContain(`✓ indexer: ${stack.deployment.indexerUrl}/healthz answers HTTP 200`);
     expect(lines).toContain(`- decider: ${stack.deployment.deciderUrl}/ not probed: it is called only on the batch proving path`);
+    expect(lines).toContain("✓ prover: kind fixture (only under profile local on chain 31337)");
     // The stack runs on anvil's public keys: accepted, but never silently.
     expect(lines.filter((line) => line.startsWith("⚠ keys:"))).toEqual([
       "⚠ keys: SVC_TREASURY_PK is a well-known development key (anvil account 1); accepted only because the setup is fully local",
@@ -279,6 +281,24 @@ describe("runCheck against the local stack", () => {
     expect(problems).toEqual([`✗ splitter: settlement.treasury ${eoa} (the fee splitter) has no deployed code on chain 31337`]);
     expect(lines).toContain("- splitter: bps(), payee() and feeRecipient() not read: there is no contract to read them from");
   });
+
+  it("checks snarkjs circuit files as start does: a pair proving the deployment's statement, then a missing file and the other version's calculator", async () => {
+    const [v1, v2] = await Promise.all([buildSingleTeleportCircuit({ protocol: "zerc20-v1" }), buildSingleTeleportCircuit({ protocol: "zerc20-v2" })]);
+    const snarkjs = (wasm: string, zkey: string) => checkVariant({ prover: { kind: "snarkjs", wasm, zkey, concurrency: 2 } });
+    const good = await snarkjs(v2.wasmPath, v2.zkeyPath);
+    expect(good.problems).toEqual([]);
+    expect(good.lines.find((line) => line.startsWith("✓ prover:"))).toMatch(
+      new RegExp(
+        `^✓ prover: kind snarkjs: ${v2.wasmPath} and ${v2.zkeyPath} prove the zerc20-v2 single-teleport statement \\(witness of \\d+ signals\\); 2 prover threads$`,
+      ),
+    );
+    const missing = join(dir, "missing.wasm");
+    expect((await snarkjs(missing, v2.zkeyPath)).problems).toEqual([`✗ prover: prover.wasm (${missing}) cannot be read (ENOENT).`]);
+    expect((await snarkjs(v1.wasmPath, v2.zkeyPath)).problems).toEqual([
+      expect.stringMatching(/^✗ prover: prover\.wasm \(.*\) does not prove the zerc20-v2 single-teleport statement: its witness calculator refuses a true one/),
+    ]);
+    // On a fresh clone the circuits are built first (a minute or two, once).
+  }, 600_000);
 
   it("reports an unreachable indexer", async () => {
     const port = await closedPort();

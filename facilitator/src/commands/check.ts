@@ -1,7 +1,7 @@
 /**
  * `facilitator check --config <path>`: probes everything `start` depends on before an operator starts it
- * (config, keys and startup rules, RPC and chain id, contracts, splitter, journal, indexer, the Poseidon
- * implementation and search path burn addresses derive with) and prints one
+ * (config, keys and startup rules, RPC and chain id, contracts, splitter, journal, indexer, the prover's
+ * circuit files, the Poseidon implementation and search path burn addresses derive with) and prints one
  * line per finding. A cross marks exactly one problem each; on success the last line says the
  * configuration checks out. A probe that depends on a failed one is skipped with a note instead of adding
  * follow-on errors.
@@ -18,6 +18,7 @@ import { probeHistory } from "./probes/probeHistory.js";
 import { probeIndexer } from "./probes/probeIndexer.js";
 import { probeJournal } from "./probes/probeJournal.js";
 import { probePoseidon } from "./probes/probePoseidon.js";
+import { probeProver } from "./probes/probeProver.js";
 import { probeKeys } from "./probes/probeKeys.js";
 import { probeProtocol } from "./probes/probeProtocol.js";
 import { probeProviders } from "./probes/probeProviders.js";
@@ -109,6 +110,7 @@ export async function runCheck(parameters: RunCheckParameters): Promise<CheckFin
     else report(await probeStorage(config.storage, env));
     report(await probeIndexer(config, timeout));
     report(noteDecider(config));
+    report(await probeProver(config));
   }
   report(probePoseidon(env));
 
@@ -140,7 +142,7 @@ export class CheckCommand extends Command {
   static override usage = Command.Usage({
     description: "probe a facilitator configuration before starting the daemon",
     details: `
-      Reads the configuration file and the secrets from the environment (\`SVC_TREASURY_PK\`, \`SVC_RELAYER_PK\`, \`SVC_MINTER_PK\` when set, \`SVC_ADMIN_TOKEN\`), then probes the startup rules, the providers (\`[providers.*]\`, required outside profile local), the payment history and proof variables exactly as \`start\` would refuse them, the RPC and its chain id, the deployed contracts, the fee splitter (split fee mode), the journal folder, the PostgreSQL database and its schema version (\`[storage]\`, password from \`SVC_STORAGE_PASSWORD\`), the indexer and which Poseidon implementation and search path burn addresses derive with (\`SVC_POSEIDON\`, \`SVC_POSEIDON_PATH\`). The decider is not probed.
+      Reads the configuration file and the secrets from the environment (\`SVC_TREASURY_PK\`, \`SVC_RELAYER_PK\`, \`SVC_MINTER_PK\` when set, \`SVC_ADMIN_TOKEN\`), then probes the startup rules, the providers (\`[providers.*]\`, required outside profile local), the payment history and proof variables exactly as \`start\` would refuse them, the RPC and its chain id, the deployed contracts, the fee splitter (split fee mode), the journal folder, the PostgreSQL database and its schema version (\`[storage]\`, password from \`SVC_STORAGE_PASSWORD\`), the indexer, the prover's circuit files (\`prover.kind = "snarkjs"\`: readable, and proving the single-teleport statement of \`network.protocol\`) and which Poseidon implementation and search path burn addresses derive with (\`SVC_POSEIDON\`, \`SVC_POSEIDON_PATH\`). The decider is not probed.
 
       Prints one line per finding: \`✓\` passed, \`⚠\` warning, \`✗\` problem, \`-\` skipped. Exits 0 when the last line says the configuration checks out, 1 when any line is marked \`✗\`. Secret values are never printed and URLs are shown credential-redacted.
     `,

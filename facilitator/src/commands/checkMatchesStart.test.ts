@@ -1,6 +1,6 @@
 /**
  * `check` ⇒ `start`: for every configuration `start` refuses because of the providers, the history group,
- * the proof group or the Poseidon variables, `check` reports exactly one problem, on the matching probe, with
+ * the proof group, the Poseidon variables or the prover's circuit files, `check` reports exactly one problem, on the matching probe, with
  * `start`'s own message where the two share the rule; and where `check` passes those probes, `start` starts.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BaseError } from "../errors/base.js";
 import { IncompleteProofConfigurationError, InvalidHistoryVariableError, PaymentHistoryFileError, ProofConfigurationError } from "../history/errors.js";
 import { ProviderCredentialsRequiredError } from "../config/errors.js";
+import { ProverCircuitError } from "../finalize/provers/errors.js";
 import { startDaemon } from "../daemon/startDaemon.js";
 import { startTestStack, writeConfigVariant, type ConfigPatch, type TestStack } from "../testing/localFacilitator.js";
 import { countProblems, runCheck, type CheckFinding } from "./check.js";
@@ -99,6 +100,14 @@ const CASES: Case[] = [
     probe: "history",
     error: PaymentHistoryFileError,
     sameMessage: false,
+  },
+  {
+    name: "missing-proving-key",
+    patch: { prover: { kind: "snarkjs", wasm: "no-such-circuit.wasm", zkey: "no-such-circuit.zkey" } },
+    env: () => ({}),
+    probe: "prover",
+    error: ProverCircuitError,
+    sameMessage: true,
   },
   {
     name: "testnet-without-providers",

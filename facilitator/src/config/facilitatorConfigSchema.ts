@@ -17,7 +17,8 @@
  * - The `[fee]` table becomes a discriminated union on `mode`: `custodial` when `fee.recipient` is set,
  *   `split` when `fee.splitter` is set.
  * - The `[prover]` table becomes a discriminated union on `kind`: `command` carries its program and arguments,
- *   `http` its URL, `fixture` neither; a key of another kind is refused.
+ *   `http` its URL, `snarkjs` its circuit files (`wasm`, `zkey`), `fixture` none of them; a key of another kind
+ *   is refused.
  */
 import { isIP } from "node:net";
 import { DEFAULT_PROTOCOL_VERSION } from "@svc/scheme";
@@ -240,12 +241,15 @@ const storageTable = table({
 
 // How the finalize loop obtains withdraw proofs (finalize/provers/). `fixture` is the local stack's signed
 // stand-in; `command` runs a program per proof (witness JSON on stdin, proof on stdout); `http` POSTs the
-// witness to a service. The keys of the other kinds are refused rather than ignored: a `url` under the
-// default `fixture` kind most likely means `kind = "http"` was forgotten.
+// witness to a service; `snarkjs` proves single teleports in this process's worker threads from a circom
+// circuit's witness calculator and Groth16 proving key. The keys of the other kinds are refused rather than
+// ignored: a `url` under the default `fixture` kind most likely means `kind = "http"` was forgotten.
 const COMMAND_LIST = 'expected a non-empty list of strings: ["program", "argument", ...]';
 
+const circuitFileField = z.string({ error: "expected a file path" }).min(1, { error: "expected a file path" });
+
 const proverKeys = table({
-  kind: z.enum(["fixture", "command", "http"], { error: 'expected "fixture", "command" or "http"' }).default("fixture"),
+  kind: z.enum(["fixture", "command", "http", "snarkjs"], { error: 'expected "fixture", "command", "http" or "snarkjs"' }).default("fixture"),
   // No shell: the program and its arguments exactly as listed.
   command: z
     .array(z.string({ error: "expected a string" }), { error: COMMAND_LIST })
@@ -254,6 +258,9 @@ const proverKeys = table({
     .optional(),
   // May carry credentials (userinfo, a key in the path or query): never echoed, redacted in logs.
   url: urlField(["http:", "https:"]).optional(),
+  // The circuit's witness calculator (circom's .wasm) and Groth16 proving key (.zkey); checked at start.
+  wasm: circuitFileField.optional(),
+  zkey: circuitFileField.optional(),
   // Bounds one proof's run, not its wait for a free slot.
   timeout_ms: integerField(1000, 3_600_000).default(120_000),
   concurrency: integerField(1, 64).default(1),
@@ -264,6 +271,8 @@ const proverTable = proverKeys
     for (const [key, kind] of [
       ["command", "command"],
       ["url", "http"],
+      ["wasm", "snarkjs"],
+      ["zkey", "snarkjs"],
     ] as const) {
       if (prover.kind === kind && prover[key] === undefined) {
         ctx.addIssue({ code: "custom", path: [key], message: `required when prover.kind = "${kind}"` });
@@ -277,10 +286,11 @@ const proverTable = proverKeys
 
 type ProverKeys = z.output<typeof proverKeys>;
 
-function proverKind({ kind, command, url, timeout_ms, concurrency }: ProverKeys) {
-  // The refinement above guarantees the kind's own key is set (and no other kind's) before this runs.
+function proverKind({ kind, command, url, wasm, zkey, timeout_ms, concurrency }: ProverKeys) {
+  // The refinement above guarantees the kind's own keys are set (and no other kind's) before this runs.
   if (kind === "command" && command !== undefined) return { kind, command, timeout_ms, concurrency };
   if (kind === "http" && url !== undefined) return { kind, url, timeout_ms, concurrency };
+  if (kind === "snarkjs" && wasm !== undefined && zkey !== undefined) return { kind, wasm, zkey, timeout_ms, concurrency };
   if (kind === "fixture") return { kind, timeout_ms, concurrency };
   return z.NEVER;
 }
@@ -395,7 +405,7 @@ function feeMode({ recipient, splitter, ...rate }: FeeTable) {
 /** The `[finalize]` table: the finalize schedule's delays and anonymity set. */
 export type FinalizeConfig = z.output<typeof finalizeTable>;
 
-/** The `[prover]` table after validation: one shape per `kind` (fixture, command, http). */
+/** The `[prover]` table after validation: one shape per `kind` (fixture, command, http, snarkjs). */
 export type ProverConfig = z.output<typeof proverTable>;
 
 /** The `[storage]` table: the PostgreSQL database several instances share. */

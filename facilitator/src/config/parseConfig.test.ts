@@ -652,9 +652,23 @@ describe("parseConfig: prover", () => {
     });
   });
 
+  it("takes a snarkjs circuit's files, resolved against the configuration file's folder", () => {
+    expect(
+      parse({ prover: { kind: "snarkjs", wasm: "circuit/singleTeleport.wasm", zkey: "/var/lib/svc/singleTeleport.zkey", concurrency: 2 } }).prover,
+    ).toEqual({
+      kind: "snarkjs",
+      wasm: "/etc/svc/circuit/singleTeleport.wasm",
+      zkey: "/var/lib/svc/singleTeleport.zkey",
+      timeout_ms: 120_000,
+      concurrency: 2,
+    });
+  });
+
   it.each([
     ["command", { kind: "command" }, 'required when prover.kind = "command"'],
     ["url", { kind: "http" }, 'required when prover.kind = "http"'],
+    ["wasm", { kind: "snarkjs", zkey: "key.zkey" }, 'required when prover.kind = "snarkjs"'],
+    ["zkey", { kind: "snarkjs", wasm: "circuit.wasm" }, 'required when prover.kind = "snarkjs"'],
   ])("requires prover.%s for its kind, and says why", (key, prover, reason) => {
     const error = errorOf({ prover });
     expect(error).toBeInstanceOf(MissingConfigKeyError);
@@ -670,7 +684,14 @@ describe("parseConfig: prover", () => {
       "prover.command",
       'only used with prover.kind = "command"; set the kind or remove the key',
     ],
-    ["an unknown kind", { kind: "grpc" }, "prover.kind", 'expected "fixture", "command" or "http"'],
+    ["an unknown kind", { kind: "grpc" }, "prover.kind", 'expected "fixture", "command", "http" or "snarkjs"'],
+    [
+      "a proving key under kind command",
+      { kind: "command", command: ["prove"], zkey: "key.zkey" },
+      "prover.zkey",
+      'only used with prover.kind = "snarkjs"; set the kind or remove the key',
+    ],
+    ["an empty circuit path", { kind: "snarkjs", wasm: "", zkey: "key.zkey" }, "prover.wasm", "expected a file path"],
     ["an empty command", { kind: "command", command: [] }, "prover.command", 'expected a non-empty list of strings: ["program", "argument", ...]'],
     [
       "a command given as one string",

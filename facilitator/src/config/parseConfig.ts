@@ -1,8 +1,8 @@
 /**
  * Validates a parsed TOML table against the configuration schema and turns every zod issue into a named
  * error that says which key and why. Relative paths (`settlement.journal`, a `prover.command` program given as
- * a path) resolve against the folder of the configuration file, not the working directory, so the same file
- * works wherever the daemon is started.
+ * a path, `prover.wasm` and `prover.zkey`) resolve against the folder of the configuration file, not the
+ * working directory, so the same file works wherever the daemon is started.
  */
 import { isAbsolute, resolve } from "node:path";
 import type { z } from "zod";
@@ -32,13 +32,16 @@ export function safeParseConfig(raw: unknown, options: ParseConfigOptions): Safe
 }
 
 /**
- * Resolves the file's relative paths against its folder: `settlement.journal`, and a `prover.command` program
- * written as a path (`./bin/prover`, `bin/prover`); a bare program name (`zerc20-prover`) is looked up on `PATH`.
+ * Resolves the file's relative paths against its folder: `settlement.journal`, `prover.wasm`, `prover.zkey`, and
+ * a `prover.command` program written as a path (`./bin/prover`, `bin/prover`); a bare program name
+ * (`zerc20-prover`) is looked up on `PATH`.
  */
 function resolvePaths(config: FacilitatorConfig, configDir: string): FacilitatorConfig {
   const journal = config.settlement.journal;
   const settlement = journal === null || isAbsolute(journal) ? config.settlement : { ...config.settlement, journal: resolve(configDir, journal) };
   const prover = config.prover;
+  if (prover.kind === "snarkjs")
+    return { ...config, settlement, prover: { ...prover, wasm: resolve(configDir, prover.wasm), zkey: resolve(configDir, prover.zkey) } };
   if (prover.kind !== "command") return { ...config, settlement };
   const [program, ...args] = prover.command;
   const isRelativePath = !isAbsolute(program) && /[\\/]/.test(program);

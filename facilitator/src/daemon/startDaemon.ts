@@ -51,6 +51,7 @@ import { deriveScheduleKey } from "../finalize/finalizeSchedule.js";
 import { FINALIZE_WAITING_REASON } from "../finalize/finalizeReasons.js";
 import { createIndexerClient } from "../finalize/indexerClient.js";
 import { selectProver } from "../finalize/provers/selectProver.js";
+import { createWitnessRejections } from "../finalize/witnessRejections.js";
 import { sweepFees, sweepIntervalSeconds } from "../finalize/sweepFees.js";
 import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
@@ -152,6 +153,20 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const startupWarnings = [...warnings, ...checkStartupRules({ config, secrets, rpcChainId })];
   for (const warning of dedupe(startupWarnings)) logger.warn(warning.code, { message: warning.message });
 
+  // `[prover]`: the fixture adapter only under profile `local` on 31337 (otherwise none: `no_prover`), a command,
+  // HTTP or snarkjs adapter under any profile. The loop changes chain state only where the profile lets it.
+  // Opened before any state: circuit files that cannot serve stop the start here (ProverCircuitError).
+  const capabilities = capabilitiesOf(config);
+  const prover = await selectProver({
+    prover: config.prover,
+    capabilities,
+    profile: config.profile,
+    chainId: config.network.chain_id,
+    protocol: config.network.protocol,
+    deciderUrl: config.network.decider_url,
+    env: options.env,
+  });
+
   // History is opened before the journal so a bad history or partial proof configuration stops startup early.
   const history = await openHistory({
     env: options.env,
@@ -180,7 +195,6 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const historyCaughtUp = (await history?.recorder.reconcile(book.list())) ?? 0;
   if (historyCaughtUp > 0) logger.info("history_reconciled", { records: historyCaughtUp });
 
-  const capabilities = capabilitiesOf(config);
   const network = toNetwork(config.network.chain_id);
   const treasury = getAddress(config.settlement.treasury);
   const seed = deriveBurnSeed(secrets.treasuryPk);
@@ -351,16 +365,6 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     ...(history === undefined ? {} : { history: history.service }),
   };
 
-  // `[prover]`: the fixture adapter only under profile `local` on 31337 (otherwise none: `no_prover`), a command
-  // or HTTP adapter under any profile. The loop changes chain state only where the profile lets it.
-  const prover = selectProver({
-    prover: config.prover,
-    capabilities,
-    profile: config.profile,
-    chainId: config.network.chain_id,
-    deciderUrl: config.network.decider_url,
-    env: options.env,
-  });
   const indexer = createIndexerClient({ url: config.network.indexer_url, chainId: config.network.chain_id, token: deployment.token });
   // One batched, decoy-mixed /proofs request per pass; transfers come from this node's own RPC, by block range.
   const reads = createFinalizePrefetch({
@@ -377,6 +381,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     secretWorker ??= new BurnAddressWorker(poseidon.implementation);
     return reopenBurnSecretOffThread(secretWorker, seed, { ...burnTarget, protocol }, challengeNonce);
   };
+  const witnessRejections = createWitnessRejections();
   const finalizeLoop = createFinalizeLoop({
     active: capabilities.finalizes && prover !== undefined,
     intervalMs: config.daemon.finalize_interval_ms,
@@ -404,6 +409,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
               transfers: reads.transfers,
               rootWait: reads.rootWait,
               provedIndex: reads.provedIndex,
+              witnessRejections,
               deployment,
               burnSecret,
             },

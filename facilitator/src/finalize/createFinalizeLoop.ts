@@ -13,6 +13,7 @@ import type { LogFields, Logger } from "../log/createLogger.js";
 import type { SettlementBook, SettlementEntry } from "../settlement/settlementBook.js";
 import type { FinalizeQueuePort } from "../storage/storagePorts.js";
 import type { FinalizeOutcome } from "./finalizeEntry.js";
+import { FINALIZE_WAITING_REASON } from "./finalizeReasons.js";
 import { releasablePayments, type FinalizeSchedule } from "./finalizeSchedule.js";
 import { ProverError } from "./provers/errors.js";
 
@@ -83,7 +84,9 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     const challengeNonce = entry.challenge.challengeNonce;
     const outcome = await deps.finalize(entry);
     if (outcome.kind === "waiting") {
-      logger.debug("finalize_waiting", outcomeFields(challengeNonce, outcome));
+      // A refused witness wants an operator's eye before it fails the payment; the other waits are routine.
+      if (outcome.reason === FINALIZE_WAITING_REASON.witnessRejected) logger.warn("finalize_waiting", outcomeFields(challengeNonce, outcome));
+      else logger.debug("finalize_waiting", outcomeFields(challengeNonce, outcome));
       return;
     }
     if (outcome.kind === "failed") {

@@ -4,7 +4,9 @@
  * root covering them, fetch the Merkle paths from the indexer (batched per pass and mixed with decoy leaves
  * of other addresses by createFinalizePrefetch.ts, so that no indexer request singles out the burn address),
  * obtain the proof through the prover port, and submit the proof-gated mint to the treasury with the minter key (the relayer's when none
- * is set).
+ * is set). A prover that refuses the payment's witness (the circuit's constraints fail) answers for that payment
+ * alone: it waits and is retried up to `WITNESS_REJECTION_LIMIT` passes, then fails as `witness_rejected`; the
+ * pass goes on with the others.
  * Idempotent: a mint that already landed is found through `totalTeleported(R)` and the version's mint event,
  * and never submitted again (the verifier would mint nothing more anyway: it mints only the difference).
  */
@@ -23,14 +25,22 @@ import type { BurnSecret } from "../challenges/challengeRecord.js";
 import type { SerialSender } from "../chain/createSerialSender.js";
 import { pollReceipt } from "../chain/pollReceipt.js";
 import type { SettlementEntry } from "../settlement/settlementBook.js";
-import { FINALIZE_FAILED_REASON, FINALIZE_WAITING_REASON, type FinalizeFailedReason, type FinalizeWaitingReason } from "./finalizeReasons.js";
+import {
+  FINALIZE_FAILED_REASON,
+  FINALIZE_WAITING_REASON,
+  type FinalizeFailedReason,
+  type FinalizeWaitingReason,
+  WITNESS_REJECTION_LIMIT,
+} from "./finalizeReasons.js";
 import type { RootWait } from "./createFinalizePrefetch.js";
 import { findTeleportMint } from "./findTeleportMint.js";
 import { teleportRevertReason } from "./teleportRevertReason.js";
 import type { TransferScanner } from "./createTransferScanner.js";
-import { IndexerRequestError } from "./errors.js";
+import { FalseWithdrawStatementError, IndexerRequestError } from "./errors.js";
 import type { IndexerClient } from "./indexerClient.js";
 import type { ProverPort, WithdrawProofInputs } from "./proverPort.js";
+import { ProverUnsupportedError, ProverWitnessRejectedError } from "./provers/errors.js";
+import type { WitnessRejections } from "./witnessRejections.js";
 
 /** What a finalize pass talks to. */
 export type FinalizeContext = {
@@ -50,6 +60,8 @@ export type FinalizeContext = {
   rootWait?: RootWait;
   /** The pass's proved index (createFinalizePrefetch.ts); without it the verifier is read for each payment. */
   provedIndex?: () => Promise<bigint>;
+  /** How often the prover refused each payment's witness; without it the first refusal fails the payment. */
+  witnessRejections?: WitnessRejections;
 };
 
 /** What became of the entry in this pass; `detail` is a sentence for the log, never journaled. */
@@ -122,7 +134,15 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
     value: total,
   };
   const single = transfers.length === 1;
-  const proof = single ? await context.prover.proveSingle(inputs) : await context.prover.proveBatch(inputs);
+  let proof: Hex;
+  try {
+    proof = single ? await context.prover.proveSingle(inputs) : await context.prover.proveBatch(inputs);
+  } catch (error) {
+    const refusal = proverRefusal(context, entry.challenge.challengeNonce, error);
+    if (refusal === undefined) throw error;
+    return refusal;
+  }
+  context.witnessRejections?.clear(entry.challenge.challengeNonce);
   const call = { abi: zerc20VerifierAbi, functionName: single ? "singleTeleport" : "teleport", args: [false, provedIndex, recipient, proof] } as const;
   const data = encodeFunctionData(call);
   let gas: bigint;
@@ -150,6 +170,20 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
   if (!receipt) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.mintPending, detail: `mint ${mintTxHash}` };
   if (receipt.status !== "success") return { kind: "waiting", reason: FINALIZE_WAITING_REASON.mintReverted, detail: `mint ${mintTxHash}` };
   return { kind: "finalized", mintTxHash, minted: total - alreadyMinted };
+}
+
+/**
+ * The outcome of a prover that refused this payment (not the prover's own trouble, which throws on): its
+ * witness refused by the circuit (retried, then failed), or a proof this prover does not make (waiting).
+ */
+function proverRefusal(context: FinalizeContext, challengeNonce: Hex, error: unknown): FinalizeOutcome | undefined {
+  if (error instanceof ProverUnsupportedError) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.proofUnsupported, detail: error.shortMessage };
+  if (!(error instanceof ProverWitnessRejectedError) && !(error instanceof FalseWithdrawStatementError)) return undefined;
+  const refused = context.witnessRejections?.refused(challengeNonce) ?? WITNESS_REJECTION_LIMIT;
+  const detail = `${error.shortMessage.replace(/\.$/, "")}; refused on ${refused} of at most ${WITNESS_REJECTION_LIMIT} passes`;
+  if (refused < WITNESS_REJECTION_LIMIT) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.witnessRejected, detail };
+  context.witnessRejections?.clear(challengeNonce);
+  return { kind: "failed", reason: FINALIZE_FAILED_REASON.witnessRejected, detail };
 }
 
 /** `undefined` when the burn is still on-chain as accepted; otherwise how it is gone (the `evidence_vanished` detail). */

@@ -1,7 +1,8 @@
 /**
  * Reason codes of the finalize step, as data like settlement's: a `failed` code is journaled as the entry's
  * `failed.reason` and labels `facilitator_finalize_failures_total`; a `waiting` code is logged and the entry is
- * tried again on the next pass. Codes are never renamed or reused: journals and dashboards keep them.
+ * tried again on the next pass. Codes are never renamed or reused: journals and dashboards keep them. One code,
+ * `witness_rejected`, is both: waiting on its first passes, then failed, with one meaning throughout.
  */
 
 /** Why an accepted entry failed for good (nothing was minted). */
@@ -16,6 +17,14 @@ export const FINALIZE_FAILED_REASON = {
    * The burn can still be withdrawn by hand (`withdrawal-witness`).
    */
   recipientRejected: "recipient_rejected",
+  /**
+   * The prover's circuit refused the payment's witness (`prover_witness_rejected`; the fixture prover: a false
+   * statement) on {@link WITNESS_REJECTION_LIMIT} passes in a row: a Merkle path that does not lead to the root,
+   * a leaf index or sender that is not the transfer's, a secret that fails the proof of work. No proof of it
+   * exists, so it is not tried again. The burn can still be withdrawn by hand (`withdrawal-witness`) once
+   * whatever served the wrong witness (usually the indexer's paths) is fixed.
+   */
+  witnessRejected: "witness_rejected",
 } as const;
 
 /** One of the values of {@link FINALIZE_FAILED_REASON}. */
@@ -45,7 +54,20 @@ export const FINALIZE_WAITING_REASON = {
   proofRejected: "proof_rejected",
   /** The verifier has nothing more to mint for the recipient hash (`NothingToWithdraw`): minted meanwhile, found on the next pass. */
   nothingToWithdraw: "nothing_to_withdraw",
+  /**
+   * The prover's circuit refused the payment's witness on fewer than {@link WITNESS_REJECTION_LIMIT} passes in a
+   * row: tried again next pass (a transient indexer answer may be the cause), then failed with the same code.
+   */
+  witnessRejected: "witness_rejected",
+  /** The configured prover makes no proof of this kind (`prover_unsupported`: the snarkjs adapter and a batch outside profile `local`). */
+  proofUnsupported: "proof_unsupported",
 } as const;
+
+/**
+ * Passes in a row on which the prover may refuse a payment's witness before the payment fails as
+ * `witness_rejected` (counted per daemon run: a restart allows as many again).
+ */
+export const WITNESS_REJECTION_LIMIT = 3;
 
 /** One of the values of {@link FINALIZE_WAITING_REASON}. */
 export type FinalizeWaitingReason = (typeof FINALIZE_WAITING_REASON)[keyof typeof FINALIZE_WAITING_REASON];

@@ -5,7 +5,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestPayer, readEnvFile, startStack, waitFor, type RunningStack } from "@svc/anvil-fixtures";
+import { createTestPayer, readEnvFile, type SingleTeleportVerifierKind, startStack, waitFor, type RunningStack } from "@svc/anvil-fixtures";
 import {
   fromChallengeOffer,
   offerRequirements,
@@ -27,10 +27,19 @@ export type TestStack = RunningStack & { dir: string; client: PublicClient; env:
  * Starts the local stack in a fresh temp folder; the root job is off unless `rootIntervalMs` is given. The
  * deployed protocol version by default; a suite that tests something version-independent and issues many
  * offers may take `zerc20-v1`, whose burn addresses cost a sixteenth of v2's (v1 tokens have no permit).
+ * `singleTeleportVerifier: "groth16"` deploys the verifier of real single-teleport proofs, and the stack's
+ * configuration (the base of every test daemon's) proves them with the snarkjs adapter: seconds of CPU a mint.
  */
-export async function startTestStack(options: { rootIntervalMs?: number; protocol?: ProtocolVersion } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { rootIntervalMs?: number; protocol?: ProtocolVersion; singleTeleportVerifier?: SingleTeleportVerifierKind } = {},
+): Promise<TestStack> {
   const dir = await mkdtemp(join(tmpdir(), "facilitator-test-"));
-  const stack = await startStack({ dir, rootIntervalMs: options.rootIntervalMs ?? 0, protocol: options.protocol });
+  const stack = await startStack({
+    dir,
+    rootIntervalMs: options.rootIntervalMs ?? 0,
+    protocol: options.protocol,
+    singleTeleportVerifier: options.singleTeleportVerifier,
+  });
   const env = await readEnvFile(stack.files.facilitatorEnv);
   const client = createPublicClient({ chain: foundry, transport: http(stack.deployment.rpcUrl) }) as PublicClient;
   return {

@@ -17,6 +17,7 @@ export type CheckProbe =
   | "indexer"
   | "decider"
   | "poseidon"
+  | "prover"
   | "providers"
   | "finalize"
   | "history"

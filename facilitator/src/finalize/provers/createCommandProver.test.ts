@@ -5,11 +5,19 @@ import { inspect } from "node:util";
 import { decodeDeciderWithdrawProof, decodeGroth16Proof, FIXTURE_PROVER_PRIVATE_KEY, recoverFixtureSigner } from "@svc/scheme";
 import { hexToBigInt, size } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
+import { buildSingleTeleportCircuit } from "@svc/anvil-fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCommandProver, INHERITED_ENV_VARIABLES, type CreateCommandProverParameters } from "./createCommandProver.js";
-import { ProverError, ProverFailedError, ProverOutputInvalidError, ProverTimeoutError, ProverUnavailableError } from "./errors.js";
+import { ProverError, ProverFailedError, ProverOutputInvalidError, ProverTimeoutError, ProverUnavailableError, ProverWitnessRejectedError } from "./errors.js";
 import { PROVER_FAILURE_REASON } from "./proverFailureReasons.js";
-import { buildBatchWithdrawProofInputs, buildWithdrawProofInputs, FIXTURE_PROVER_PROGRAM, secretSpellings } from "./testing/buildWithdrawProofInputs.js";
+import { buildTrueWithdrawProofInputs, wrongWitnesses } from "./testing/buildTrueWithdrawProofInputs.js";
+import {
+  buildBatchWithdrawProofInputs,
+  buildWithdrawProofInputs,
+  FIXTURE_PROVER_PROGRAM,
+  SNARKJS_PROVER_PROGRAM,
+  secretSpellings,
+} from "./testing/buildWithdrawProofInputs.js";
 import { isAlive, pollUntil } from "./testing/pollUntil.js";
 
 const single = buildWithdrawProofInputs();
@@ -36,7 +44,7 @@ function proverWith(flags: readonly string[], overrides: Partial<CreateCommandPr
 }
 
 /** The error a proof attempt rejects with; fails the test when it resolves instead. */
-async function failureOf(attempt: Promise<unknown>): Promise<ProverError> {
+async function failureOf(attempt: Promise<unknown>, secret?: bigint): Promise<ProverError> {
   const outcome = await attempt.then(
     () => undefined,
     (error: unknown) => error,
@@ -44,7 +52,7 @@ async function failureOf(attempt: Promise<unknown>): Promise<ProverError> {
   if (!(outcome instanceof ProverError)) throw new Error(`expected a ProverError, got ${inspect(outcome)}`);
   // Whatever the failure, nothing of the witness's secret reaches its text, its fields or its causes.
   const everything = `${inspect(outcome, { depth: 10 })}\n${outcome.message}\n${outcome.details}`;
-  for (const spelling of secretSpellings()) expect(everything).not.toContain(spelling);
+  for (const spelling of secretSpellings(secret)) expect(everything).not.toContain(spelling);
   return outcome;
 }
 
@@ -110,6 +118,29 @@ describe("createCommandProver: failures, each with its reason code", () => {
       Details: stderr: 972 bytes, not shown (it may echo the witness)"
     `);
   });
+
+  it("prover_witness_rejected: the program exits 65, whatever it printed", async () => {
+    const error = await failureOf(proverWith(["--fail", "65"]).proveBatch(batch));
+    expect(error).toBeInstanceOf(ProverWitnessRejectedError);
+    expect(error).toMatchObject({ reason: PROVER_FAILURE_REASON.witnessRejected, adapter: "command", circuit: "batch" });
+    expect(error.message).toMatchInlineSnapshot(`"The circuit refuses the witness of this batch proof: no proof of it exists."`);
+  });
+
+  it("prover_witness_rejected: a real snarkjs program refuses a witness whose siblings are out of order", async () => {
+    const circuit = await buildSingleTeleportCircuit({ protocol: "zerc20-v2" });
+    const statement = buildTrueWithdrawProofInputs({ label: "command program" });
+    const [, wrong] = wrongWitnesses(statement).find(([what]) => what === "siblings out of order") ?? [];
+    if (wrong === undefined) throw new Error("no wrong witness");
+    const prover = createCommandProver({
+      command: [process.execPath, SNARKJS_PROVER_PROGRAM, "--wasm", circuit.wasmPath, "--zkey", circuit.zkeyPath],
+      chainId: 31337,
+      timeoutMs: RUN_TIMEOUT_MS,
+      concurrency: 1,
+    });
+    const error = await failureOf(prover.proveSingle(wrong), wrong.secret);
+    expect(error).toMatchObject({ name: "ProverWitnessRejectedError", reason: "prover_witness_rejected", adapter: "command" });
+    // On a fresh clone the circuit is built first (a minute or two, once).
+  }, 600_000);
 
   it("prover_timeout: the program hangs; it and what it started are killed", async () => {
     const pidFile = join(dir, "hang.pid");

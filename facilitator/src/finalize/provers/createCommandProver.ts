@@ -1,7 +1,8 @@
 /**
  * The command prover adapter: runs the configured program once per proof, without a shell, writes the
  * witness JSON (`proverWitness.ts`) and a newline to its stdin, and reads one `0x` hex proof from its stdout
- * (surrounding whitespace ignored). Exit 0 with that proof is success; any other exit is `prover_failed`.
+ * (surrounding whitespace ignored). Exit 0 with that proof is success; exit 65 says the circuit refuses the
+ * witness (`prover_witness_rejected`); any other exit is `prover_failed`.
  *
  * The program gets a small environment (`PATH`, `HOME`, `TMPDIR`, `LANG`, `LC_ALL`, `TZ`; on Windows also
  * `SYSTEMROOT`), never the daemon's own: that holds the treasury and relayer keys. It runs in a process group
@@ -14,7 +15,16 @@ import type { Hex } from "viem";
 import type { WithdrawProofInputs } from "../proverPort.js";
 import { checkProverProof } from "./checkProverProof.js";
 import { createSemaphore } from "./createSemaphore.js";
-import { ProverFailedError, ProverOutputInvalidError, ProverTimeoutError, ProverUnavailableError, type ProverErrorContext, unshownBytes } from "./errors.js";
+import {
+  ProverFailedError,
+  ProverOutputInvalidError,
+  ProverTimeoutError,
+  ProverUnavailableError,
+  ProverWitnessRejectedError,
+  type ProverErrorContext,
+  unshownBytes,
+  WITNESS_REJECTED_EXIT_CODE,
+} from "./errors.js";
 import type { ProverAdapter, ProverLimits } from "./proverAdapter.js";
 import { encodeProverWitness, type ProverCircuit } from "./proverWitness.js";
 
@@ -139,6 +149,7 @@ export function createCommandProver(parameters: CreateCommandProverParameters): 
         const error = endingError();
         if (error) return settle({ error });
         if (signal !== null) return settle({ error: new ProverFailedError({ ...context, outcome: { signal }, unshown: unshownBytes("stderr", stderrBytes) }) });
+        if (code === WITNESS_REJECTED_EXIT_CODE) return settle({ error: new ProverWitnessRejectedError(context) });
         if (code !== 0)
           return settle({ error: new ProverFailedError({ ...context, outcome: { exitCode: code ?? -1 }, unshown: unshownBytes("stderr", stderrBytes) }) });
         settle({ proof: Buffer.concat(stdout).toString("utf8").trim() });

@@ -11,7 +11,7 @@ import {
 import { hexToBigInt, size, type Hex } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createHttpProver, type CreateHttpProverParameters } from "./createHttpProver.js";
-import { ProverError, ProverFailedError, ProverOutputInvalidError, ProverTimeoutError, ProverUnavailableError } from "./errors.js";
+import { ProverError, ProverFailedError, ProverOutputInvalidError, ProverTimeoutError, ProverUnavailableError, ProverWitnessRejectedError } from "./errors.js";
 import { PROVER_FAILURE_REASON } from "./proverFailureReasons.js";
 import { encodeProverWitness, type ProverWitness, ProverWitnessSchema } from "./proverWitness.js";
 import { buildBatchWithdrawProofInputs, buildWithdrawProofInputs, secretSpellings } from "./testing/buildWithdrawProofInputs.js";
@@ -147,6 +147,14 @@ describe("createHttpProver: failures, each with its reason code", () => {
     expect(error.message).toMatch(
       /^The prover service answered HTTP 500 for a single proof\.\n\nDetails: response body: \d{3,} bytes, not shown \(it may echo the witness\)$/,
     );
+  });
+
+  it("prover_witness_rejected: a 422, the service saying the circuit refuses the witness", async () => {
+    handler = ({ witness }, response) => answer(response, 422, { error: "Assert Failed", witness });
+    const error = await failureOf(proverWith().proveSingle(single));
+    expect(error).toBeInstanceOf(ProverWitnessRejectedError);
+    expect(error).toMatchObject({ reason: PROVER_FAILURE_REASON.witnessRejected, adapter: "http", circuit: "single", constraint: undefined });
+    expect(error.message).toMatchInlineSnapshot(`"The circuit refuses the witness of this single proof: no proof of it exists."`);
   });
 
   it("prover_failed: a redirect, which is never followed (it would re-send the witness)", async () => {

@@ -1,7 +1,8 @@
 /**
  * The HTTP prover adapter: POSTs the witness JSON (`proverWitness.ts`) to the configured URL and expects
- * `200 {"proof": "0x…"}`. A non-2xx answer is `prover_failed`, any other 2xx or body is
- * `prover_output_invalid`; redirects are not followed (a redirect would re-send the witness elsewhere).
+ * `200 {"proof": "0x…"}`. HTTP 422 says the circuit refuses the witness (`prover_witness_rejected`), any other
+ * non-2xx answer is `prover_failed`, any other 2xx or body is `prover_output_invalid`; redirects are not
+ * followed (a redirect would re-send the witness elsewhere).
  *
  * The URL may carry credentials: userinfo becomes an `Authorization: Basic` header (fetch refuses it in the
  * URL), a key in the path or query is sent as written. The URL is never named in an error, and the response
@@ -12,7 +13,16 @@ import { z } from "zod";
 import type { WithdrawProofInputs } from "../proverPort.js";
 import { checkProverProof } from "./checkProverProof.js";
 import { createSemaphore } from "./createSemaphore.js";
-import { ProverFailedError, ProverOutputInvalidError, ProverTimeoutError, ProverUnavailableError, type ProverErrorContext, unshownBytes } from "./errors.js";
+import {
+  ProverFailedError,
+  ProverOutputInvalidError,
+  ProverTimeoutError,
+  ProverUnavailableError,
+  ProverWitnessRejectedError,
+  type ProverErrorContext,
+  unshownBytes,
+  WITNESS_REJECTED_HTTP_STATUS,
+} from "./errors.js";
 import type { ProverAdapter, ProverLimits } from "./proverAdapter.js";
 import { encodeProverWitness, type ProverCircuit } from "./proverWitness.js";
 
@@ -70,6 +80,7 @@ export function createHttpProver(parameters: CreateHttpProverParameters): Prover
     } catch (cause) {
       throw stopped() ?? new ProverUnavailableError({ ...context, problem: "unreachable", code: systemErrorCode(cause), cause });
     }
+    if (response.status === WITNESS_REJECTED_HTTP_STATUS) throw new ProverWitnessRejectedError(context);
     if (response.status < 200 || response.status > 299) {
       const size = body.text === undefined ? `more than ${MAX_HTTP_RESPONSE_BYTES}` : body.bytes;
       throw new ProverFailedError({ ...context, outcome: { status: response.status }, unshown: unshownBytes("response body", size) });

@@ -15,6 +15,9 @@ export const TEST_BURN_SECRET = 0x2bd5_62a0_4b1f_9c3e_77d1_0ae5_c4f8_3a69_15be_0
 /** The test prover program (`fixtureProverProgram.mjs`), for `prover.command`. */
 export const FIXTURE_PROVER_PROGRAM = fileURLToPath(new URL("./fixtureProverProgram.mjs", import.meta.url));
 
+/** The real test prover program (`snarkjsProverProgram.mjs`: snarkjs and a circuit's files), for `prover.command`. */
+export const SNARKJS_PROVER_PROGRAM = fileURLToPath(new URL("./snarkjsProverProgram.mjs", import.meta.url));
+
 const recipient = {
   chainId: 31337n,
   recipient: addressToRecipient(getAddress("0x70997970c51812dc3a010c7d01b50e0d17dc79c8")),

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { renderFacilitatorToml, type FacilitatorFilesInput } from "./facilitatorFiles.js";
+
+const input: FacilitatorFilesInput = {
+  rpcUrl: "http://127.0.0.1:8545",
+  indexerUrl: "http://127.0.0.1:4040",
+  deciderUrl: "http://127.0.0.1:4041",
+  chainId: 31337,
+  protocol: "zerc20-v2",
+  token: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+  verifier: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
+  hub: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+  permitBurner: "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9",
+  treasury: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  feeRecipient: "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+  treasuryKey: `0x${"11".repeat(32)}`,
+  relayerKey: `0x${"22".repeat(32)}`,
+  listenPort: 4032,
+};
+
+describe("renderFacilitatorToml", () => {
+  it("leaves the prover to the default (the fixture prover) on a stack of fixture proofs", () => {
+    const toml = renderFacilitatorToml(input);
+    expect(toml).not.toContain("[prover]");
+    expect(toml).toMatch(/\nburn_address_pool_size = 4\n$/);
+  });
+
+  it("names the snarkjs prover and the circuit files on a stack of real proofs, as the last table", () => {
+    const toml = renderFacilitatorToml({
+      ...input,
+      singleTeleportCircuit: {
+        wasmPath: "/repo/.cache/circuits/abc/singleTeleportV2_js/singleTeleportV2.wasm",
+        zkeyPath: "/repo/.cache/circuits/abc/singleTeleport.zkey",
+      },
+    });
+    const prover = toml.slice(toml.indexOf("\n[prover]\n"));
+    expect(prover.split("\n").filter((line) => line !== "" && !line.startsWith("#"))).toEqual([
+      "[prover]",
+      'kind = "snarkjs"',
+      'wasm = "/repo/.cache/circuits/abc/singleTeleportV2_js/singleTeleportV2.wasm"',
+      'zkey = "/repo/.cache/circuits/abc/singleTeleport.zkey"',
+    ]);
+    expect(toml.match(/^\[\w+\]$/gm)).toEqual(["[network]", "[listen]", "[settlement]", "[fee]", "[daemon]", "[prover]"]);
+  });
+});
