@@ -3,8 +3,7 @@
  * each on a facilitator of its own (a fresh journal and stock, nothing else asking it for work) running the
  * default search path. The v2 run uses the run's stack; the v1 run a v1 stack started here (anvil and
  * contracts; its indexer is closed at once, as the main stack's is). Other paths are compared in process
- * only: the daemon's burn-address workers choose their Poseidon implementation without `SVC_POSEIDON_PATH`,
- * so a daemon cannot be held to another path.
+ * only, to keep the run short (a daemon started with `SVC_POSEIDON_PATH` searches on the path it names).
  *
  * One run: wait for the stock to fill, then send the stock plus N offers at 16 connections; every offer past
  * the stock waits for a derivation, so N over the time to the last answer is the rate the workers sustain. N

@@ -195,7 +195,7 @@ export function renderPoseidonSection(results: PoseidonResults): string[] {
   const lines: string[] = ["## 9. Poseidon: burn addresses per search path", ""];
   lines.push(
     `The native addon's four proof-of-work search paths, each loaded in the bench's own process before the stack starts (\`selectPoseidon("native", { path })\`), beside \`poseidon-lite\`. This process uses \`${paths.implementation}\`${paths.defaultPath === undefined ? "" : ` on \`${paths.defaultPath}\``}, and so does an unconfigured facilitator. ` +
-      "Each path runs the first searches of one fixed sequence per version (`bench/src/poseidon/searchSeeds.ts`; every path finds the same nonces, which the bench checks), and its thread's CPU is divided by the permutations hashed, the sum of nonce + 1 (the multi-lane paths also hash up to seven past the answer, not counted). " +
+      "Each path runs the first searches of one fixed sequence per version (`bench/src/poseidon/searchSeeds.ts`; every path finds the same nonces, which the bench checks), and its thread's CPU is divided by the permutations hashed, the sum of nonce + 1 (the multi-lane paths also hash up to fifteen past the answer, not counted). " +
       `Times are the thread's own CPU time, so time the scheduler gives other processes does not count, but a busy sibling hyperthread or a lower clock does (the clock is measured below). The number of searches is the power of two that fits ${SEARCH_BUDGET["zerc20-v1"].cpuMs / 1000} s of CPU for v1 (${SEARCH_BUDGET["zerc20-v1"].min}-${SEARCH_BUDGET["zerc20-v1"].max}) and ${SEARCH_BUDGET["zerc20-v2"].cpuMs / 1000} s for v2 (${SEARCH_BUDGET["zerc20-v2"].min}-${SEARCH_BUDGET["zerc20-v2"].max}). ` +
       "A nonce is geometric (v2: mean 65,536, as large a spread), so a few dozen searches average well off the mean: CPU per address is given as *expected* (µs per permutation × 2^bits, what an address costs on average) / *measured* (these searches), with the searches and their mean permutations; the targets use the expected figure. `poseidon-lite` is timed on single hashes and its address cost implied the same way.",
     "",
@@ -242,7 +242,7 @@ export function renderPoseidonSection(results: PoseidonResults): string[] {
 
   lines.push(
     `Sustained offers with the stock empty: a facilitator of the run's configuration per version (a stock of ${SUSTAINED_POOL_SIZE}, one worker per core, the default path), answering the stock plus N \`POST /challenge\` at ${SUSTAINED_CONNECTIONS} connections, N sized for about five seconds; the rate is the offers past the stock over the time to the last answer. The v1 row runs on a v1 stack the section starts (${figure(sustained.v1StackSeconds)} s). CPU per offer splits the run's CPU over those offers: the facilitator's burn-address workers, its other threads (HTTP, journal, logging, GC), the load generator (autocannon, in the bench process), every other process on the machine, and what stayed idle or went to the hypervisor (steal). ` +
-      "Other paths are compared in process only (the last column above): the daemon's burn-address workers choose their Poseidon implementation without `SVC_POSEIDON_PATH` (`facilitator/src/challenges/burnAddressWorker.ts` passes the selection alone), so a daemon cannot be held to another path.",
+      "Other paths are compared in process only (the last column above), to keep the run short; a daemon started with `SVC_POSEIDON_PATH` searches on the path it names.",
     "",
   );
   const sustainedRows = sustained.runs.map((run) => {
