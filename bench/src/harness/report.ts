@@ -18,6 +18,7 @@ import type { SettleFloorResult } from "../measurements/settleFloor.js";
 import type { SharedInstancesResult } from "../measurements/sharedInstances.js";
 import { privacyVerdict, renderPrivacySection } from "../privacy/renderPrivacySection.js";
 import { type PoseidonResults, poseidonMissedNotes, poseidonVerdicts, renderPoseidonSection } from "../poseidon/renderPoseidonSection.js";
+import { formatFigure } from "./formatFigure.js";
 import { renderRealProofsSection } from "../realProofs/renderRealProofsSection.js";
 import type { PayerScheme } from "../servers/payerProtocol.js";
 import { renderSharedInstancesSection } from "../sharedStorage/renderSharedInstancesSection.js";
@@ -46,15 +47,7 @@ export type BenchResults = {
   realProofs: RealProofsResult;
 };
 
-/** A number with as many decimals as its size deserves ("n/a" for NaN). */
-function num(value: number): string {
-  if (!Number.isFinite(value)) return "n/a";
-  if (Number.isInteger(value)) return String(value);
-  const magnitude = Math.abs(value);
-  if (magnitude >= 100) return value.toFixed(0);
-  if (magnitude >= 10) return value.toFixed(1);
-  return value.toFixed(2);
-}
+const num = formatFigure;
 
 /** `median / p95`. */
 function mp(summary: Summary | undefined): string {

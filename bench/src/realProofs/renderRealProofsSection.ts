@@ -4,6 +4,7 @@
  */
 import type { Summary } from "../harness/stats.js";
 import type { RealProofsResult } from "../measurements/realProofs.js";
+import { formatFigure } from "../harness/formatFigure.js";
 
 /** Section 4's figures with fixture (signature) proofs, and where they come from. */
 export type SignatureFigures = {
@@ -14,14 +15,7 @@ export type SignatureFigures = {
   source: string;
 };
 
-function figure(value: number): string {
-  if (!Number.isFinite(value)) return "n/a";
-  if (Number.isInteger(value)) return String(value);
-  const magnitude = Math.abs(value);
-  if (magnitude >= 100) return value.toFixed(0);
-  if (magnitude >= 10) return value.toFixed(1);
-  return value.toFixed(2);
-}
+const figure = formatFigure;
 
 function medianP95(summary: Summary | undefined): string {
   return summary === undefined || summary.n === 0 ? "n/a" : `${figure(summary.median)} / ${figure(summary.p95)} (n=${summary.n})`;
