@@ -30,6 +30,11 @@ import { NETWORK_PRESETS } from "./networkPresets.js";
 /** Largest zERC20 transfer value: the token reverts above 2^248 - 1, so no larger amount can ever be paid. */
 export const MAX_TRANSFER_VALUE = (1n << 248n) - 1n;
 
+/** Most confirmations `network.confirmations` takes: beyond this a payer waits minutes on any chain. */
+export const MAX_CONFIRMATIONS = 64;
+/** Deepest `network.finality_depth`: Ethereum's finality (two epochs) is 64 blocks. */
+export const MAX_FINALITY_DEPTH = 10_000;
+
 /** Issue tags that `parseConfig` turns into their own error classes rather than a generic invalid value. */
 export const CONFIG_RULE = {
   feeModeBoth: "fee_mode_both",
@@ -134,6 +139,11 @@ const networkTable = table({
   // The hub is a contract on the hub chain only; a preset's verifier knows its hub by endpoint id.
   hub: addressField.optional(),
   protocol: z.enum(["zerc20-v1", "zerc20-v2"], { error: 'expected "zerc20-v2" (every published deployment) or "zerc20-v1"' }).optional(),
+  // How deep a burn must be before the payment is accepted; unset: the preset's (1 or 2), else 1.
+  confirmations: integerField(1, MAX_CONFIRMATIONS).optional(),
+  // How deep a block must be before it cannot be reorganised away; unset: the node's `finalized` block, or
+  // `confirmations` on the local chain (anvil's `finalized` trails 64 blocks behind a chain mining per transaction).
+  finality_depth: integerField(1, MAX_FINALITY_DEPTH).optional(),
 })
   .superRefine((network, ctx) => {
     const preset = network.preset === undefined ? undefined : NETWORK_PRESETS[network.preset];
@@ -152,6 +162,12 @@ const networkTable = table({
     differs("verifier", network.verifier === undefined || isAddressEqual(network.verifier, preset.verifier));
     differs("protocol", network.protocol === undefined || network.protocol === preset.protocol);
   })
+  .superRefine((network, ctx) => {
+    const confirmations = network.confirmations ?? (network.preset === undefined ? 1 : (NETWORK_PRESETS[network.preset]?.confirmations ?? 1));
+    if (network.finality_depth !== undefined && network.finality_depth < confirmations) {
+      ctx.addIssue({ code: "custom", path: ["finality_depth"], message: `must be at least network.confirmations (${confirmations})` });
+    }
+  })
   .transform(({ preset: presetName, ...network }) => {
     const preset = presetName === undefined ? undefined : NETWORK_PRESETS[presetName];
     return {
@@ -163,6 +179,7 @@ const networkTable = table({
       verifier: network.verifier ?? preset?.verifier ?? zeroAddress,
       // The deployed version by default: a burn address of the wrong version can never be withdrawn.
       protocol: network.protocol ?? preset?.protocol ?? DEFAULT_PROTOCOL_VERSION,
+      confirmations: network.confirmations ?? preset?.confirmations ?? 1,
     };
   });
 

@@ -16,6 +16,12 @@ export type NetworkPreset = {
   hubEid: number;
   /** Always v2: no v1 deployment was published. */
   protocol: "zerc20-v2";
+  /**
+   * How deep a burn must be before the payment is `accepted` (`network.confirmations`): 2 on the layer-1
+   * chains (Ethereum, BNB and their testnets), whose proposers reorganise the tip now and then; 1 on the
+   * rollups, whose sequencer orders blocks alone and does not reorganise its own tip in normal operation.
+   */
+  confirmations: number;
 };
 
 type Token = { token: Address; verifier: Address };
@@ -36,21 +42,33 @@ const MAINNET_HUB_EID = { zusdc: 30184, zeth: 30184, zbnb: 30102 } as const;
 const TESTNET_HUB_EID = 40245;
 
 const MAINNET_CHAINS = { ethereum: 1, arbitrum: 42161, base: 8453, bnb: 56 } as const;
+/** The layer-1 chains among the presets: two confirmations by default (see {@link NetworkPreset.confirmations}). */
+const LAYER_1_CHAIN_IDS: ReadonlySet<number> = new Set([1, 56, 11155111, 97]);
 const TESTNET_CHAINS = { sepolia: 11155111, "arbitrum-sepolia": 421614, "op-sepolia": 11155420, "base-sepolia": 84532, "bnb-testnet": 97 } as const;
 
 function presets(): Record<string, NetworkPreset> {
   const table: Record<string, NetworkPreset> = {};
   for (const [chain, chainId] of Object.entries(MAINNET_CHAINS)) {
     for (const [name, token] of Object.entries(MAINNET_TOKENS)) {
-      table[`${chain}/${name}`] = { chainId, ...token, hubEid: MAINNET_HUB_EID[name as keyof typeof MAINNET_HUB_EID], protocol: "zerc20-v2" };
+      table[`${chain}/${name}`] = {
+        chainId,
+        ...token,
+        hubEid: MAINNET_HUB_EID[name as keyof typeof MAINNET_HUB_EID],
+        protocol: "zerc20-v2",
+        confirmations: defaultConfirmations(chainId),
+      };
     }
   }
   for (const [chain, chainId] of Object.entries(TESTNET_CHAINS)) {
     for (const [name, token] of Object.entries(TESTNET_TOKENS)) {
-      table[`${chain}/${name}`] = { chainId, ...token, hubEid: TESTNET_HUB_EID, protocol: "zerc20-v2" };
+      table[`${chain}/${name}`] = { chainId, ...token, hubEid: TESTNET_HUB_EID, protocol: "zerc20-v2", confirmations: defaultConfirmations(chainId) };
     }
   }
   return table;
+}
+
+function defaultConfirmations(chainId: number): number {
+  return LAYER_1_CHAIN_IDS.has(chainId) ? 2 : 1;
 }
 
 /** Every preset by name, `<chain>/<token>`. */

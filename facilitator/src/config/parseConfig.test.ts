@@ -26,6 +26,7 @@ const SPLITTER = getAddress("0x6666666666666666666666666666666666666666");
 describe("parseConfig: a valid file", () => {
   it("parses a full configuration with every key set", () => {
     const config = parse({
+      network: { confirmations: 3, finality_depth: 12 },
       listen: { host: "0.0.0.0", port: 8080, trusted_proxies: ["10.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"] },
       settlement: {
         challenge_ttl_seconds: 60,
@@ -59,6 +60,8 @@ describe("parseConfig: a valid file", () => {
         verifier: "0x2222222222222222222222222222222222222222",
         hub: "0x3333333333333333333333333333333333333333",
         protocol: "zerc20-v2",
+        confirmations: 3,
+        finality_depth: 12,
       },
       listen: { host: "0.0.0.0", port: 8080, trusted_proxies: ["10.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"] },
       settlement: {
@@ -156,6 +159,21 @@ describe("parseConfig: defaults", () => {
       token: "0x410056c6F0A9ABD8c42b9eEF3BB451966Fb0d924",
       verifier: "0xdCC76DEbb526Eef0210Bd38729b803591951Ab34",
     });
+  });
+
+  it("takes confirmations from the preset (2 on layer-1 chains, 1 on rollups), 1 without one, and refuses a finality shallower", () => {
+    const preset = { chain_id: undefined, token: undefined, verifier: undefined, hub: undefined };
+    expect(parse({ network: { ...preset, preset: "ethereum/zusdc" } }).network.confirmations).toBe(2);
+    expect(parse({ network: { ...preset, preset: "sepolia/zusdc" } }).network.confirmations).toBe(2);
+    expect(parse({ network: { ...preset, preset: "bnb/zbnb" } }).network.confirmations).toBe(2);
+    expect(parse({ network: { ...preset, preset: "base/zusdc" } }).network.confirmations).toBe(1);
+    expect(parse({ network: { ...preset, preset: "arbitrum-sepolia/zeth" } }).network.confirmations).toBe(1);
+    expect(parse({ network: { ...preset, preset: "base/zusdc", confirmations: 3 } }).network.confirmations).toBe(3);
+    expect(parse({}).network.confirmations).toBe(1);
+    expect(parse({}).network.finality_depth).toBeUndefined();
+    expect(errorOf({ network: { ...preset, preset: "ethereum/zusdc", finality_depth: 1 } })).toMatchObject({ key: "network.finality_depth" });
+    expect(errorOf({ network: { confirmations: 0 } })).toMatchObject({ key: "network.confirmations" });
+    expect(errorOf({ network: { confirmations: 65 } })).toMatchObject({ key: "network.confirmations" });
   });
 
   it("leaves the profile unset when the file does not name one", () => {

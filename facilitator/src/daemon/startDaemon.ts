@@ -15,6 +15,8 @@ import { choosePoseidon } from "../challenges/choosePoseidon.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import { ChallengeStore } from "../challenges/challengeStore.js";
 import { createChallengeIssuer } from "../challenges/createChallengeIssuer.js";
+import { createChainFinality, describeFinality, finalityRule } from "../chain/chainFinality.js";
+import { createReorgWatch } from "../finalize/watchReorgs.js";
 import { createChainClients } from "../chain/createChainClients.js";
 import { createSerialSender, type SerialSender } from "../chain/createSerialSender.js";
 import { createSharedKeySender } from "../chain/createSharedKeySender.js";
@@ -140,6 +142,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const senderOf = (account: PrivateKeyAccount): SerialSender =>
     shared ? createSharedKeySender({ client, chain, account, nonces: shared.relayNonces }) : createSerialSender({ client, chain, account });
   const treasurySender = senderOf(treasuryAccount);
+  const finality = createChainFinality(client, { confirmations: config.network.confirmations, finality: finalityRule(config.network) });
   const rpcChainId = await client.getChainId();
   assertRpcChainId(config, rpcChainId);
   const deployed = await detectProtocolVersion(client, { token: getAddress(config.network.token), verifier: getAddress(config.network.verifier) });
@@ -261,6 +264,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     network,
     deployment,
     client,
+    finality,
     relayer: relayerSender,
     challenges: store,
     book,
@@ -372,6 +376,17 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     indexer,
     client,
     verifier: deployment.verifier,
+    atFinalBlock: finality.atFinalBlock,
+  });
+  const reorgWatch = createReorgWatch({
+    client,
+    finality,
+    book,
+    record: journalAndApply,
+    relayer: relayerSender,
+    logger,
+    now: unixNow,
+    onReorg: metrics.reorg,
   });
   let secretWorker: BurnAddressWorker | undefined;
   // The live challenge still holds the secret; after a restart it is re-derived from the nonce, off-thread.
@@ -394,6 +409,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     onPass: metrics.finalizePass,
     schedule: { policy: config.finalize, key: deriveScheduleKey(seed) },
     prefetch: (entries) => reads.prefetch(entries),
+    watch: reorgWatch.watch,
     queue:
       shared && follower && config.storage
         ? { port: shared.finalizeQueue, owner, leaseMs: config.storage.finalize_lease_ms, catchUp: follower.catchUp }
@@ -445,6 +461,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     protocol: config.network.protocol,
     profile: config.profile ?? null,
     rpc_url: redactUrl(config.network.rpc_url),
+    confirmations: config.network.confirmations,
+    finality: describeFinality(finalityRule(config.network)),
     token_decimals: token.decimals,
     permit_path: config.settlement.permit_burner !== undefined && token.permit,
     journal: shared ? "storage" : (config.settlement.journal ?? "none"),

@@ -47,6 +47,11 @@ export type FinalizeLoopDependencies = {
   now: () => number;
   /** When accepted payments are minted and in which order; without one, every accepted payment in every pass. */
   schedule?: FinalizeSchedule | undefined;
+  /**
+   * Follows accepted burns and finalized mints until they are final, answering reorgs (watchReorgs.ts); runs
+   * first in every pass, over every payment of this deployment, with several instances in each of them.
+   */
+  watch?: ((entries: readonly SettlementEntry[]) => Promise<void>) | undefined;
   /** Called with the payments a pass is about to finalize, before the first of them (to batch their reads). */
   prefetch?: ((entries: SettlementEntry[]) => Promise<void>) | undefined;
   /** Called after every completed pass: how an operator (or a test) sees that the loop is alive. */
@@ -143,8 +148,14 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     else await queue.port.complete(challengeNonce, queue.owner);
   };
 
+  const watchReorgs = async (): Promise<void> => {
+    if (deps.watch === undefined) return;
+    await deps.watch([...book.list("accepted"), ...book.list("finalized")].filter(matchesDeployment));
+  };
+
   const sharedPass = async (queue: SharedFinalizeQueue): Promise<void> => {
     await queue.catchUp();
+    await watchReorgs();
     // Whatever the book owes goes into the queue (idempotent), so an accept whose enqueue a crash cut off
     // is queued anyway; the catch-up after leasing drops what another instance finished meanwhile.
     for (const entry of [...book.list("accepted"), ...book.list("finalized")]) {
@@ -164,6 +175,7 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
   const pass = async (): Promise<void> => {
     if (!deps.active) return;
     if (deps.queue !== undefined) return sharedPass(deps.queue);
+    await watchReorgs();
     const due = releasable();
     await deps.prefetch?.(due);
     for (const entry of due) {

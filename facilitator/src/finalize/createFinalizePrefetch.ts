@@ -51,6 +51,8 @@ export function createFinalizePrefetch(params: {
   indexer: IndexerClient;
   client: PublicClient;
   verifier: Address;
+  /** Where proved roots are read: at the final block, so no mint proves against a root a reorg takes back. */
+  atFinalBlock?: () => Promise<{ blockNumber?: bigint }>;
 }): FinalizePrefetch {
   let scans = new Map<string, ScanResult>();
   let decoys: bigint[] = [];
@@ -61,6 +63,14 @@ export function createFinalizePrefetch(params: {
     unchanged: (challengeNonce) => passIndex !== undefined && waitingAt.get(key(challengeNonce)) === passIndex,
     waiting: (challengeNonce, provedIndex) => void waitingAt.set(key(challengeNonce), provedIndex),
   };
+
+  const readProvedIndex = async () =>
+    params.client.readContract({
+      address: params.verifier,
+      abi: zerc20VerifierAbi,
+      functionName: "latestProvedIndex",
+      ...(await (params.atFinalBlock?.() ?? {})),
+    });
 
   // Split to the indexer's per-request cap, decoys in every request.
   const mixedProofs = async (targetIndex: bigint, own: readonly bigint[]) => {
@@ -73,9 +83,7 @@ export function createFinalizePrefetch(params: {
       scans = new Map();
       decoys = [];
       batch = undefined;
-      passIndex = await params.client
-        .readContract({ address: params.verifier, abi: zerc20VerifierAbi, functionName: "latestProvedIndex" })
-        .catch(() => undefined);
+      passIndex = await readProvedIndex().catch(() => undefined);
       const pending = new Set(targets.map((target) => key(target.challenge.challengeNonce)));
       for (const waiter of waitingAt.keys()) if (!pending.has(waiter)) waitingAt.delete(waiter);
       if (targets.length === 0) return params.scanner.retain?.(targets).catch(() => undefined);
@@ -97,8 +105,7 @@ export function createFinalizePrefetch(params: {
       if (answered !== undefined) batch = { targetIndex, byLeaf: new Map(answered.map((path) => [path.leaf_index, path])) };
     },
     rootWait,
-    provedIndex: async () =>
-      passIndex ?? (await params.client.readContract({ address: params.verifier, abi: zerc20VerifierAbi, functionName: "latestProvedIndex" })),
+    provedIndex: async () => passIndex ?? (await readProvedIndex()),
     transfers: {
       transfersTo: async (target) => scans.get(key(target.challenge.challengeNonce)) ?? params.scanner.transfersTo(target),
     },

@@ -217,6 +217,8 @@ describe("vanished evidence", () => {
     const requirements = await payWithSelfTransfer(daemon, "5555");
     await daemon.stop();
     await stack.client.request({ method: "evm_revert" as never, params: [snapshot] as never });
+    // A reorg's new chain grows past the removed burn's block: only then is the burn's absence final.
+    await stack.client.request({ method: "anvil_mine" as never, params: ["0x4"] as never });
     const mintsBefore = await teleportsTo(treasury());
     const after = await startTestDaemon(stack, "vanished", FAST);
     try {

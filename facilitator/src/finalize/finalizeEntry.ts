@@ -79,8 +79,10 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
     return { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootNotProved, detail: "no root proved since the last pass" };
   }
 
+  // Whether a vanished burn can still return is the reorg watch's to judge (watchReorgs.ts): here it only waits.
+  if (entry.burnMissingSince !== undefined) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.burnReorged };
   const evidence = await burnEvidence(client, entry, deployment.token);
-  if (evidence) return { kind: "failed", reason: FINALIZE_FAILED_REASON.evidenceVanished, detail: evidence };
+  if (evidence) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.burnReorged, detail: evidence };
 
   // Under the version the burn address was derived with, whatever the daemon runs now.
   const protocol = zerc20Protocol(entry.challenge.protocol);
@@ -186,7 +188,7 @@ function proverRefusal(context: FinalizeContext, challengeNonce: Hex, error: unk
   return { kind: "failed", reason: FINALIZE_FAILED_REASON.witnessRejected, detail };
 }
 
-/** `undefined` when the burn is still on-chain as accepted; otherwise how it is gone (the `evidence_vanished` detail). */
+/** `undefined` when the burn is still on-chain as accepted; otherwise how it is gone (the `burn_reorged` detail). */
 async function burnEvidence(client: PublicClient, entry: SettlementEntry, token: Address): Promise<string | undefined> {
   const receipt = await client.getTransactionReceipt({ hash: entry.burnTxHash }).catch((error: unknown) => {
     if (error instanceof TransactionReceiptNotFoundError) return undefined;

@@ -5,10 +5,15 @@
  * `witness_rejected`, is both: waiting on its first passes, then failed, with one meaning throughout.
  */
 
+import { BURN_VANISHED_REASON } from "../settlement/settlementBook.js";
+
 /** Why an accepted entry failed for good (nothing was minted). */
 export const FINALIZE_FAILED_REASON = {
-  /** The burn transaction is gone, no longer succeeds, or no longer transfers the amount to the burn address. */
-  evidenceVanished: "evidence_vanished",
+  /**
+   * The burn transaction is gone, no longer succeeds, or no longer transfers the amount to the burn address,
+   * and the block it was in is final: a reorg removed it for good (see `burn_reorged`).
+   */
+  evidenceVanished: BURN_VANISHED_REASON,
   /** The burn seed does not open the entry's burn address. */
   burnAddressMismatch: "burn_address_mismatch",
   /**
@@ -59,6 +64,11 @@ export const FINALIZE_WAITING_REASON = {
    * row: tried again next pass (a transient indexer answer may be the cause), then failed with the same code.
    */
   witnessRejected: "witness_rejected",
+  /**
+   * A reorg removed the burn: it is pending again, relayed again (a permit burn whose authorization is still
+   * valid) or waiting for its block to become final, when it fails as `evidence_vanished` (watchReorgs.ts).
+   */
+  burnReorged: "burn_reorged",
   /** The configured prover makes no proof of this kind (`prover_unsupported`: the snarkjs adapter and a batch outside profile `local`). */
   proofUnsupported: "proof_unsupported",
 } as const;

@@ -84,6 +84,16 @@ export const AcceptedRecordSchema = z.object({
   payer: AddressSchema.optional(),
   burnTxHash: Bytes32Schema,
   burnBlockNumber: DecimalStringSchema,
+  /**
+   * A permit payment's PermitBurner call (signed by the payer, to `challenge.helper`): relayed again, while
+   * the authorization is valid, when a reorg removes the burn. Absent for self-transfers and older journals.
+   */
+  relayCalldata: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]*$/)
+    .optional(),
+  /** A permit payment's burn authorization: how the replay ledger finds the burn wherever it executed. */
+  authorizationId: Bytes32Schema.optional(),
   /** The configuration the payment was accepted under: it is only finalized under the same one. */
   token: AddressSchema,
   verifier: AddressSchema,
@@ -94,6 +104,33 @@ export const AcceptedRecordSchema = z.object({
 /** The proof-gated mint landed. */
 export const FinalizedRecordSchema = z.object({
   type: z.literal("finalized"),
+  challengeNonce: Bytes32Schema,
+  mintTxHash: Bytes32Schema,
+  at: unixSeconds,
+});
+
+/**
+ * An accepted payment's burn, removed by a reorg, is on its way to the chain again under a new transaction:
+ * relayed again by the facilitator (`rawTransaction`, journaled before it is broadcast) or found executed
+ * elsewhere (the replay ledger's `BurnExecuted`). The payment stays accepted and follows `burnTxHash`.
+ */
+export const BurnReorgedRecordSchema = z.object({
+  type: z.literal("burn_reorged"),
+  challengeNonce: Bytes32Schema,
+  burnTxHash: Bytes32Schema,
+  rawTransaction: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]+$/)
+    .optional(),
+  at: unixSeconds,
+});
+
+/**
+ * A finalized payment's mint was removed by a reorg: the payment is accepted again, and the next finalize
+ * pass mints it (or finds it minted: the verifier's `totalTeleported` decides, so it is never minted twice).
+ */
+export const MintReorgedRecordSchema = z.object({
+  type: z.literal("mint_reorged"),
   challengeNonce: Bytes32Schema,
   mintTxHash: Bytes32Schema,
   at: unixSeconds,
@@ -164,6 +201,8 @@ export const JournalRecordSchema = z.discriminatedUnion("type", [
   AcceptedRecordSchema.loose(),
   FinalizedRecordSchema.loose(),
   FailedRecordSchema.loose(),
+  BurnReorgedRecordSchema.loose(),
+  MintReorgedRecordSchema.loose(),
   LateBurnRecordSchema.loose(),
   FeeSweepRecordSchema.loose(),
   FeeSweepBatchRecordSchema.loose(),

@@ -45,6 +45,9 @@ export function planCompaction(records: readonly JournalRecord[], now: number, r
       case "finalized":
         finalized.add(nonceOf(record).toLowerCase());
         break;
+      case "mint_reorged":
+        finalized.delete(nonceOf(record).toLowerCase());
+        break;
       case "fee_settled":
         feeSettled.add(nonceOf(record).toLowerCase());
         break;

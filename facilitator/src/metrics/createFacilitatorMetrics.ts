@@ -12,6 +12,8 @@ import type { FinalizeFailedReason } from "../finalize/finalizeReasons.js";
 import type { PoseidonStatus } from "../operator/adminStatus.js";
 import { BACKLOG_STATES, type SettlementBacklog } from "../operator/settlementBacklog.js";
 import { withTimeout } from "../operator/withTimeout.js";
+import type { ReorgOutcome } from "../finalize/watchReorgs.js";
+import { BURN_VANISHED_REASON } from "../settlement/settlementBook.js";
 
 /** Why `/challenge` gave no offer. */
 export const OFFER_REFUSAL = {
@@ -60,6 +62,8 @@ export type FacilitatorMetrics = {
   finalizePassFailed: (error: string) => void;
   /** One finalize pass completed (whatever it found to do). */
   finalizePass: () => void;
+  /** A reorg removed an accepted burn or a finalized mint, and what the reorg watch did about it. */
+  reorg: (subject: "burn" | "mint", outcome: ReorgOutcome) => void;
   /** A request refused by a rate limit: `scope` `shared` (money endpoints) or `challenge_issuance`, `caller` the provider's name or `anonymous`. */
   rateLimited: (scope: string, caller: string) => void;
   /** `outcome` is `ok` or the HTTP status of the refusal. */
@@ -220,6 +224,12 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     help: "Finalize passes completed (the loop is alive; a pass may find nothing to do).",
     registers,
   });
+  const reorgs = new Counter({
+    name: "facilitator_reorgs_total",
+    help: "Accepted burns (subject burn) and finalized mints (subject mint) a reorg removed, by what the reorg watch did: pending, moved, rebroadcast, vanished (the payment failed), reopened (minted again).",
+    labelNames: ["subject", "outcome"],
+    registers,
+  });
   const finalizePassErrors = new Counter({
     name: "facilitator_finalize_pass_errors_total",
     help: "Finalize attempts that threw (RPC, indexer or prover trouble; retried with backoff), by error name.",
@@ -284,6 +294,11 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     finalizeFailed: (reason) => finalizeFailures.inc({ reason }),
     finalizePassFailed: (error) => finalizePassErrors.inc({ error }),
     finalizePass: () => finalizePasses.inc(),
+    reorg: (subject, outcome) => {
+      reorgs.inc({ subject, outcome });
+      // A burn gone for good fails its payment: counted with the other failures, under the same code.
+      if (outcome === "vanished") finalizeFailures.inc({ reason: BURN_VANISHED_REASON });
+    },
     rateLimited: (scope, caller) => rateLimited.inc({ scope, caller }),
     history: (operation, outcome) => {
       if (operation === "login") historyLogins.inc({ outcome });

@@ -63,6 +63,8 @@ export type CheckedPermit = {
   /** True when PermitBurner already executed this authorization (a re-send after the burn). */
   alreadyExecuted: boolean;
   args: PermitBurnArgs;
+  /** The PermitBurner call that executes the authorization (to `helper`). */
+  calldata: Hex;
   /** The estimated relay call, when an estimate was asked for and the burn has not executed yet. */
   call: EstimatedCall | undefined;
 };
@@ -135,7 +137,7 @@ export async function checkPermitPayment(parameters: CheckPermitPaymentParameter
     client.readContract({ ...token, functionName: "allowance", args: [payload.payer, helper] }),
     parameters.relayer ? estimateRelay(client, parameters.relayer, helper, data) : Promise.resolve(undefined),
   ]);
-  const permit: CheckedPermit = { payer: payload.payer, helper, authorizationId, alreadyExecuted: executed, args, call: undefined };
+  const permit: CheckedPermit = { payer: payload.payer, helper, authorizationId, alreadyExecuted: executed, args, calldata: data, call: undefined };
   if (executed) return { ok: true, permit };
 
   const signedNonce = BigInt(payload.permit.nonce);

@@ -71,6 +71,7 @@ describe("createPermitRelays", () => {
         answers.push("accepted");
         return { success: true, transaction: "0x", network: "eip155:31337" } as never;
       },
+      confirm: async (burn) => burn,
       failure: (reason) => {
         answers.push(reason);
         return { success: false, errorReason: reason, transaction: "", network: "eip155:31337" };
@@ -84,6 +85,7 @@ describe("createPermitRelays", () => {
       helper: account.address,
       authorizationId: CHALLENGE_NONCE,
       fromBlock: 0n,
+      calldata: undefined,
     };
     const call = { to: account.address, data: "0x" as Hex, gas: 100_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n };
 

@@ -26,8 +26,19 @@ import { findPermitBurn } from "./findPermitBurn.js";
 import { relayMayHaveReachedChain } from "./relayReachedChain.js";
 import { StorageUnavailableError } from "../storage/errors.js";
 
-/** One permit payment and the burn authorization its relay executes. */
-export type PermitRelay = { challenge: ChallengeRecord; digest: Hex; payer: Address; helper: Address; authorizationId: Hex; fromBlock: bigint };
+/**
+ * One permit payment and the burn authorization its relay executes; `calldata` is the PermitBurner call
+ * (journaled with the accepted payment, so a burn a reorg removes can be relayed again while it is valid).
+ */
+export type PermitRelay = {
+  challenge: ChallengeRecord;
+  digest: Hex;
+  payer: Address;
+  helper: Address;
+  authorizationId: Hex;
+  fromBlock: bigint;
+  calldata: Hex | undefined;
+};
 
 /** A burn that is on-chain, ready to be accepted. */
 export type ExecutedBurn = { burnTxHash: Hex; burnBlockNumber: bigint };
@@ -43,6 +54,11 @@ export type PermitRelaysContext = {
   now: () => number;
   /** Accepts the payment with its executed burn. */
   accept: (relay: PermitRelay, burn: ExecutedBurn) => Promise<SettleResponse>;
+  /**
+   * The burn once it is `network.confirmations` deep (polling up to `timeoutMs`), where it is then;
+   * `undefined` when it is not deep enough in time or a reorg moved it meanwhile (the answer is `pending_burn`).
+   */
+  confirm: (burn: ExecutedBurn, timeoutMs: number) => Promise<ExecutedBurn | undefined>;
   /** A failed settle answer. */
   failure: (reason: typeof BURN_REVERTED | typeof PENDING_BURN | typeof RELAY_FAILED, transaction?: Hex) => SettleResponse;
   /** How long to wait for a receipt before `pending_burn`. */
@@ -73,22 +89,35 @@ export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
       throw error;
     });
 
-  const settleMined = async (relay: PermitRelay, receipt: TransactionReceipt): Promise<SettleResponse> => {
-    if (receipt.status === "success") return context.accept(relay, { burnTxHash: receipt.transactionHash, burnBlockNumber: receipt.blockNumber });
+  // Accepted only once the burn is deep enough; until then the burn is out and the answer is "pending".
+  const acceptConfirmed = async (relay: PermitRelay, burn: ExecutedBurn, timeoutMs: number): Promise<SettleResponse> => {
+    // The burn is out: an RPC failing meanwhile still means "pending", never "failed".
+    const confirmed = await context.confirm(burn, timeoutMs).catch(() => undefined);
+    if (confirmed) return context.accept(relay, confirmed);
+    logger.info("permit_burn_unconfirmed", { challenge_nonce: relay.challenge.challengeNonce, burn_tx: burn.burnTxHash });
+    return context.failure(PENDING_BURN, burn.burnTxHash);
+  };
+
+  const settleMined = async (relay: PermitRelay, receipt: TransactionReceipt, timeoutMs = context.receiptTimeoutMs): Promise<SettleResponse> => {
+    if (receipt.status === "success") {
+      return acceptConfirmed(relay, { burnTxHash: receipt.transactionHash, burnBlockNumber: receipt.blockNumber }, timeoutMs);
+    }
     const burn = await findPermitBurn(client, { helper: relay.helper, authorizationId: relay.authorizationId, fromBlock: relay.fromBlock });
-    if (burn) return context.accept(relay, { burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
+    if (burn) return acceptConfirmed(relay, { burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber }, timeoutMs);
     await release(relay.challenge.challengeNonce, BURN_REVERTED);
     return context.failure(BURN_REVERTED, receipt.transactionHash);
   };
 
   const awaitReceipt = async (relay: PermitRelay, txHash: Hex): Promise<SettleResponse> => {
+    // One polling bound for the receipt and the confirmations together.
+    const giveUpAt = Date.now() + context.receiptTimeoutMs;
     // An RPC that fails while the burn is out is no reason to say anything but "pending": the burn may land.
     const receipt = await pollReceipt(client, txHash, { timeoutMs: context.receiptTimeoutMs, intervalMs: context.receiptPollMs }).catch(() => undefined);
     if (!receipt) {
       logger.info("permit_burn_pending", { challenge_nonce: relay.challenge.challengeNonce, burn_tx: txHash });
       return context.failure(PENDING_BURN, txHash);
     }
-    return settleMined(relay, receipt);
+    return settleMined(relay, receipt, Math.max(0, giveUpAt - Date.now()));
   };
 
   const follow = async (relay: PermitRelay, journaled: RelayRecord): Promise<SettleResponse | "released"> => {

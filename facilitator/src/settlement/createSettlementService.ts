@@ -11,6 +11,7 @@
  * - an RPC failure during the checks answers `chain_unavailable` and consumes nothing.
  */
 import {
+  BURN_RECEIPT_MISSING,
   CHAIN_UNAVAILABLE,
   PAYLOAD_CONFLICT,
   payloadDigest,
@@ -30,13 +31,16 @@ import {
 import {
   BaseError as ViemBaseError,
   HttpRequestError,
+  parseTransaction,
   RpcRequestError,
   TimeoutError,
+  TransactionReceiptNotFoundError,
   WebSocketRequestError,
   type Address,
   type Hex,
   type PublicClient,
 } from "viem";
+import type { ChainFinality } from "../chain/chainFinality.js";
 import type { SerialSender } from "../chain/createSerialSender.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { Capabilities } from "../config/capabilities.js";
@@ -58,7 +62,7 @@ import {
 import type { SelfTransferBurnEvidence } from "./checkSelfTransferBurn.js";
 import { createPermitRelays, type ExecutedBurn, type PermitRelay } from "./createPermitRelays.js";
 import { findPermitBurn } from "./findPermitBurn.js";
-import type { SettlementBook, SettlementEntry } from "./settlementBook.js";
+import { BURN_VANISHED_REASON, type SettlementBook, type SettlementEntry } from "./settlementBook.js";
 import { SettlementCoordinator } from "./settlementCoordinator.js";
 
 /** The issued challenges as settlement uses them: looked up, and marked paid once accepted (the challenge store). */
@@ -72,6 +76,8 @@ export type SettlementServiceDependencies = {
   /** The configuration an accepted entry is journaled under (finalization only runs under the same). */
   deployment: { token: Address; verifier: Address; treasury: Address };
   client: PublicClient;
+  /** How deep a burn must be before its payment is accepted. */
+  finality: Pick<ChainFinality, "confirmations" | "confirmed">;
   relayer: SerialSender;
   challenges: PayableChallenges;
   /** The state folded from the journal. */
@@ -82,7 +88,7 @@ export type SettlementServiceDependencies = {
   logger: Logger;
   /** Unix seconds. */
   now: () => number;
-  /** How long `/settle` waits for a relayed permit burn before answering `pending_burn`. */
+  /** How long `/settle` waits for a burn's receipt and confirmations before answering `pending_burn`. */
   permitReceiptTimeoutMs: number;
   /** Receipt polling interval (default 100 ms). */
   receiptPollMs?: number;
@@ -134,6 +140,13 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     extra: { phase: "accepted" },
   });
 
+  // What a re-send of a settled payment hears: accepted, unless a reorg took its burn (the reorg watch's marks).
+  const settledResponse = (entry: SettlementEntry): SettleResponse => {
+    if (entry.state === "failed" && entry.reason === BURN_VANISHED_REASON) return failure(BURN_RECEIPT_MISSING, entry.burnTxHash);
+    if (entry.burnMissingSince !== undefined) return failure(PENDING_BURN, entry.burnTxHash);
+    return acceptedResponse(entry);
+  };
+
   const historyPayment = (challenge: ChallengeRecord, path: PaymentPath, payer: Address | undefined): HistoryPayment => ({
     challengeNonce: challenge.challengeNonce,
     path,
@@ -150,6 +163,7 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     digest: Hex,
     payer: Address | undefined,
     burn: ExecutedBurn,
+    permit?: { authorizationId: Hex; calldata: Hex | undefined },
   ): Promise<SettleResponse> => {
     const record: AcceptedRecord = {
       type: "accepted",
@@ -159,6 +173,8 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
       ...(payer === undefined ? {} : { payer }),
       burnTxHash: burn.burnTxHash,
       burnBlockNumber: burn.burnBlockNumber.toString(),
+      ...(permit === undefined ? {} : { authorizationId: permit.authorizationId }),
+      ...(permit?.calldata === undefined ? {} : { relayCalldata: permit.calldata }),
       token: deps.deployment.token,
       verifier: deps.deployment.verifier,
       treasury: deps.deployment.treasury,
@@ -173,13 +189,26 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     return acceptedResponse({ ...record, state: "accepted" });
   };
 
+  // The burn once deep enough, where it is then (a reorg while waiting may have moved or removed it).
+  const confirm = async (burn: ExecutedBurn, timeoutMs: number): Promise<ExecutedBurn | undefined> => {
+    if (deps.finality.confirmations <= 1) return burn;
+    if (!(await deps.finality.confirmed(burn.burnBlockNumber, { timeoutMs, intervalMs: deps.receiptPollMs }))) return undefined;
+    const receipt = await client.getTransactionReceipt({ hash: burn.burnTxHash }).catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined;
+      throw error;
+    });
+    if (receipt?.status !== "success" || receipt.blockNumber !== burn.burnBlockNumber) return undefined;
+    return burn;
+  };
+
   const relays = createPermitRelays({
     client,
     relayer: deps.relayer,
     record: deps.record,
     logger,
     now: deps.now,
-    accept: (relay, burn) => accept(relay.challenge, "permit", relay.digest, relay.payer, burn),
+    accept: (relay, burn) => accept(relay.challenge, "permit", relay.digest, relay.payer, burn, relay),
+    confirm,
     failure,
     receiptTimeoutMs: deps.permitReceiptTimeoutMs,
     receiptPollMs: deps.receiptPollMs,
@@ -213,11 +242,14 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
       helper: permit.helper,
       authorizationId: permit.authorizationId,
       fromBlock: match.intent ? BigInt(match.intent.fromBlock) : 0n,
+      calldata: permit.calldata,
     };
     if (permit.alreadyExecuted) {
       const burn = await findPermitBurn(client, { helper: permit.helper, authorizationId: permit.authorizationId, fromBlock: relay.fromBlock });
       if (!burn) return failure(PENDING_BURN);
-      return accept(challenge, "permit", digest, permit.payer, { burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
+      const confirmed = await confirm({ burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber }, deps.permitReceiptTimeoutMs);
+      if (!confirmed) return failure(PENDING_BURN, burn.txHash);
+      return accept(challenge, "permit", digest, permit.payer, confirmed, permit);
     }
     // No estimate means the relay would revert: nothing is sent and nothing is held.
     if (!permit.call) return failure(RELAY_FAILED);
@@ -255,6 +287,7 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
       helper: challenge.helper,
       authorizationId: intent.authorizationId,
       fromBlock: BigInt(intent.fromBlock),
+      calldata: parseTransaction(journaled.rawTransaction as Hex).data,
     };
     const followed = await relays.follow(relay, journaled);
     return followed === "released" ? undefined : followed;
@@ -263,7 +296,7 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
   const settleClaimed = async (body: PaymentBody, digest: Hex): Promise<SettleResponse> => {
     const match = matchPayment(checks, body, digest);
     if (match.kind === "refused") return failure(match.reason);
-    if (match.kind === "settled") return acceptedResponse(match.entry);
+    if (match.kind === "settled") return settledResponse(match.entry);
     const { payment } = body;
     if (payment.kind === "permit") {
       const followed = await followJournaledRelay(match, payment.payload, digest);
@@ -277,10 +310,14 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     if (evidence.kind === "permit") return relayPermit(match, digest, evidence.permit);
     if (payment.kind !== "self-transfer") return failure(PAYLOAD_CONFLICT);
     const { payer, blockNumber } = evidence.evidence;
+    const burnTxHash = payment.payload.burnTxHash;
+    // Not deep enough yet: nothing is consumed, and the same payload settles once it is.
+    const confirmed = await confirm({ burnTxHash, burnBlockNumber: blockNumber }, deps.permitReceiptTimeoutMs);
+    if (!confirmed) return failure(PENDING_BURN, burnTxHash);
     // The intent policy: no acceptance without the payment's history intent (see requireIntent).
     const intent = await requireIntent(deps.history, historyPayment(match.challenge, "self-transfer", payer), logger);
     if (!intent.recorded) return failure(intent.refusal);
-    return accept(match.challenge, "self-transfer", digest, payer, { burnTxHash: payment.payload.burnTxHash, burnBlockNumber: blockNumber });
+    return accept(match.challenge, "self-transfer", digest, payer, confirmed);
   };
 
   const verify = async (body: ClassifiedFacilitatorBody): Promise<VerifyResponse> => {
@@ -333,9 +370,14 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
         if (relay) await client.sendRawTransaction({ serializedTransaction: relay.rawTransaction as Hex }).catch(() => undefined);
         continue;
       }
+      // Not deep enough yet: the intent stays, and the payer's re-send follows the burn.
+      const confirmed = await confirm({ burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber }, 0);
+      if (!confirmed) continue;
       const receipt = await client.getTransactionReceipt({ hash: burn.txHash });
       const payer = receipt.from === deps.relayer.address ? undefined : receipt.from;
-      await accept(challenge, "permit", intent.payloadDigest, payer, { burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber });
+      const relay = book.relay(challenge.challengeNonce);
+      const calldata = relay === undefined ? undefined : parseTransaction(relay.rawTransaction as Hex).data;
+      await accept(challenge, "permit", intent.payloadDigest, payer, confirmed, { authorizationId: intent.authorizationId, calldata });
       accepted++;
     }
     return accepted;

@@ -22,9 +22,20 @@ export type SettlementEntry = AcceptedRecord & {
   feeSweep?: FeeSweep;
   /** Set once the fee reached its recipient (or there was none to pay). */
   feeSettledAt?: number;
+  /**
+   * Set (in memory, by the reorg watch) while the burn is on no chain the node knows, neither mined nor
+   * pending: an identical re-send is answered `pending_burn`, and nothing is minted from it.
+   */
+  burnMissingSince?: number;
 };
 
 const key = (hex: string) => hex.toLowerCase();
+
+/**
+ * The `failed` reason of a payment whose burn a reorg removed for good (finalize's `evidence_vanished`): the
+ * one failure a re-send of the payment hears as such (`burn_receipt_missing`), since its burn is gone.
+ */
+export const BURN_VANISHED_REASON = "evidence_vanished";
 
 /** In-memory settlement state, folded from journal records. */
 export class SettlementBook {
@@ -61,6 +72,22 @@ export class SettlementBook {
       case "finalized": {
         const entry = this.entries.get(key(record.challengeNonce));
         if (entry) Object.assign(entry, { state: "finalized", finalizedAt: record.at, mintTxHash: record.mintTxHash });
+        return;
+      }
+      case "burn_reorged": {
+        const entry = this.entries.get(key(record.challengeNonce));
+        if (!entry) return;
+        entry.burnTxHash = record.burnTxHash;
+        entry.burnMissingSince = undefined;
+        this.burnTxOwners.set(key(record.burnTxHash), key(record.challengeNonce));
+        return;
+      }
+      case "mint_reorged": {
+        const entry = this.entries.get(key(record.challengeNonce));
+        if (entry?.state !== "finalized") return;
+        entry.state = "accepted";
+        entry.mintTxHash = undefined;
+        entry.finalizedAt = undefined;
         return;
       }
       case "failed": {

@@ -1,0 +1,230 @@
+/**
+ * The chain misbehaving around accepted payments: a real daemon on a real stack whose anvil is made to
+ * reorganise (`anvil_reorg`), to mine only when told (`anvil_mine`), with roots proved only when the test says
+ * so (`proveNow`) and finalize passes run only when the test says so (`finalizeOnce`). After every fault the
+ * money invariants are checked on the canonical chain: no burn executed twice, no mint doubled, no accepted
+ * payment finalized from stale evidence, every payment ends finalized or with a documented reason.
+ */
+import { waitFor } from "@svc/anvil-fixtures";
+import { permitBurnerAbi, zerc20Protocol, type PaymentRequirements } from "@svc/scheme";
+import type { Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  adminGet,
+  balanceOf,
+  broadcastBurn,
+  facilitatorBody,
+  postJson,
+  requestOffer,
+  signPermitPayment,
+  startTestDaemon,
+  startTestStack,
+  waitForState,
+  type ConfigPatch,
+  type TestDaemon,
+  type TestStack,
+} from "../testing/localFacilitator.js";
+
+let stack: TestStack;
+const payer = () => stack.deployment.accounts.payer.privateKey;
+
+beforeAll(async () => {
+  // No root job: roots are proved when a test says so, so no block is mined behind a test's back.
+  stack = await startTestStack();
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+/** Finalize passes only on demand; a burn or mint is watched until three blocks deep. */
+const WATCHED: ConfigPatch = { daemon: { finalize_interval_ms: 600_000 }, network: { finality_depth: 3 } };
+
+const rpc = (method: string, params: unknown[] = []) => stack.client.request({ method: method as never, params: params as never });
+const mine = (blocks: number) => rpc("anvil_mine", [`0x${blocks.toString(16)}`]);
+/** Replaces the last `depth` blocks with as many empty ones: every transaction in them is gone, none back in the pool. */
+const reorg = (depth: number) => rpc("anvil_reorg", [depth, []]);
+const settle = (daemon: TestDaemon, requirements: PaymentRequirements, payload: object) =>
+  postJson(`${daemon.url}/settle`, facilitatorBody(requirements, payload));
+
+async function burnsInto(payTo: string): Promise<Hex[]> {
+  const events = await stack.client.getContractEvents({
+    address: stack.deployment.permitBurner,
+    abi: permitBurnerAbi,
+    eventName: "BurnExecuted",
+    fromBlock: 0n,
+    strict: true,
+  });
+  return events.filter((event) => event.args.burnAddress.toLowerCase() === payTo.toLowerCase()).map((event) => event.transactionHash);
+}
+
+async function mintsToTreasury(): Promise<number> {
+  const logs = await stack.client.getLogs({
+    address: stack.deployment.verifier,
+    event: zerc20Protocol(stack.deployment.protocol).teleportEvent,
+    args: { to: stack.deployment.accounts.treasury.address },
+    fromBlock: 0n,
+  });
+  return logs.length;
+}
+
+async function metric(daemon: TestDaemon, name: string, labels: string): Promise<number> {
+  const response = await fetch(`${daemon.url}/metrics`, { headers: { authorization: `Bearer ${stack.env.SVC_ADMIN_TOKEN}` } });
+  const line = (await response.text()).split("\n").find((candidate) => candidate.startsWith(`${name}{${labels}}`));
+  return Number(line?.split(" ")[1] ?? 0);
+}
+
+async function entryOf(daemon: TestDaemon, challengeNonce: string): Promise<{ state: string; burnTxHash: Hex; reason?: string; mintTxHash?: Hex }> {
+  const { settlements } = await adminGet(stack, daemon, "/admin/settlements");
+  return (settlements as { challengeNonce: string; state: string; burnTxHash: Hex }[]).find((entry) => entry.challengeNonce === challengeNonce) as never;
+}
+
+async function payBySelfTransfer(daemon: TestDaemon) {
+  const requirements = await requestOffer(daemon, "2000");
+  const burnTxHash = await broadcastBurn(stack, requirements, payer());
+  return { requirements, payload: { challengeNonce: requirements.extra.challengeNonce, burnTxHash } };
+}
+
+describe("confirmations: accepted means the burn is that deep", () => {
+  it("answers a self-transfer one block deep pending_burn, consuming nothing, and accepts it once two deep", async () => {
+    const daemon = await startTestDaemon(stack, "confirm-self", { ...WATCHED, network: { confirmations: 2 }, settlement: { permit_receipt_timeout_ms: 300 } });
+    try {
+      const { requirements, payload } = await payBySelfTransfer(daemon);
+      const early = await settle(daemon, requirements, payload);
+      expect(early.body).toMatchObject({ success: false, errorReason: "pending_burn", transaction: payload.burnTxHash });
+      expect(await entryOf(daemon, requirements.extra.challengeNonce)).toBeUndefined();
+      await mine(1);
+      const settled = await settle(daemon, requirements, payload);
+      expect(settled.body).toMatchObject({ success: true, transaction: payload.burnTxHash, extra: { phase: "accepted" } });
+    } finally {
+      await daemon.stop();
+    }
+  });
+
+  it("holds a relayed permit burn until it is two deep, then answers accepted in the same settle", async () => {
+    const daemon = await startTestDaemon(stack, "confirm-permit", {
+      ...WATCHED,
+      network: { confirmations: 2 },
+      settlement: { permit_receipt_timeout_ms: 20_000 },
+    });
+    try {
+      const requirements = await requestOffer(daemon, "2000");
+      const answer = settle(daemon, requirements, await signPermitPayment(stack, requirements, payer()));
+      await waitFor(() => daemon.logs.some((line) => line.includes('"permit_burn_broadcast"')), { what: "the relay broadcast", timeoutMs: 10_000 });
+      const burnTx = JSON.parse(daemon.logs.find((line) => line.includes('"permit_burn_broadcast"')) as string).burn_tx as Hex;
+      await waitFor(() => stack.client.getTransactionReceipt({ hash: burnTx }).catch(() => undefined), { what: "the burn mined", timeoutMs: 10_000 });
+      expect(await entryOf(daemon, requirements.extra.challengeNonce)).toBeUndefined();
+      await mine(1);
+      expect((await answer).body).toMatchObject({ success: true, transaction: burnTx, extra: { phase: "accepted" } });
+      expect(await burnsInto(requirements.payTo)).toEqual([burnTx]);
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
+
+describe("reorgs after accepted", () => {
+  for (const depth of [1, 2, 3]) {
+    it(`relays a permit burn a reorg of depth ${depth} removed again, with the payer's authorization, and it burns once and mints once`, async () => {
+      const daemon = await startTestDaemon(stack, `reorg-permit-${depth}`, WATCHED);
+      try {
+        const requirements = await requestOffer(daemon, "3000");
+        const payload = await signPermitPayment(stack, requirements, payer());
+        const accepted = await settle(daemon, requirements, payload);
+        expect(accepted.body).toMatchObject({ success: true, extra: { phase: "accepted" } });
+        if (depth > 1) await mine(depth - 1);
+        await reorg(depth);
+        expect(await burnsInto(requirements.payTo)).toEqual([]);
+
+        await daemon.finalizeOnce();
+        const moved = await entryOf(daemon, requirements.extra.challengeNonce);
+        expect(moved.state).toBe("accepted");
+        expect(moved.burnTxHash).not.toBe(accepted.body.transaction);
+        await waitFor(() => stack.client.getTransactionReceipt({ hash: moved.burnTxHash }).catch(() => undefined), {
+          what: "the relayed-again burn mined",
+          timeoutMs: 20_000,
+        });
+        expect(await burnsInto(requirements.payTo)).toEqual([moved.burnTxHash]);
+        // The payer's re-send hears the burn that is on the chain now.
+        expect((await settle(daemon, requirements, payload)).body).toMatchObject({ success: true, transaction: moved.burnTxHash });
+        expect(await metric(daemon, "facilitator_reorgs_total", 'subject="burn",outcome="rebroadcast"')).toBe(1);
+
+        const mintsBefore = await mintsToTreasury();
+        await stack.indexer.proveNow();
+        await daemon.finalizeOnce();
+        await waitForState(stack, daemon, requirements.extra.challengeNonce, "finalized", 30_000);
+        expect(await mintsToTreasury()).toBe(mintsBefore + 1);
+        expect(await burnsInto(requirements.payTo)).toHaveLength(1);
+      } finally {
+        await daemon.stop();
+      }
+    });
+  }
+
+  it("never finalizes a self-transfer burn a reorg removed: pending_burn while its block may return, evidence_vanished once final", async () => {
+    const daemon = await startTestDaemon(stack, "reorg-self", WATCHED);
+    try {
+      const { requirements, payload } = await payBySelfTransfer(daemon);
+      expect((await settle(daemon, requirements, payload)).body).toMatchObject({ success: true });
+      const mintsBefore = await mintsToTreasury();
+      await reorg(1);
+      await daemon.finalizeOnce();
+      expect(await entryOf(daemon, requirements.extra.challengeNonce)).toMatchObject({ state: "accepted" });
+      expect((await settle(daemon, requirements, payload)).body).toMatchObject({
+        success: false,
+        errorReason: "pending_burn",
+        transaction: payload.burnTxHash,
+      });
+
+      await mine(3);
+      await stack.indexer.proveNow();
+      await daemon.finalizeOnce();
+      expect(await entryOf(daemon, requirements.extra.challengeNonce)).toMatchObject({ state: "failed", reason: "evidence_vanished" });
+      expect((await settle(daemon, requirements, payload)).body).toMatchObject({
+        success: false,
+        errorReason: "burn_receipt_missing",
+        transaction: payload.burnTxHash,
+      });
+      expect(await metric(daemon, "facilitator_reorgs_total", 'subject="burn",outcome="vanished"')).toBe(1);
+      expect(await mintsToTreasury()).toBe(mintsBefore);
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
+
+describe("reorgs after finalized", () => {
+  it("mints again a payment whose mint a reorg removed, once, and waits for roots that are final", async () => {
+    const daemon = await startTestDaemon(stack, "reorg-mint", WATCHED);
+    try {
+      const { requirements, payload } = await payBySelfTransfer(daemon);
+      expect((await settle(daemon, requirements, payload)).body).toMatchObject({ success: true });
+      await stack.indexer.proveNow();
+      // The root is one block deep; the daemon proves only against roots three deep.
+      await daemon.finalizeOnce();
+      expect(await entryOf(daemon, requirements.extra.challengeNonce)).toMatchObject({ state: "accepted" });
+      await mine(2);
+      const mintsBefore = await mintsToTreasury();
+      const treasuryBefore = await balanceOf(stack, stack.deployment.accounts.treasury.address);
+      await daemon.finalizeOnce();
+      const finalized = await entryOf(daemon, requirements.extra.challengeNonce);
+      expect(finalized.state).toBe("finalized");
+      expect(await mintsToTreasury()).toBe(mintsBefore + 1);
+
+      // Back to before the mint's block (the fee sweep after it goes too).
+      const mintBlock = (await stack.client.getTransactionReceipt({ hash: finalized.mintTxHash as Hex })).blockNumber;
+      await reorg(Number((await stack.client.getBlockNumber()) - mintBlock + 1n));
+      expect(await mintsToTreasury()).toBe(mintsBefore);
+      await daemon.finalizeOnce();
+      const again = await entryOf(daemon, requirements.extra.challengeNonce);
+      expect(again.state).toBe("finalized");
+      expect(again.mintTxHash).not.toBe(finalized.mintTxHash);
+      expect(await mintsToTreasury()).toBe(mintsBefore + 1);
+      expect(await metric(daemon, "facilitator_reorgs_total", 'subject="mint",outcome="reopened"')).toBe(1);
+      // The treasury holds the payment once: the verifier paid the recipient hash exactly the amount again.
+      expect(await balanceOf(stack, stack.deployment.accounts.treasury.address)).toBe(treasuryBefore + BigInt(requirements.amount));
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
