@@ -136,6 +136,7 @@ describe("formatDaemonStatus", () => {
   it("lists failed entries with their reasons and says how many were left out", () => {
     const text = formatDaemonStatus(buildDaemonStatus());
     expect(text).toContain("  accepted        3  oldest 2h 2m\n");
+    expect(text).toContain("  reorged         1  oldest 40s\n");
     expect(text).toContain("  failed          2  oldest 1d 1h\n");
     expect(text).toContain(`failed entries: 2 (first 1)\n  0x${"ab".repeat(32)} permit 10: chain evidence vanished: gone\n`);
     expect(text).toContain("burn-address stock: none (this profile issues no offers)\nposeidon: poseidon-lite (no search path)\n");
@@ -176,6 +177,7 @@ function buildDaemonStatus(overrides: Partial<DaemonStatus["status"]> = {}): Dae
       backlog: {
         intent: { count: 0, oldestAgeSeconds: null },
         accepted: { count: 3, oldestAgeSeconds: 7_325 },
+        reorged: { count: 1, oldestAgeSeconds: 40 },
         finalized: { count: 0, oldestAgeSeconds: null },
         failed: { count: 2, oldestAgeSeconds: 90_061 },
         late_burn: { count: 0, oldestAgeSeconds: null },

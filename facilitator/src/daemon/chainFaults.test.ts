@@ -175,6 +175,7 @@ describe("reorgs after accepted", () => {
         errorReason: "pending_burn",
         transaction: payload.burnTxHash,
       });
+      expect((await adminGet(stack, daemon, "/admin/status")).backlog.reorged.count).toBe(1);
 
       await mine(3);
       await stack.indexer.proveNow();
@@ -186,6 +187,8 @@ describe("reorgs after accepted", () => {
         transaction: payload.burnTxHash,
       });
       expect(await metric(daemon, "facilitator_reorgs_total", 'subject="burn",outcome="vanished"')).toBe(1);
+      expect(await metric(daemon, "facilitator_finalize_failures_total", 'reason="evidence_vanished"')).toBe(1);
+      expect((await adminGet(stack, daemon, "/admin/status")).backlog.reorged.count).toBe(0);
       expect(await mintsToTreasury()).toBe(mintsBefore);
     } finally {
       await daemon.stop();

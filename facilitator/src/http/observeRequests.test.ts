@@ -22,6 +22,7 @@ const metrics = () =>
     backlog: () => ({
       intent: { count: 0, oldestAgeSeconds: null },
       accepted: { count: 0, oldestAgeSeconds: null },
+      reorged: { count: 0, oldestAgeSeconds: null },
       finalized: { count: 0, oldestAgeSeconds: null },
       failed: { count: 0, oldestAgeSeconds: null },
       late_burn: { count: 0, oldestAgeSeconds: null },

@@ -112,6 +112,7 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
         backlog: {
           intent: { count: 0, oldestAgeSeconds: null },
           accepted: { count: 1, oldestAgeSeconds: 30 },
+          reorged: { count: 0, oldestAgeSeconds: null },
           finalized: { count: 0, oldestAgeSeconds: null },
           failed: { count: 0, oldestAgeSeconds: null },
           late_burn: { count: 1, oldestAgeSeconds: 90 },
