@@ -5,7 +5,13 @@ import { BaseError } from "../errors/base.js";
 export class ProfileDisabledError extends BaseError {
   override name = "ProfileDisabledError";
   constructor(readonly profile: string | undefined) {
-    super(`payment acceptance is disabled for profile ${profile ?? "(unset)"}`);
+    super(
+      `payment acceptance is disabled for profile ${profile ?? "(unset)"}: ${
+        profile === "testnet" || profile === "production"
+          ? 'it needs a real prover ([prover] kind = "command", "http" or "snarkjs")'
+          : "name a profile in the configuration file"
+      }`,
+    );
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * What this daemon may do, derived once from the profile: every part that behaves differently off profile
- * `local` reads its one flag here instead of testing the profile itself.
+ * What this daemon may do, derived once from the profile and the prover: every part that behaves differently
+ * off profile `local` reads its one flag here instead of testing the profile itself.
  */
 import type { FacilitatorConfig } from "./facilitatorConfigSchema.js";
 
@@ -17,13 +17,20 @@ export type Capabilities = {
 };
 
 /**
- * The capabilities of `profile`: only `local` (which the startup rules tie to chain 31337) accepts payments;
- * `testnet`, `production` and no profile at all run with everything that moves funds turned off.
+ * The capabilities of a configuration. Profile `local` (which the startup rules tie to chain 31337) does
+ * everything, with the fixture prover. `testnet` and `production` accept, finalize and issue offers once a
+ * real prover is configured (`prover.kind` other than `fixture`): a payment accepted there must be mintable,
+ * and the confirmation and finality policy (`network.confirmations`, `network.finality_depth`, the reorg
+ * watch) is what the spec asks of acceptance off `local`. No profile at all moves no funds: a profile is never
+ * inferred.
  *
  * @example
  * capabilitiesOf({ profile: "local" }).acceptsPayments; // true
+ * capabilitiesOf({ profile: "testnet", prover: { kind: "snarkjs" } }).acceptsPayments; // true
  */
-export function capabilitiesOf(config: Pick<FacilitatorConfig, "profile">): Capabilities {
+export function capabilitiesOf(config: Pick<FacilitatorConfig, "profile"> & { prover?: { kind: string } | undefined }): Capabilities {
   const local = config.profile === "local";
-  return { issuesOffers: local, acceptsPayments: local, finalizes: local, fixtureProver: local };
+  const provable = (config.profile === "testnet" || config.profile === "production") && config.prover !== undefined && config.prover.kind !== "fixture";
+  const moves = local || provable;
+  return { issuesOffers: moves, acceptsPayments: moves, finalizes: moves, fixtureProver: local };
 }

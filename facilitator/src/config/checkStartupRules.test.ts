@@ -5,6 +5,7 @@ import { AdminTokenRequiredError, MissingSecretError } from "./errors.js";
 import {
   ChainIdMismatchError,
   DevelopmentKeyRefusedError,
+  JournalRequiredError,
   LocalProfileChainError,
   ProviderCredentialsRequiredError,
   TreasuryKeyMismatchError,
@@ -227,9 +228,10 @@ describe("checkStartupRules: warnings", () => {
   });
 });
 
+const codes = (warnings: ReturnType<typeof run>) => warnings.map((warning) => warning.code);
+
 describe("checkStartupRules: what links burns to mints on-chain", () => {
   const testnet = { profile: "testnet", network: { chain_id: 8453 }, providers: PROVIDERS };
-  const codes = (warnings: ReturnType<typeof run>) => warnings.map((warning) => warning.code);
 
   it("warns outside profile local when one key relays and mints and when mints follow their burns", () => {
     expect(codes(run(testnet))).toEqual(["linkable_hands", "linkable_schedule"]);
@@ -246,6 +248,24 @@ describe("checkStartupRules: what links burns to mints on-chain", () => {
     const policy = { finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 } };
     expect(run({ ...testnet, ...policy }, { SVC_MINTER_PK: `0x${"11".repeat(32)}` })).toEqual([]);
     expect(run({})).toEqual([]);
+  });
+});
+
+describe("checkStartupRules: a journal wherever real payments are accepted", () => {
+  const testnet = { profile: "testnet", network: { chain_id: 8453 }, providers: PROVIDERS, settlement: { journal: "none" } };
+
+  it("refuses journal none under testnet or production with a real prover, naming both ways out", () => {
+    for (const profile of ["testnet", "production"]) {
+      const error = errorOf({ ...testnet, profile, prover: { kind: "http", url: "https://prover.internal.example/prove" } });
+      expect(error).toBeInstanceOf(JournalRequiredError);
+      expect(String(error)).toContain("settlement.journal");
+      expect(String(error)).toContain("[storage]");
+    }
+  });
+
+  it("only warns where nothing is accepted (the fixture prover off local) and under profile local", () => {
+    expect(codes(run(testnet))).toContain("journal_disabled");
+    expect(codes(run({ settlement: { journal: "none" } }))).toEqual(["journal_disabled"]);
   });
 });
 

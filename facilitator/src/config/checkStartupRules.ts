@@ -9,12 +9,15 @@
  * 3. `SVC_ADMIN_TOKEN` for a non-loopback bind, any non-local profile and an unset profile;
  * 4. in custodial fee mode, `settlement.treasury` is the address of `SVC_TREASURY_PK` (start refuses what
  *    `check` would reject: the fee sweeps would fail);
- * 5. with `rpcChainId`, it equals `network.chain_id`.
+ * 5. with `rpcChainId`, it equals `network.chain_id`;
+ * 6. outside `local`, a named provider for every caller, and a journal (or `[storage]`) wherever payments are
+ *    accepted.
  * Warnings (the daemon starts anyway): development keys, no journal, credentials in the RPC URL, and outside
  * profile `local` what lets a chain observer link burns and mints (linkabilityWarnings.ts).
  * The profile is read only from the file: an unset profile is non-local even on loopback with chain 31337.
  */
-import { AdminTokenRequiredError } from "./errors.js";
+import { capabilitiesOf } from "./capabilities.js";
+import { AdminTokenRequiredError, JournalRequiredError } from "./errors.js";
 import { DevelopmentKeyRefusedError, LocalProfileChainError, type LocalPredicate, ProviderCredentialsRequiredError } from "./errors.js";
 import { assertRpcChainId } from "./assertRpcChainId.js";
 import { assertTreasuryMatchesKey } from "./assertTreasuryMatchesKey.js";
@@ -87,7 +90,11 @@ export function checkStartupRules({ config, secrets, rpcChainId }: CheckStartupR
     throw new ProviderCredentialsRequiredError({ profile: config.profile });
   }
 
-  // With [storage] the journal is the database's; no file is needed.
+  // With [storage] the journal is the database's; no file is needed. Off `local`, accepted payments are real
+  // money: none may live only in memory.
+  if (config.settlement.journal === null && config.storage === undefined && config.profile !== "local" && capabilitiesOf(config).acceptsPayments) {
+    throw new JournalRequiredError({ profile: config.profile ?? "(unset)" });
+  }
   if (config.settlement.journal === null && config.storage === undefined) {
     warnings.push({
       code: "journal_disabled",

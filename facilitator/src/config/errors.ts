@@ -220,6 +220,18 @@ export class LocalProfileChainError extends BaseError {
   }
 }
 
+/**
+ * Thrown when a daemon that accepts real payments (profile `testnet` or `production` with a real prover)
+ * has no journal and no `[storage]`: every accepted payment not yet minted would be lost on a restart.
+ */
+export class JournalRequiredError extends BaseError {
+  override name = "JournalRequiredError";
+
+  constructor({ profile }: { profile: string }) {
+    super(`Profile \`${profile}\` accepts payments and needs somewhere to keep them: set settlement.journal to a file path, or configure [storage].`);
+  }
+}
+
 /** Thrown when the chain id the RPC reports differs from `network.chain_id`. */
 export class ChainIdMismatchError extends BaseError {
   override name = "ChainIdMismatchError";

@@ -8,7 +8,9 @@
  * without failing a single pass for the others. No burn secret reaches the log.
  */
 import { zerc20TokenAbi } from "@svc/scheme";
+import { createHash } from "node:crypto";
 import { hexToBigInt, isAddressEqual, parseEventLogs, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchDaemonStatus } from "../../operator/fetchDaemonStatus.js";
 import { formatDaemonStatus } from "../../operator/formatDaemonStatus.js";
@@ -16,8 +18,10 @@ import { WithdrawalWitnessSchema } from "../../operator/withdrawalWitness.js";
 import { startCorruptingIndexerProxy, type CorruptingIndexerProxy, type PathCorruption } from "../../testing/corruptingIndexerProxy.js";
 import {
   adminGet,
+  balanceOf,
   broadcastBurn,
   facilitatorBody,
+  offerToRequirements,
   postJson,
   requestOffer,
   startTestDaemon,
@@ -128,6 +132,56 @@ describe("the snarkjs prover on a real daemon", () => {
       const witness = WithdrawalWitnessSchema.parse(await adminGet(stack, daemon, `/admin/withdrawal-witness/${nonce}`));
       expect(log).not.toContain(witness.secret.slice(2).toLowerCase());
       expect(log).not.toContain(hexToBigInt(witness.secret as Hex).toString());
+    }
+  }, 240_000);
+});
+
+describe("profile testnet with a real prover", () => {
+  it("issues offers, accepts a payment and mints it with a real proof, under keys that are not development keys", async () => {
+    const treasuryKey = generatePrivateKey();
+    const relayerKey = generatePrivateKey();
+    const treasury = privateKeyToAccount(treasuryKey).address;
+    for (const address of [treasury, privateKeyToAccount(relayerKey).address]) {
+      await stack.client.request({ method: "anvil_setBalance" as never, params: [address, "0x56bc75e2d63100000"] as never });
+    }
+    // Outside profile local every caller of the money endpoints is a named provider.
+    const providerKey = "testnet-provider-key-0123456789abcdef";
+    const auth = { authorization: `Bearer ${providerKey}` };
+    const testnet = await startTestDaemon(
+      stack,
+      "snarkjs-testnet",
+      {
+        profile: "testnet",
+        fee: null,
+        settlement: { treasury },
+        providers: { shop: { key_sha256: createHash("sha256").update(providerKey).digest("hex") } },
+        daemon: { finalize_interval_ms: 1000 },
+      },
+      { ...stack.env, SVC_TREASURY_PK: treasuryKey, SVC_RELAYER_PK: relayerKey },
+    );
+    try {
+      expect(testnet.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.event === "started")).toMatchObject({
+        profile: "testnet",
+        prover: "snarkjs",
+      });
+      expect(((await (await fetch(`${testnet.url}/supported`)).json()) as { kinds: unknown[] }).kinds).toHaveLength(1);
+      const offered = await postJson(`${testnet.url}/challenge`, { amount: "250000" }, auth);
+      expect(offered.status).toBe(200);
+      const requirements = offerToRequirements(offered.body);
+      const burnTxHash = await broadcastBurn(stack, requirements, payer());
+      const body = facilitatorBody(requirements, { challengeNonce: requirements.extra.challengeNonce, burnTxHash });
+      expect((await postJson(`${testnet.url}/settle`, body, auth)).body).toMatchObject({
+        success: true,
+        transaction: burnTxHash,
+        extra: { phase: "accepted" },
+      });
+      const minted = await waitForState(stack, testnet, requirements.extra.challengeNonce, "finalized", 120_000);
+      const { functionName, proof } = await mintedProof(stack, minted.mintTxHash);
+      expect(functionName).toBe("singleTeleport");
+      expect(await singleVerifierAccepts(stack, proof)).toBe(true);
+      expect(await balanceOf(stack, treasury)).toBe(250_000n);
+    } finally {
+      await testnet.stop();
     }
   }, 240_000);
 });
