@@ -10,9 +10,10 @@
  * minute; `runSharedInstances.ts` runs it alone), the sustained offers of 9 per version and search path
  * (facilitators of their own, and a v1 stack for the v1 rows), then 4 finalize, which mints the payments the
  * earlier sections left pending, 7 privacy (its own facilitators, about 90 s; `runPrivacy.ts` runs it
- * alone), and last 10 real proofs (its own stack of real Groth16 proofs, two to three minutes;
- * `runRealProofs.ts` runs it alone). Counts come from `BENCH_*` variables (see `harness/benchConfig.ts` and
- * `measurements/realProofs.ts`).
+ * alone), 10 real proofs (its own stack of real Groth16 proofs, two to three minutes;
+ * `runRealProofs.ts` runs it alone), and last 11 settle latency under confirmations (its own stack mining a
+ * block a second, about a minute and a half; `runConfirmations.ts` runs it alone). Counts come from `BENCH_*`
+ * variables (see `harness/benchConfig.ts` and `measurements/realProofs.ts`).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -32,6 +33,7 @@ import { startPayer } from "./harness/startPayer.js";
 import { measureAgentStartup } from "./measurements/agentStartup.js";
 import { measureChallengeThroughput } from "./measurements/challengeThroughput.js";
 import { measureConcurrentSettles } from "./measurements/concurrentSettles.js";
+import { measureConfirmationLatency } from "./measurements/confirmationLatency.js";
 import { measureFacilitatorMemory, measureIdleMemory } from "./measurements/facilitatorMemory.js";
 import { measureFinalizeTiming } from "./measurements/finalizeTiming.js";
 import { measurePaidRequestLatency } from "./measurements/paidRequestLatency.js";
@@ -132,6 +134,7 @@ async function main(): Promise<void> {
     const finalize = await measureFinalizeTiming(context, indexerPort);
     const privacy = await measurePrivacy(context, indexerPort);
     const realProofs = await measureRealProofs({ dir: join(dir, "real-proofs"), config: realProofsConfig(process.env), progress });
+    const confirmations = await measureConfirmationLatency({ dir: join(dir, "confirmations"), runs: config.confirmationRuns, progress });
 
     const results: BenchResults = {
       machine: { ...machine, loadAtEnd: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
@@ -149,6 +152,7 @@ async function main(): Promise<void> {
       sharedInstances,
       poseidon: { paths: poseidonPaths, sustained },
       realProofs,
+      confirmations,
     };
     const report = renderReport(results);
     await writeFile(join(BENCH_DIR, "results.md"), report);

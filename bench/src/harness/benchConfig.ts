@@ -27,6 +27,8 @@ export type BenchConfig = {
   pending: number;
   /** Open challenges to actually reach for the RSS figure; 0 extrapolates from the bursts. `BENCH_OPEN_CHALLENGES` */
   openChallenges: number;
+  /** Timed settles per variant of section 11 (exact, ours at 1 and 2 confirmations, each path) on a 1 s block chain. `BENCH_CONFIRMATION_RUNS` */
+  confirmationRuns: number;
 };
 
 /** The defaults (see the file comment). */
@@ -41,6 +43,7 @@ export const DEFAULT_BENCH_CONFIG: BenchConfig = {
   finalizeRuns: 5,
   pending: 100,
   openChallenges: 0,
+  confirmationRuns: 8,
 };
 
 const VARIABLES: Record<keyof BenchConfig, string> = {
@@ -54,6 +57,7 @@ const VARIABLES: Record<keyof BenchConfig, string> = {
   finalizeRuns: "BENCH_FINALIZE_RUNS",
   pending: "BENCH_PENDING",
   openChallenges: "BENCH_OPEN_CHALLENGES",
+  confirmationRuns: "BENCH_CONFIRMATION_RUNS",
 };
 
 /** The defaults with any `BENCH_*` override from `env` applied; a malformed value is a {@link BenchError}. */

@@ -79,6 +79,18 @@ burn_address_pool_size = 16
     expect(written).toMatch(/\[finalize\]\nmax_delay_seconds = 15\nmin_anonymity_set = 5\nmin_delay_seconds = 2\n$/);
   });
 
+  it("adds confirmations to [network] and the permit receipt bound to [settlement] when asked", async () => {
+    await writeFile(join(dir, "confirmations.toml"), TEMPLATE);
+    await writeFacilitatorConfig(join(dir, "confirmations.toml"), join(dir, "confirmations-out.toml"), {
+      ...overrides,
+      confirmations: 2,
+      permitReceiptTimeoutMs: 30_000,
+    });
+    const written = await readFile(join(dir, "confirmations-out.toml"), "utf8");
+    expect(written).toContain("[network]\nconfirmations = 2\nrpc_url = ");
+    expect(written).toContain("[settlement]\npermit_receipt_timeout_ms = 30000\njournal = ");
+  });
+
   it("refuses a template that lacks one of the keys", async () => {
     await writeFile(join(dir, "short.toml"), TEMPLATE.replace("max_open_challenges = 1000\n", ""));
     await expect(writeFacilitatorConfig(join(dir, "short.toml"), join(dir, "never.toml"), overrides)).rejects.toBeInstanceOf(ConfigTemplateError);

@@ -27,6 +27,10 @@ export type FacilitatorConfigOverrides = {
   burnAddressWorkers: number;
   /** The `[finalize]` scheduling policy (the table is added when the template lacks it); absent: the template's. */
   finalizePolicy?: FinalizePolicy;
+  /** `network.confirmations` (added to `[network]` when the template lacks it); absent: the template's. */
+  confirmations?: number;
+  /** `settlement.permit_receipt_timeout_ms` (added to `[settlement]` when the template lacks it); absent: the template's. */
+  permitReceiptTimeoutMs?: number;
 };
 
 /** The keys of the facilitator's `[finalize]` table: a random delay in [min, max], released early only once k same-amount payments wait. */
@@ -81,6 +85,8 @@ export async function writeFacilitatorConfig(template: string, target: string, o
   toml = setValue(toml, "max_open_challenges", overrides.maxOpenChallenges);
   toml = setOrAddValue(toml, "daemon", "burn_address_pool_size", overrides.burnAddressPoolSize);
   toml = setOrAddValue(toml, "daemon", "burn_address_workers", overrides.burnAddressWorkers);
+  if (overrides.confirmations !== undefined) toml = setOrAddValue(toml, "network", "confirmations", overrides.confirmations);
+  if (overrides.permitReceiptTimeoutMs !== undefined) toml = setOrAddValue(toml, "settlement", "permit_receipt_timeout_ms", overrides.permitReceiptTimeoutMs);
   const policy = overrides.finalizePolicy;
   if (policy !== undefined) {
     if (!toml.includes("[finalize]\n")) toml = `${toml.endsWith("\n") ? toml : `${toml}\n`}\n[finalize]\n`;

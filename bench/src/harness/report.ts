@@ -7,6 +7,7 @@ import { type ProtocolVersion, zerc20Protocol } from "@svc/scheme";
 import type { AgentStartupResult } from "../measurements/agentStartup.js";
 import { CHALLENGE_CONNECTIONS, PROFILED_CHALLENGES, type ChallengeThroughputResult } from "../measurements/challengeThroughput.js";
 import type { ConcurrentSettlesResult } from "../measurements/concurrentSettles.js";
+import type { ConfirmationLatencyResult } from "../measurements/confirmationLatency.js";
 import type { FacilitatorMemoryResult } from "../measurements/facilitatorMemory.js";
 import type { FinalizeTimingResult } from "../measurements/finalizeTiming.js";
 import type { PaidRequestLatencyResult } from "../measurements/paidRequestLatency.js";
@@ -16,6 +17,7 @@ import type { RealProofsResult } from "../measurements/realProofs.js";
 import type { RpcCallProfile, RpcRoundTripsResult } from "../measurements/rpcRoundTrips.js";
 import type { SettleFloorResult } from "../measurements/settleFloor.js";
 import type { SharedInstancesResult } from "../measurements/sharedInstances.js";
+import { confirmationsTargetRow, renderConfirmationsSection } from "../confirmations/renderConfirmationsSection.js";
 import { privacyVerdict, renderPrivacySection } from "../privacy/renderPrivacySection.js";
 import { type PoseidonResults, poseidonMissedNotes, poseidonVerdicts, renderPoseidonSection } from "../poseidon/renderPoseidonSection.js";
 import { formatFigure } from "./formatFigure.js";
@@ -45,6 +47,8 @@ export type BenchResults = {
   /** Section 9: the Poseidon search paths in process and the sustained offers per version and path. */
   poseidon: PoseidonResults;
   realProofs: RealProofsResult;
+  /** Section 11: settle latency at 1 and 2 confirmations beside exact, on a chain mining a block a second. */
+  confirmations: ConfirmationLatencyResult;
 };
 
 const num = formatFigure;
@@ -98,9 +102,11 @@ function topPackages(profile: ProfileSummary, perRuns: number, count = 6): strin
 
 const SCHEME_LABEL: Record<PayerScheme, string> = { permit: "ours, permit", "self-transfer": "ours, self-transfer", exact: "exact (EIP-3009)" };
 
-type Verdict = { target: string; measured: string; met: boolean | undefined; extrapolated?: boolean };
+/** A row of the Targets table; `informative` rows document a figure that has no target. */
+type Verdict = { target: string; measured: string; met: boolean | undefined; extrapolated?: boolean; informative?: boolean };
 
 function verdictCell(verdict: Verdict): string {
+  if (verdict.informative === true) return "informative";
   const base = verdict.met === undefined ? "not measured" : verdict.met ? "met" : "**missed**";
   return verdict.extrapolated === true ? `${base} (extrapolated)` : base;
 }
@@ -200,6 +206,8 @@ export function renderReport(results: BenchResults): string {
     },
     privacyVerdict(results.privacy),
     ...poseidonVerdicts(results.poseidon),
+    // Last: missedNotes finds the rows above by index.
+    { ...confirmationsTargetRow(results.confirmations), met: undefined, informative: true },
   ];
 
   const out: string[] = [];
@@ -540,6 +548,7 @@ export function renderReport(results: BenchResults): string {
       source: "section 4 of this run",
     }),
   );
+  out.push(...renderConfirmationsSection(results.confirmations));
 
   // Profiles
   out.push("## Where the time goes (CPU profiles)", "");
@@ -598,7 +607,7 @@ export function renderReport(results: BenchResults): string {
     `- Our facilitator uses the stack's configuration (\`make stack\`) except: ${results.challenge.poolSize} pre-derived burn addresses (the daemon's default; the stack's file sets fewer to save CPU in tests), the indexer down until section 4 (the finalize loop runs and backs off), challenge TTL 1800 s (prepared offers stay valid), journal in a temporary folder on the same filesystem as the repository.`,
     "- The exact facilitator's relayer uses viem's nonce manager (without one, concurrent settles race on the nonce) and polls receipts every 100 ms like ours. Both facilitators pay one hop through an in-process counting proxy per RPC round trip (its cost is the difference of the two floors in section 2).",
     "- CPU figures come from `/proc/<pid>/task/*/schedstat` (nanoseconds, every thread). The fixture indexer is closed during sections 1-3 and 5 so its polling does not load anvil.",
-    "- Latencies are wall time measured inside the payer process (section 1) or the bench process (sections 2-3), all on loopback; anvil mines every transaction at once (automine).",
+    "- Latencies are wall time measured inside the payer process (section 1) or the bench process (sections 2-3), all on loopback; anvil mines every transaction at once (automine), except in section 11, whose own anvil mines a block a second.",
     "- The concurrent figures come from one burst per scheme (50 offers of ours cost 50 derivations), so their ratio is the noisiest figure here: between about 0.8x and 1.05x over repeated runs of the same code on this machine. The facilitators' CPU per settle beside them is the steadier comparison.",
     "",
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { percentile, slope, summarize } from "./stats.js";
+import { pairedDifferences, percentile, slope, summarize } from "./stats.js";
 
 describe("summarize", () => {
   it("gives the median, the nearest-rank p95 and the total of any order of samples", () => {
@@ -20,6 +20,13 @@ describe("percentile", () => {
   it("takes the nearest rank", () => {
     expect(percentile([1, 2, 3, 4], 0.5)).toBe(2);
     expect(percentile([1, 2, 3, 4], 0.95)).toBe(4);
+  });
+});
+
+describe("pairedDifferences", () => {
+  it("subtracts round by round and skips a round either side lacks", () => {
+    expect(pairedDifferences([5, undefined, 9, 4], [1, 2, 3])).toEqual([4, 6]);
+    expect(pairedDifferences([], [1])).toEqual([]);
   });
 });
 

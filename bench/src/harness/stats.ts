@@ -1,4 +1,4 @@
-/** Order statistics over benchmark samples: every figure in the report is a median and a p95 of these. */
+/** Order statistics over benchmark samples: every figure in the report is a median and a p95 of these (or of round-by-round differences). */
 
 /** Median, p95 and friends of one series of samples. */
 export type Summary = {
@@ -52,4 +52,20 @@ export function slope(points: readonly { x: number; y: number }[]): number {
   const sxx = points.reduce((sum, point) => sum + (point.x - meanX) ** 2, 0);
   if (sxx === 0) return Number.NaN;
   return points.reduce((sum, point) => sum + (point.x - meanX) * (point.y - meanY), 0) / sxx;
+}
+
+/**
+ * `a[i] - b[i]` for every index where both series have a sample (a run that failed leaves a hole): the
+ * difference of two variants measured under the same conditions, round by round.
+ * @example
+ * pairedDifferences([5, undefined, 9], [1, 2, 3]); // [4, 6]
+ */
+export function pairedDifferences(a: readonly (number | undefined)[], b: readonly (number | undefined)[]): number[] {
+  const differences: number[] = [];
+  for (let index = 0; index < Math.min(a.length, b.length); index++) {
+    const left = a[index];
+    const right = b[index];
+    if (left !== undefined && right !== undefined) differences.push(left - right);
+  }
+  return differences;
 }
