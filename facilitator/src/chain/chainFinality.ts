@@ -41,7 +41,8 @@ export function createChainFinality(client: PublicClient, params: { confirmation
     if (confirmations <= 1) return true;
     const needed = blockNumber + BigInt(confirmations - 1);
     const giveUpAt = Date.now() + options.timeoutMs;
-    const interval = options.intervalMs ?? 250;
+    // As often as the receipt is polled: each wasted interval is paid by every paid request.
+    const interval = options.intervalMs ?? 100;
     for (;;) {
       if ((await head()) >= needed) return true;
       if (Date.now() + interval > giveUpAt) return false;
