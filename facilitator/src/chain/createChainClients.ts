@@ -53,7 +53,7 @@ export function createChainClients(params: CreateChainClientsParameters): ChainC
     rpcUrls: { default: { http: [...params.rpcUrls] } },
   });
   const rpcHealth = createRpcEndpointHealth({ endpoints: rpcEndpointLabels(params.rpcUrls), backoff: params.backoff, onChange: params.onEndpointChange });
-  const rpc = createRpcTransport({ urls: params.rpcUrls, health: rpcHealth });
+  const rpc = createRpcTransport({ urls: params.rpcUrls, chainId: params.chainId, health: rpcHealth });
   const client = createPublicClient({
     chain,
     transport: rpc.transport,

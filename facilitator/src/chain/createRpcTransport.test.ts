@@ -4,6 +4,8 @@
  * node's answer (a revert, a JSON-RPC refusal), that a send which may have reached a node is never moved on (so
  * the settlement code still reads it as "may be out"), and that a failed endpoint is passed by while backed off.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { devAccounts, startAnvil, type StartAnvilReturnType } from "@svc/anvil-fixtures";
 import {
   BaseError,
@@ -56,7 +58,7 @@ beforeEach(async () => {
 function failoverClient(options: { backoff?: RpcBackoff; now?: () => number } = {}): { client: PublicClient; health: RpcEndpointHealth } {
   const urls = [first.url, second.url];
   const health = createRpcEndpointHealth({ endpoints: rpcEndpointLabels(urls), backoff: options.backoff ?? NO_PROBE, now: options.now });
-  const { transport } = createRpcTransport({ urls, health, timeoutMs: 2_000 });
+  const { transport } = createRpcTransport({ urls, chainId: foundry.id, health, timeoutMs: 2_000 });
   return { client: createPublicClient({ chain: foundry, transport }) as PublicClient, health };
 }
 
@@ -105,7 +107,9 @@ describe("reads move to the next endpoint", () => {
     expect(first.received()).toBe(before);
     clock = 3_000;
     await client.getChainId();
-    expect(first.received()).toBe(before + 1);
+    // One probe: the endpoint's chain id is checked again after its failure, then the read itself.
+    expect(first.received()).toBe(before + 2);
+    expect(first.calls("eth_chainId")).toBeGreaterThanOrEqual(2);
     expect(health.snapshot()[0]).toMatchObject({ up: true, consecutiveFailures: 0, retryInMs: null });
   });
 
@@ -135,6 +139,37 @@ describe("reads move to the next endpoint", () => {
   });
 });
 
+describe("an endpoint serving another chain", () => {
+  it("is asked for its chain id and never used: reads and sends go to the next endpoint", async () => {
+    const methods: string[] = [];
+    const otherChain = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      // The transport batches: a body is one call or a list of them.
+      const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number; method: string } | { id: number; method: string }[];
+      const calls = Array.isArray(parsed) ? parsed : [parsed];
+      methods.push(...calls.map((call) => call.method));
+      const answers = calls.map((call) => ({ jsonrpc: "2.0", id: call.id, result: "0x1" }));
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
+    });
+    await new Promise<void>((resolve) => otherChain.listen(0, "127.0.0.1", resolve));
+    try {
+      const urls = [`http://127.0.0.1:${(otherChain.address() as AddressInfo).port}/`, second.url];
+      const health = createRpcEndpointHealth({ endpoints: rpcEndpointLabels(urls), backoff: NO_PROBE });
+      const client = createPublicClient({ chain: foundry, transport: createRpcTransport({ urls, chainId: foundry.id, health }).transport }) as PublicClient;
+      // The other endpoint would answer 0x1 to anything: 31337 can only come from anvil.
+      expect(await client.getChainId()).toBe(foundry.id);
+      expect(await client.getBalance({ address: sender.address })).toBe(await direct.getBalance({ address: sender.address }));
+      const hash = await client.sendRawTransaction({ serializedTransaction: await signedTransfer() });
+      expect((await direct.waitForTransactionReceipt({ hash, timeout: 10_000 })).status).toBe("success");
+      expect(methods).toEqual(["eth_chainId"]);
+      expect(health.snapshot()[0]).toMatchObject({ up: false, lastError: "RpcEndpointChainError" });
+    } finally {
+      await new Promise((resolve) => otherChain.close(resolve));
+    }
+  });
+});
+
 describe("a node's JSON-RPC error is its answer", () => {
   it("returns a revert during estimate as is, without asking the next endpoint", async () => {
     const { client, health } = failoverClient();
@@ -150,10 +185,11 @@ describe("a node's JSON-RPC error is its answer", () => {
   it("returns a node's refusal of a send as is: the settlement code reads it as refused", async () => {
     first.inject("eth_sendRawTransaction", "refuse");
     const { client } = failoverClient();
+    const before = second.calls("eth_sendRawTransaction");
     const error = await rejectionOf(client.sendRawTransaction({ serializedTransaction: await signedTransfer() }));
     expect(relayMayHaveReachedChain(error)).toBe(false);
     expect(first.hits("eth_sendRawTransaction")).toBeGreaterThanOrEqual(1);
-    expect(second.calls("eth_sendRawTransaction")).toBe(0);
+    expect(second.calls("eth_sendRawTransaction")).toBe(before);
   });
 });
 

@@ -14,12 +14,14 @@
  *   the transport failure is returned as is (the caller answers `pending_burn`): moving on could turn it into a
  *   later node's refusal ("nonce too low", "already known") and release a payment that may still burn.
  *
- * Every attempt feeds {@link RpcEndpointHealth}, which makes requests pass a failing endpoint by with backoff.
+ * Every attempt feeds {@link RpcEndpointHealth}, which makes requests pass a failing endpoint by with backoff. An
+ * endpoint is asked for its chain id before its first use and again after every failure: one serving another
+ * chain is treated as failed, and the request moves on without being sent there.
  */
 import { BaseError, fallback, HttpRequestError, http, RpcRequestError, webSocket, type Transport } from "viem";
 
 import { redactUrlOrigin } from "../config/redactUrl.js";
-import { RpcEndpointSkippedError } from "./errors.js";
+import { RpcEndpointChainError, RpcEndpointSkippedError } from "./errors.js";
 import type { RpcEndpointHealth, RpcEndpointLabel } from "./rpcEndpointHealth.js";
 
 /** How one failed attempt on one endpoint reads. */
@@ -70,7 +72,7 @@ export function rpcEndpointLabels(urls: readonly string[]): RpcEndpointLabel[] {
  * classifyRpcFailure(new HttpRequestError({ url, status: 429 })); // "not_delivered"
  */
 export function classifyRpcFailure(error: unknown): RpcFailure {
-  if (error instanceof RpcEndpointSkippedError) return RPC_FAILURE.notDelivered;
+  if (error instanceof RpcEndpointSkippedError || error instanceof RpcEndpointChainError) return RPC_FAILURE.notDelivered;
   if (!(error instanceof BaseError)) return RPC_FAILURE.ambiguous;
   const rpc = error.walk((cause) => cause instanceof RpcRequestError);
   if (rpc instanceof RpcRequestError) {
@@ -95,7 +97,13 @@ export function classifyRpcFailure(error: unknown): RpcFailure {
  * const { transport } = createRpcTransport({ urls, health });
  * const client = createPublicClient({ chain, transport });
  */
-export function createRpcTransport(params: { urls: readonly string[]; health: RpcEndpointHealth; timeoutMs?: number | undefined }): RpcTransport {
+export function createRpcTransport(params: {
+  urls: readonly string[];
+  /** `network.chain_id`: an endpoint is used only once it answered `eth_chainId` with it. */
+  chainId: number;
+  health: RpcEndpointHealth;
+  timeoutMs?: number | undefined;
+}): RpcTransport {
   const timeout = params.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
   const labels = rpcEndpointLabels(params.urls);
   const sockets = params.urls.filter(isWebSocketUrl).map((url) => webSocket(url, { retryCount: 0, timeout }));
@@ -110,28 +118,46 @@ export function createRpcTransport(params: { urls: readonly string[]; health: Rp
   const stopHere = new WeakSet<object>();
   const guarded = endpoints.map((base, index): Transport => {
     const endpoint = labels[index]?.endpoint ?? `rpc#${index}`;
+    // One chain check at a time per endpoint: concurrent requests share it (fallback builds a transport per request).
+    let checking: Promise<void> | undefined;
     return (transportParams) => {
       const inner = base(transportParams);
+      const checkChain = (): Promise<void> => {
+        if (params.health.isChainChecked(index)) return Promise.resolve();
+        checking ??= inner
+          .request({ method: "eth_chainId" })
+          .then((reported) => {
+            const chainId = Number(reported);
+            if (chainId !== params.chainId) throw new RpcEndpointChainError({ endpoint, expected: params.chainId, reported: chainId });
+            params.health.chainChecked(index);
+          })
+          .finally(() => {
+            checking = undefined;
+          });
+        return checking;
+      };
       type RequestFn = typeof inner.request;
       // Typed as the inner request function: the wrapper returns whatever it returns, so its generic return type
       // (which TypeScript cannot carry through a wrapper) holds.
       const request = ((args: Parameters<RequestFn>[0], options?: Parameters<RequestFn>[1]): Promise<unknown> => {
         const write = WRITE_METHODS.has(args.method);
         if (params.health.shouldSkip(index, write)) return Promise.reject(new RpcEndpointSkippedError({ endpoint }));
-        return inner.request(args, options).then(
-          (result) => {
-            params.health.succeeded(index);
-            return result;
-          },
-          (error: unknown) => {
-            if (isAbort(error)) throw error;
-            const failure = classifyRpcFailure(error);
-            if (failure === RPC_FAILURE.answer) params.health.succeeded(index);
-            else params.health.failed(index, error instanceof Error ? error.name : "unknown");
-            if (write && failure === RPC_FAILURE.ambiguous && typeof error === "object" && error !== null) stopHere.add(error);
-            throw error;
-          },
-        );
+        return checkChain()
+          .then(() => inner.request(args, options))
+          .then(
+            (result) => {
+              params.health.succeeded(index);
+              return result;
+            },
+            (error: unknown) => {
+              if (isAbort(error)) throw error;
+              const failure = classifyRpcFailure(error);
+              if (failure === RPC_FAILURE.answer) params.health.succeeded(index);
+              else params.health.failed(index, error instanceof Error ? error.name : "unknown");
+              if (write && failure === RPC_FAILURE.ambiguous && typeof error === "object" && error !== null) stopHere.add(error);
+              throw error;
+            },
+          );
       }) as RequestFn;
       return { ...inner, request };
     };

@@ -66,6 +66,16 @@ describe("createRpcEndpointHealth", () => {
     expect(health.shouldSkip(1, false)).toBe(false);
   });
 
+  it("forgets an endpoint's checked chain id when it fails, so it is checked again before its next use", () => {
+    const { health } = build();
+    expect(health.isChainChecked(0)).toBe(false);
+    health.chainChecked(0);
+    health.succeeded(0);
+    expect(health.isChainChecked(0)).toBe(true);
+    health.failed(0, "TimeoutError");
+    expect(health.isChainChecked(0)).toBe(false);
+  });
+
   it("takes an endpoint back on its first answer and reports only the changes", () => {
     const { health, changes } = build();
     health.failed(1, "HttpRequestError");

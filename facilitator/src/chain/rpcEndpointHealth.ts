@@ -7,6 +7,10 @@
  * pinged at the same rate forever. This tracker learns from the requests themselves (and from the readiness
  * probe), skips a failed endpoint for a doubling delay, and lets one read at a time probe it when the delay is
  * over. Writes never probe: a transaction goes only to an endpoint that last answered, while one does.
+ *
+ * It also records whether each endpoint's chain id was checked since it last failed: the failover transport asks
+ * an unchecked endpoint for its chain id before it is used, so an endpoint that comes back serving another chain
+ * (a provider's misrouted URL) never answers a read or receives a transaction.
  */
 
 /** How long a failed endpoint is skipped: `initialMs` after the first failure, doubling per failure up to `maxMs`. */
@@ -46,6 +50,10 @@ export type RpcEndpointHealth = {
   shouldSkip: (index: number, write: boolean) => boolean;
   /** The endpoint answered (a JSON-RPC error is an answer too). */
   succeeded: (index: number) => void;
+  /** The endpoint answered `eth_chainId` with the configured chain: usable until it next fails. */
+  chainChecked: (index: number) => void;
+  /** Whether the endpoint's chain id was checked since it last failed. */
+  isChainChecked: (index: number) => boolean;
   /** The endpoint failed (unreachable, timed out, rate limited, wrong chain); `errorName` is shown, never a message. */
   failed: (index: number, errorName: string) => void;
   snapshot: () => RpcEndpointSnapshot[];
@@ -53,6 +61,7 @@ export type RpcEndpointHealth = {
 
 type EndpointState = {
   up: boolean;
+  chainChecked: boolean;
   consecutiveFailures: number;
   errors: number;
   skips: number;
@@ -75,7 +84,15 @@ export function createRpcEndpointHealth(params: {
 }): RpcEndpointHealth {
   const backoff = params.backoff ?? DEFAULT_RPC_BACKOFF;
   const now = params.now ?? Date.now;
-  const states: EndpointState[] = params.endpoints.map(() => ({ up: true, consecutiveFailures: 0, errors: 0, skips: 0, retryAt: 0, lastError: null }));
+  const states: EndpointState[] = params.endpoints.map(() => ({
+    up: true,
+    chainChecked: false,
+    consecutiveFailures: 0,
+    errors: 0,
+    skips: 0,
+    retryAt: 0,
+    lastError: null,
+  }));
   const delayMs = (failures: number) => Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.min(30, Math.max(0, failures - 1)));
   const stateOf = (index: number): EndpointState => {
     const state = states[index];
@@ -109,6 +126,10 @@ export function createRpcEndpointHealth(params: {
       state.retryAt = at + delayMs(state.consecutiveFailures);
       return false;
     },
+    chainChecked: (index) => {
+      stateOf(index).chainChecked = true;
+    },
+    isChainChecked: (index) => stateOf(index).chainChecked,
     succeeded: (index) => {
       const state = stateOf(index);
       state.consecutiveFailures = 0;
@@ -122,6 +143,7 @@ export function createRpcEndpointHealth(params: {
       const at = now();
       const wasUp = state.up;
       state.up = false;
+      state.chainChecked = false;
       state.errors += 1;
       state.consecutiveFailures += 1;
       state.lastError = errorName;

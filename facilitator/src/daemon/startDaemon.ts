@@ -510,6 +510,7 @@ async function readEndpointChainIds(config: FacilitatorConfig, clients: readonly
   readings.forEach((reading, index) => {
     if (reading.status === "fulfilled") {
       assertRpcChainId(config, reading.value, index);
+      health.chainChecked(index);
       health.succeeded(index);
     } else health.failed(index, reading.reason instanceof Error ? reading.reason.name : "unknown");
   });

@@ -30,13 +30,14 @@ export async function checkRpcReadiness(params: {
   endpoints: readonly RpcReadinessEndpoint[];
   chainId: number;
   timeoutMs: number;
-  health?: Pick<RpcEndpointHealth, "succeeded" | "failed"> | undefined;
+  health?: Pick<RpcEndpointHealth, "succeeded" | "failed" | "chainChecked"> | undefined;
 }): Promise<ComponentReadiness> {
   const verdicts = await Promise.all(
     params.endpoints.map(async ({ requestChainId }, index) => {
       try {
         const reported = await withTimeout(requestChainId(), params.timeoutMs);
         if (reported === params.chainId) {
+          params.health?.chainChecked(index);
           params.health?.succeeded(index);
           return { state: "up" as const, reported };
         }
