@@ -170,6 +170,21 @@ describe("an endpoint serving another chain", () => {
   });
 });
 
+describe("a WebSocket endpoint", () => {
+  it("serves reads beside an HTTP one and is closed by close()", async () => {
+    const urls = [anvil.rpcUrl.replace(/^http:/, "ws:"), second.url];
+    const health = createRpcEndpointHealth({ endpoints: rpcEndpointLabels(urls), backoff: NO_PROBE });
+    const rpc = createRpcTransport({ urls, chainId: foundry.id, health });
+    const client = createPublicClient({ chain: foundry, transport: rpc.transport }) as PublicClient;
+    const before = second.received();
+    expect(await client.getChainId()).toBe(foundry.id);
+    expect(await client.getBlockNumber({ cacheTime: 0 })).toBe(await direct.getBlockNumber({ cacheTime: 0 }));
+    expect(second.received()).toBe(before);
+    expect(health.snapshot()[0]).toMatchObject({ endpoint: "rpc#0", origin: urls[0]?.replace(/\/$/, ""), up: true });
+    await rpc.close();
+  });
+});
+
 describe("a node's JSON-RPC error is its answer", () => {
   it("returns a revert during estimate as is, without asking the next endpoint", async () => {
     const { client, health } = failoverClient();
