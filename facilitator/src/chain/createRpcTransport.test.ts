@@ -51,7 +51,7 @@ afterAll(async () => {
 beforeEach(async () => {
   for (const proxy of [first, second]) {
     await proxy.up();
-    for (const method of ["*", "eth_sendRawTransaction", "eth_blockNumber"]) proxy.inject(method, undefined);
+    for (const method of ["*", "eth_sendRawTransaction", "eth_blockNumber", "eth_chainId"]) proxy.inject(method, undefined);
   }
 });
 
@@ -218,6 +218,18 @@ describe("sends", () => {
     expect(relayMayHaveReachedChain(error)).toBe(true);
     expect(second.calls("eth_sendRawTransaction")).toBe(before);
     expect(health.snapshot()[0]).toMatchObject({ up: false });
+  });
+
+  it("move on when the endpoint's chain id check fails, even ambiguously: the send itself never left", async () => {
+    first.inject("eth_chainId", "swallow");
+    const { client, health } = failoverClient();
+    const before = { first: first.calls("eth_sendRawTransaction"), second: second.calls("eth_sendRawTransaction") };
+    const hash = await client.sendRawTransaction({ serializedTransaction: await signedTransfer() });
+    expect((await direct.waitForTransactionReceipt({ hash, timeout: 10_000 })).status).toBe("success");
+    expect(first.calls("eth_sendRawTransaction")).toBe(before.first);
+    expect(second.calls("eth_sendRawTransaction")).toBe(before.second + 1);
+    expect(health.snapshot()[0]).toMatchObject({ up: false, lastError: "HttpRequestError" });
+    first.inject("eth_chainId", undefined);
   });
 
   it.each([

@@ -116,6 +116,8 @@ export function createRpcTransport(params: {
   });
   // Errors after which a write must not move on; marked by the endpoint that threw them, read by `shouldThrow`.
   const stopHere = new WeakSet<object>();
+  // Errors of the chain id check: the request itself was never sent, so it moves on whatever the error says.
+  const moveOn = new WeakSet<object>();
   const guarded = endpoints.map((base, index): Transport => {
     const endpoint = labels[index]?.endpoint ?? `rpc#${index}`;
     // One chain check at a time per endpoint: concurrent requests share it (fallback builds a transport per request).
@@ -142,22 +144,30 @@ export function createRpcTransport(params: {
       const request = ((args: Parameters<RequestFn>[0], options?: Parameters<RequestFn>[1]): Promise<unknown> => {
         const write = WRITE_METHODS.has(args.method);
         if (params.health.shouldSkip(index, write)) return Promise.reject(new RpcEndpointSkippedError({ endpoint }));
-        return checkChain()
-          .then(() => inner.request(args, options))
-          .then(
-            (result) => {
-              params.health.succeeded(index);
-              return result;
-            },
-            (error: unknown) => {
-              if (isAbort(error)) throw error;
-              const failure = classifyRpcFailure(error);
-              if (failure === RPC_FAILURE.answer) params.health.succeeded(index);
-              else params.health.failed(index, error instanceof Error ? error.name : "unknown");
-              if (write && failure === RPC_FAILURE.ambiguous && typeof error === "object" && error !== null) stopHere.add(error);
-              throw error;
-            },
-          );
+        return checkChain().then(
+          () =>
+            inner.request(args, options).then(
+              (result) => {
+                params.health.succeeded(index);
+                return result;
+              },
+              (error: unknown) => {
+                if (isAbort(error)) throw error;
+                const failure = classifyRpcFailure(error);
+                if (failure === RPC_FAILURE.answer) params.health.succeeded(index);
+                else params.health.failed(index, errorName(error));
+                if (write && failure === RPC_FAILURE.ambiguous && typeof error === "object" && error !== null) stopHere.add(error);
+                throw error;
+              },
+            ),
+          (error: unknown) => {
+            if (isAbort(error)) throw error;
+            // Whatever the check met (a timeout, a JSON-RPC error, another chain), the endpoint cannot be used now.
+            params.health.failed(index, errorName(error));
+            if (typeof error === "object" && error !== null) moveOn.add(error);
+            throw error;
+          },
+        );
       }) as RequestFn;
       return { ...inner, request };
     };
@@ -165,7 +175,7 @@ export function createRpcTransport(params: {
   const transport = fallback(guarded, {
     // Retries would re-send after an ambiguous failure and hide an endpoint's failure from the health scores.
     retryCount: 0,
-    shouldThrow: (error) => isAbort(error) || stopHere.has(error) || classifyRpcFailure(error) === RPC_FAILURE.answer,
+    shouldThrow: (error) => !moveOn.has(error) && (isAbort(error) || stopHere.has(error) || classifyRpcFailure(error) === RPC_FAILURE.answer),
   });
   const close = async () => {
     await Promise.all(
@@ -182,6 +192,10 @@ export function createRpcTransport(params: {
 
 function isWebSocketUrl(url: string): boolean {
   return url.startsWith("ws:") || url.startsWith("wss:");
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : "unknown";
 }
 
 function isAbort(error: unknown): boolean {
