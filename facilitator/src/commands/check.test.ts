@@ -1,4 +1,6 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSingleTeleportCircuit, startStack, type RunningStack } from "@svc/anvil-fixtures";
@@ -24,6 +26,12 @@ afterAll(async () => {
   await stack?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
+
+async function text(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 type CheckRun = { findings: CheckFinding[]; lines: string[]; problems: string[] };
 
@@ -313,6 +321,33 @@ describe("runCheck against the local stack", () => {
     expect(lines).toContain('⚠ rpc: network.rpc_url embeds credentials (query parameter "apikey"); keep them out of the file where the provider allows');
     expect(lines).toContain(`✓ rpc: RPC ${stack.deployment.rpcUrl}/?apikey=*** answers with chain 31337 (= network.chain_id)`);
     expect(lines.join("\n")).not.toContain("rpc-provider-secret-4711");
+  });
+
+  it("probes every endpoint of network.rpc_urls, says which answered and names a wrong one by its key", async () => {
+    const port = await closedPort();
+    // An endpoint that answers every call with chain 1, its key in the query.
+    const otherChain = createServer(async (request, response) => {
+      const body = JSON.parse(await text(request)) as { id: number };
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: "0x1" }));
+    });
+    await new Promise<void>((resolve) => otherChain.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port: otherPort } = otherChain.address() as AddressInfo;
+      const rpc_urls = [stack.deployment.rpcUrl, `http://127.0.0.1:${port}/`, `http://127.0.0.1:${otherPort}/?apikey=other-chain-secret-4711`];
+      const { lines, problems } = await checkVariant({ network: { rpc_url: undefined, rpc_urls } });
+      expect(lines.filter((line) => line.includes(" rpc: "))).toEqual([
+        `✓ rpc: RPC network.rpc_urls[0] ${stack.deployment.rpcUrl}/ answers with chain 31337 (= network.chain_id)`,
+        `✗ rpc: RPC network.rpc_urls[1] http://127.0.0.1:${port}/ is unreachable: ECONNREFUSED`,
+        '⚠ rpc: network.rpc_urls[2] embeds credentials (query parameter "apikey"); keep them out of the file where the provider allows',
+        "✗ rpc: network.chain_id is 31337 but the RPC at network.rpc_urls[2] reports chain 1.",
+      ]);
+      expect(problems).toHaveLength(2);
+      // The contract probes run on the endpoint that answered right.
+      expect(lines).toContain(`✓ contracts: network.token ${stack.deployment.token} has deployed code`);
+      expect(lines.join("\n")).not.toContain("other-chain-secret-4711");
+    } finally {
+      await new Promise((resolve) => otherChain.close(resolve));
+    }
   });
 
   it("prints one JSON object per finding and a summary object in json format", async () => {

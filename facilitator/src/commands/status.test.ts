@@ -144,6 +144,14 @@ describe("formatDaemonStatus", () => {
     expect(text).toContain("treasury 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0: balance unknown (RPC did not answer)\n");
   });
 
+  it("shows each RPC endpoint by label and host, and how long a down one is passed by", () => {
+    expect(formatDaemonStatus(buildDaemonStatus())).toContain(
+      "readiness: ready\nrpc endpoints: 1 of 2 up\n" +
+        "  rpc#0 https://a.example: DOWN (HttpRequestError), 5 errors, 40 skipped, next try in 4s\n" +
+        "  rpc#1 https://b.example: up, 0 errors, 0 skipped\nbacklog:\n",
+    );
+  });
+
   it("shows the stock's target within its bounds, both rates, and how long it lasts", () => {
     const stock = {
       stocked: 3,
@@ -183,6 +191,19 @@ function buildDaemonStatus(overrides: Partial<DaemonStatus["status"]> = {}): Dae
         late_burn: { count: 0, oldestAgeSeconds: null },
       },
       openChallenges: 0,
+      rpcEndpoints: [
+        {
+          endpoint: "rpc#0",
+          origin: "https://a.example",
+          up: false,
+          consecutiveFailures: 3,
+          errors: 5,
+          skips: 40,
+          retryInMs: 3_500,
+          lastError: "HttpRequestError",
+        },
+        { endpoint: "rpc#1", origin: "https://b.example", up: true, consecutiveFailures: 0, errors: 0, skips: 0, retryInMs: null, lastError: null },
+      ],
       stock: null,
       poseidon: { implementation: "poseidon-lite", path: null },
       relayer: { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", balanceWei: "1500000000000000000", queueDepth: 2 },

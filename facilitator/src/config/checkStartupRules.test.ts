@@ -74,7 +74,16 @@ describe("checkStartupRules: well-known development keys", () => {
     ["profile", { profile: "production" }, "the profile is not `local`"],
     ["profile", { profile: undefined }, "the profile is not `local`"],
     ["listen_host", { listen: { host: "0.0.0.0" } }, "listen.host is not a loopback address"],
-    ["rpc_host", { network: { rpc_url: "http://10.0.0.5:8545" } }, "the host of network.rpc_url is not a loopback address"],
+    [
+      "rpc_host",
+      { network: { rpc_url: "http://10.0.0.5:8545" } },
+      "the host of network.rpc_url (or of an entry of network.rpc_urls) is not a loopback address",
+    ],
+    [
+      "rpc_host",
+      { network: { rpc_url: undefined, rpc_urls: ["http://127.0.0.1:8545", "https://rpc.example"] } },
+      "the host of network.rpc_url (or of an entry of network.rpc_urls) is not a loopback address",
+    ],
     ["chain_id", { network: { chain_id: 1 } }, "network.chain_id is not 31337"],
   ] as const)("refuses SVC_RELAYER_PK when the %s predicate fails", (predicate, overrides, reason) => {
     const error = errorOf(overrides, { SVC_RELAYER_PK: DEV_RELAYER_PK });
@@ -225,6 +234,15 @@ describe("checkStartupRules: warnings", () => {
     expect(warnings[0]?.message).toContain('userinfo, query parameter "apikey"');
     expect(warnings[0]?.message).not.toContain("s3cretpass");
     expect(warnings[0]?.message).not.toContain("k3yvalue");
+  });
+
+  it("warns once per RPC endpoint with credentials, naming its key", () => {
+    const rpc_urls = ["https://rpc.example/", "https://rpc2.example/v3/0123456789abcdef0123456789abcdef", "https://rpc3.example/?token=k3yvalue"];
+    const warnings = apartFromLinkability(run({ profile: "testnet", network: { rpc_url: undefined, rpc_urls }, providers: PROVIDERS }));
+    expect(warnings.map((warning) => warning.message)).toEqual([
+      "network.rpc_urls[1] embeds credentials (path segment 2); it is printed redacted, but keep credentials out of the file where the provider allows",
+      'network.rpc_urls[2] embeds credentials (query parameter "token"); it is printed redacted, but keep credentials out of the file where the provider allows',
+    ]);
   });
 });
 

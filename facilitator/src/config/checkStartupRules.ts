@@ -27,6 +27,7 @@ import { isLoopbackHost, isLoopbackUrl } from "./isLoopbackHost.js";
 import { linkabilityWarnings, type LinkabilityWarning } from "./linkabilityWarnings.js";
 import type { FacilitatorSecrets } from "./parseSecrets.js";
 import { describeUrlCredential, findUrlCredentials } from "./redactUrl.js";
+import { rpcUrlKey } from "./rpcUrlKey.js";
 
 /** The chain id of the local anvil stack, the only chain where profile `local` and development keys work. */
 export const LOCAL_CHAIN_ID = 31337;
@@ -101,14 +102,17 @@ export function checkStartupRules({ config, secrets, rpcChainId }: CheckStartupR
       message: 'settlement.journal is "none": accepted payments not yet finalized are lost on restart',
     });
   }
-  const credentials = findUrlCredentials(config.network.rpc_url);
-  if (credentials.length > 0) {
+  config.network.rpc_urls.forEach((url, index) => {
+    const credentials = findUrlCredentials(url);
+    if (credentials.length === 0) return;
     const where = credentials.map(describeUrlCredential).join(", ");
     warnings.push({
       code: "rpc_url_credentials",
-      message: `network.rpc_url embeds credentials (${where}); it is printed redacted, ` + "but keep credentials out of the file where the provider allows",
+      message:
+        `${rpcUrlKey(config.network, index)} embeds credentials (${where}); it is printed redacted, ` +
+        "but keep credentials out of the file where the provider allows",
     });
-  }
+  });
   warnings.push(...linkabilityWarnings(config, secrets));
   return warnings;
 }
@@ -127,7 +131,7 @@ export function adminTokenRequiredReason(config: Pick<FacilitatorConfig, "profil
 function firstFailedLocalPredicate(config: FacilitatorConfig): LocalPredicate | undefined {
   if (config.profile !== "local") return "profile";
   if (!isLoopbackHost(config.listen.host)) return "listen_host";
-  if (!isLoopbackUrl(config.network.rpc_url)) return "rpc_host";
+  if (!config.network.rpc_urls.every(isLoopbackUrl)) return "rpc_host";
   if (config.network.chain_id !== LOCAL_CHAIN_ID) return "chain_id";
   return undefined;
 }

@@ -178,7 +178,7 @@ export type LocalPredicate = "profile" | "listen_host" | "rpc_host" | "chain_id"
 const PREDICATE_FAILURES: Record<LocalPredicate, string> = {
   profile: "the profile is not `local`",
   listen_host: "listen.host is not a loopback address",
-  rpc_host: "the host of network.rpc_url is not a loopback address",
+  rpc_host: "the host of network.rpc_url (or of an entry of network.rpc_urls) is not a loopback address",
   chain_id: "network.chain_id is not 31337",
 };
 
@@ -240,10 +240,14 @@ export class ChainIdMismatchError extends BaseError {
   /** What the RPC reported. */
   readonly reported: number;
 
-  constructor({ configured, reported }: { configured: number; reported: number }) {
-    super(`network.chain_id is ${configured} but the RPC at network.rpc_url reports chain ${reported}.`);
+  /** The key of the endpoint that reported it (`network.rpc_url` or `network.rpc_urls[i]`), never its URL. */
+  readonly key: string;
+
+  constructor({ configured, reported, key = "network.rpc_url" }: { configured: number; reported: number; key?: string | undefined }) {
+    super(`network.chain_id is ${configured} but the RPC at ${key} reports chain ${reported}.`);
     this.configured = configured;
     this.reported = reported;
+    this.key = key;
   }
 }
 

@@ -112,6 +112,8 @@ const trustedProxiesField = z
   )
   .optional();
 
+const rpcUrlField = urlField(["http:", "https:", "ws:", "wss:"]);
+
 const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
 const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*\\.?$`);
 
@@ -130,7 +132,10 @@ const networkTable = table({
     .string({ error: "expected a preset name such as base-sepolia/zusdc" })
     .refine((name) => Object.hasOwn(NETWORK_PRESETS, name), { error: "not a published deployment: see the presets in the facilitator README" })
     .optional(),
-  rpc_url: urlField(["http:", "https:", "ws:", "wss:"]),
+  // One endpoint (`rpc_url`) or several tried in order (`rpc_urls`, see chain/createRpcTransport.ts); exactly one
+  // of the two keys. Both become `rpc_urls`, so the rest of the code has one shape.
+  rpc_url: rpcUrlField.optional(),
+  rpc_urls: z.array(rpcUrlField, { error: "expected a list of RPC URL strings" }).min(1, { error: "expected at least one URL" }).optional(),
   indexer_url: urlField(["http:", "https:"]),
   decider_url: urlField(["http:", "https:"]),
   chain_id: integerField(1).optional(),
@@ -146,6 +151,24 @@ const networkTable = table({
   finality_depth: integerField(1, MAX_FINALITY_DEPTH).optional(),
 })
   .superRefine((network, ctx) => {
+    if (network.rpc_url === undefined && network.rpc_urls === undefined) {
+      ctx.addIssue({ code: "custom", path: ["rpc_url"], message: "set network.rpc_url (one endpoint) or network.rpc_urls (a list of endpoints)" });
+    }
+    if (network.rpc_url !== undefined && network.rpc_urls !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["rpc_urls"],
+        message: "network.rpc_url and network.rpc_urls are both set: keep one (rpc_url is a one-element rpc_urls)",
+      });
+    }
+    // The same endpoint twice would fail over to itself; compared parsed, so `http://a:80` equals `http://a/`.
+    const seen = new Map<string, number>();
+    (network.rpc_urls ?? []).forEach((url, index) => {
+      const normalized = new URL(url).href;
+      const first = seen.get(normalized);
+      if (first !== undefined) ctx.addIssue({ code: "custom", path: ["rpc_urls", index], message: `the same endpoint as network.rpc_urls[${first}]` });
+      else seen.set(normalized, index);
+    });
     const preset = network.preset === undefined ? undefined : NETWORK_PRESETS[network.preset];
     if (network.preset !== undefined && preset === undefined) return;
     if (preset === undefined) {
@@ -168,10 +191,14 @@ const networkTable = table({
       ctx.addIssue({ code: "custom", path: ["finality_depth"], message: `must be at least network.confirmations (${confirmations})` });
     }
   })
-  .transform(({ preset: presetName, ...network }) => {
+  .transform(({ preset: presetName, rpc_url, rpc_urls, ...network }) => {
     const preset = presetName === undefined ? undefined : NETWORK_PRESETS[presetName];
     return {
       ...network,
+      // The refinement above guarantees exactly one of the two keys is set.
+      rpc_urls: rpc_urls ?? (rpc_url === undefined ? [] : [rpc_url]),
+      // Which key the file used, so messages name the key the operator wrote (rpcUrlKey in rpcUrlKey.ts).
+      rpc_key: rpc_urls === undefined ? ("rpc_url" as const) : ("rpc_urls" as const),
       ...(presetName === undefined ? {} : { preset: presetName }),
       // Both defined: the refinement above required them without a preset.
       chain_id: network.chain_id ?? preset?.chainId ?? 0,

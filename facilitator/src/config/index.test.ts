@@ -27,6 +27,8 @@ it("exports exactly the configuration surface", () => {
       "parseSecrets",
       "readConfigToml",
       "redactUrl",
+      "redactUrlOrigin",
+      "rpcUrlKey",
       "safeParseConfig",
     ]
   `);

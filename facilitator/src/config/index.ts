@@ -37,4 +37,5 @@ export {
   type Environment,
   type FacilitatorSecrets,
 } from "./parseSecrets.js";
-export { describeUrlCredential, findUrlCredentials, redactUrl, type UrlCredential } from "./redactUrl.js";
+export { describeUrlCredential, findUrlCredentials, redactUrl, redactUrlOrigin, type UrlCredential } from "./redactUrl.js";
+export { rpcUrlKey } from "./rpcUrlKey.js";

@@ -52,7 +52,8 @@ describe("parseConfig: a valid file", () => {
     expect(config).toEqual({
       profile: "local",
       network: {
-        rpc_url: "http://127.0.0.1:8545",
+        rpc_urls: ["http://127.0.0.1:8545"],
+        rpc_key: "rpc_url",
         indexer_url: "http://127.0.0.1:8546",
         decider_url: "http://127.0.0.1:8547",
         chain_id: 31337,
@@ -257,6 +258,45 @@ describe("parseConfig: minimums and ranges", () => {
   });
 });
 
+describe("parseConfig: RPC endpoints", () => {
+  const A = "https://a.example/rpc";
+  const B = "wss://b.example/ws";
+
+  it("turns network.rpc_url into a one-element network.rpc_urls", () => {
+    expect(parse({ network: { rpc_url: A } }).network).toMatchObject({ rpc_urls: [A], rpc_key: "rpc_url" });
+    expect(parse({ network: { rpc_url: A } }).network).not.toHaveProperty("rpc_url");
+  });
+
+  it("keeps network.rpc_urls in the configured order", () => {
+    expect(parse({ network: { rpc_url: undefined, rpc_urls: [A, B] } }).network).toMatchObject({ rpc_urls: [A, B], rpc_key: "rpc_urls" });
+  });
+
+  it("refuses both keys, naming them", () => {
+    expect(() => parse({ network: { rpc_url: A, rpc_urls: [B] } })).toThrowErrorMatchingInlineSnapshot(
+      `[InvalidConfigValueError: Invalid value for "network.rpc_urls": network.rpc_url and network.rpc_urls are both set: keep one (rpc_url is a one-element rpc_urls).]`,
+    );
+  });
+
+  it("requires one of the two keys, naming both", () => {
+    const error = errorOf({ network: { rpc_url: undefined } });
+    expect(error).toBeInstanceOf(MissingConfigKeyError);
+    expect(error).toMatchObject({ key: "network.rpc_url" });
+    expect(String(error)).toContain("network.rpc_urls");
+  });
+
+  it("refuses an empty list, a duplicate and a bad entry, naming the entry's key", () => {
+    expect(errorOf({ network: { rpc_url: undefined, rpc_urls: [] } })).toMatchObject({ name: "InvalidConfigValueError", key: "network.rpc_urls" });
+    expect(() => parse({ network: { rpc_url: undefined, rpc_urls: [A, B, "https://a.example:443/rpc"] } })).toThrowErrorMatchingInlineSnapshot(
+      `[InvalidConfigValueError: Invalid value for "network.rpc_urls[2]": the same endpoint as network.rpc_urls[0].]`,
+    );
+    expect(errorOf({ network: { rpc_url: undefined, rpc_urls: [A, "ftp://c.example/"] } })).toMatchObject({
+      name: "InvalidConfigValueError",
+      key: "network.rpc_urls[1]",
+    });
+    expect(errorOf({ network: { rpc_url: undefined, rpc_urls: A } })).toMatchObject({ name: "InvalidConfigValueError", key: "network.rpc_urls" });
+  });
+});
+
 describe("parseConfig: required keys and types", () => {
   it.each([
     ["network", "rpc_url"],
@@ -305,10 +345,13 @@ describe("parseConfig: required keys and types", () => {
   });
 
   it("accepts a websocket RPC URL", () => {
-    expect(parse({ network: { rpc_url: "wss://rpc.example/ws" } }).network.rpc_url).toBe("wss://rpc.example/ws");
+    expect(parse({ network: { rpc_url: "wss://rpc.example/ws" } }).network.rpc_urls).toEqual(["wss://rpc.example/ws"]);
   });
 
   it("never quotes a URL in its error, since it may carry a key", () => {
+    for (const network of [{ rpc_url: undefined, rpc_urls: ["https://rpc.example/?apikey=hunter2secret", "https://rpc.example/?apikey=hunter2secret"] }]) {
+      expect(String(errorOf({ network }))).not.toContain("hunter2secret");
+    }
     const error = errorOf({ network: { rpc_url: "ftp://user:hunter2secret@rpc.example/" } });
     expect(String(error)).not.toContain("hunter2secret");
   });

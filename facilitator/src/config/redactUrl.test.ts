@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { describeUrlCredential, findUrlCredentials, redactUrl, redactUrlsInText, urlCredentialValues } from "./redactUrl.js";
+import { describeUrlCredential, findUrlCredentials, redactUrl, redactUrlOrigin, redactUrlsInText, urlCredentialValues } from "./redactUrl.js";
 
 describe("redactUrl", () => {
   it.each([
@@ -24,6 +24,27 @@ describe("redactUrl", () => {
 
   it("keeps a parameter without a value and a parameter that only contains a secret word in its value", () => {
     expect(redactUrl("https://host/?token&q=apikey")).toBe("https://host/?token&q=apikey");
+  });
+});
+
+describe("redactUrlOrigin", () => {
+  it.each([
+    ["https://user:pass@eth.example/v3/0123456789abcdef0123456789abcdef?apikey=k3y", "https://eth.example"],
+    ["wss://rpc.example:8443/ws?token=t#frag", "wss://rpc.example:8443"],
+    ["http://127.0.0.1:8545", "http://127.0.0.1:8545"],
+    ["http://[::1]:8545/rpc", "http://[::1]:8545"],
+    ["https://0123456789abcdef0123456789abcdef.rpc.example/", "https://***.rpc.example"],
+    ["https://mainnet-archive-eu.rpc.example/", "https://mainnet-archive-eu.rpc.example"],
+  ])("renders %s as %s", (url, expected) => {
+    expect(redactUrlOrigin(url)).toBe(expected);
+  });
+
+  it("keeps no part of a credential anywhere in the URL", () => {
+    const secrets = ["alice", "s3cretpass", "0123456789abcdef0123456789abcdef", "k3yvalue", "f00dfeedf00dfeedf00dfeed"];
+    const url = `https://alice:s3cretpass@f00dfeedf00dfeedf00dfeed.rpc.example:8545/v2/${secrets[2]}?apikey=k3yvalue`;
+    const shown = redactUrlOrigin(url);
+    for (const secret of secrets) expect(shown).not.toContain(secret);
+    expect(redactUrlOrigin("not a url with secret-abc")).toBe("[unparseable URL]");
   });
 });
 

@@ -62,6 +62,24 @@ export function redactUrl(url: string): string {
   return `${parsed.protocol}${authority}${path}${query}${parsed.hash}`;
 }
 
+/**
+ * The scheme and host of `url` only (no userinfo, path, query or fragment), a host label that looks like an API
+ * key masked: how an RPC endpoint is shown in status, readiness and logs, where the path and query add nothing
+ * an operator needs and are where providers put keys.
+ *
+ * @example
+ * redactUrlOrigin("https://user:pass@eth.example/v3/0123456789abcdef0123456789abcdef?apikey=x"); // "https://eth.example"
+ */
+export function redactUrlOrigin(url: string): string {
+  if (!URL.canParse(url)) return "[unparseable URL]";
+  const parsed = new URL(url);
+  const hostname = parsed.hostname
+    .split(".")
+    .map((label) => (KEY_LIKE_SEGMENT.test(label) ? MASK : label))
+    .join(".");
+  return `${parsed.protocol}//${hostname}${parsed.port === "" ? "" : `:${parsed.port}`}`;
+}
+
 /** Masks secret-named parameter values while keeping the raw spelling of everything else. */
 function redactQuery(query: string): string {
   return query

@@ -6,7 +6,7 @@
 import { detectProtocolVersion, SCHEME, toNetwork, X402_VERSION, type ProtocolVersion, type SupportedResponse } from "@svc/scheme";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { getAddress, type Hex } from "viem";
+import { getAddress, type Hex, type PublicClient } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 import { BurnAddressPool } from "../challenges/burnAddressPool.js";
 import type { BurnTarget } from "../challenges/burnSecretInputs.js";
@@ -18,6 +18,7 @@ import { createChallengeIssuer } from "../challenges/createChallengeIssuer.js";
 import { createChainFinality, describeFinality, finalityRule } from "../chain/chainFinality.js";
 import { createReorgWatch } from "../finalize/watchReorgs.js";
 import { createChainClients } from "../chain/createChainClients.js";
+import type { RpcEndpointHealth } from "../chain/rpcEndpointHealth.js";
 import { createSerialSender, type SerialSender } from "../chain/createSerialSender.js";
 import { createSharedKeySender } from "../chain/createSharedKeySender.js";
 import { BurnAddressWorker } from "../challenges/burnAddressWorker.js";
@@ -27,6 +28,7 @@ import { assertRpcChainId } from "../config/assertRpcChainId.js";
 import { ProtocolVersionMismatchError } from "../config/errors.js";
 import { readTokenFacts } from "../chain/readTokenFacts.js";
 import { capabilitiesOf } from "../config/capabilities.js";
+import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
 import { checkStartupRules } from "../config/checkStartupRules.js";
 import { loadConfig } from "../config/loadConfig.js";
 import type { Environment } from "../config/parseSecrets.js";
@@ -113,7 +115,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       ...historySecretValues(options.env),
     ],
     urls: [
-      config.network.rpc_url,
+      ...config.network.rpc_urls,
       config.network.indexer_url,
       config.network.decider_url,
       ...(config.storage ? [config.storage.url] : []),
@@ -128,13 +130,24 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   // processor lacks stops startup here, before any connection is opened or anything derived.
   const poseidon = choosePoseidon(options.env);
   if (poseidon.fallback) logger.warn("poseidon_fallback", { implementation: poseidon.implementation.name });
-  const { chain, client, relayerAccount, minterAccount, treasuryAccount } = createChainClients({
-    rpcUrl: config.network.rpc_url,
+  const chainClients = createChainClients({
+    rpcUrls: config.network.rpc_urls,
     chainId: config.network.chain_id,
     relayerPk: secrets.relayerPk,
     minterPk: secrets.minterPk,
     treasuryPk: secrets.treasuryPk,
+    // Only changes are logged, so a dead endpoint costs one line, not one per request.
+    onEndpointChange: ({ snapshot }) =>
+      snapshot.up
+        ? logger.info("rpc_endpoint_up", { endpoint: snapshot.endpoint, origin: snapshot.origin })
+        : logger.warn("rpc_endpoint_down", {
+            endpoint: snapshot.endpoint,
+            origin: snapshot.origin,
+            error: snapshot.lastError,
+            retry_in_ms: snapshot.retryInMs,
+          }),
   });
+  const { chain, client, relayerAccount, minterAccount, treasuryAccount, rpcHealth, endpointClients } = chainClients;
   // With [storage] the state several instances share lives in the database; without it, in this process.
   const shared = config.storage === undefined ? undefined : await openStorageDatabase(config.storage, options.env);
   // Claims and leases name this process: a restarted instance is a new owner and waits out its old leases.
@@ -143,8 +156,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     shared ? createSharedKeySender({ client, chain, account, nonces: shared.relayNonces }) : createSerialSender({ client, chain, account });
   const treasurySender = senderOf(treasuryAccount);
   const finality = createChainFinality(client, { confirmations: config.network.confirmations, finality: finalityRule(config.network) });
-  const rpcChainId = await client.getChainId();
-  assertRpcChainId(config, rpcChainId);
+  const rpcChainId = await readEndpointChainIds(config, endpointClients, rpcHealth);
   const deployed = await detectProtocolVersion(client, { token: getAddress(config.network.token), verifier: getAddress(config.network.verifier) });
   if (deployed.version !== config.network.protocol) {
     throw new ProtocolVersionMismatchError({ configured: config.network.protocol, deployed: deployed.version });
@@ -297,6 +309,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     backlog: () => settlementBacklog(book, unixNow()),
     openChallenges: () => store.counts().open,
     relayerQueueDepth: trackedRelayer.depth,
+    rpcEndpoints: rpcHealth.snapshot,
     gasBalances: async () => {
       const [relayerWei, treasuryWei, minterWei] = await Promise.all([
         client.getBalance({ address: relayerAccount.address }),
@@ -310,10 +323,14 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     checks: {
       rpc: () =>
         checkRpcReadiness({
-          rpcUrl: config.network.rpc_url,
+          endpoints: config.network.rpc_urls.map((url, index) => ({
+            endpoint: rpcHealth.snapshot()[index]?.endpoint ?? `rpc#${index}`,
+            url,
+            requestChainId: () => endpointClients[index]?.getChainId() ?? Promise.reject(new RangeError(`no RPC endpoint ${index}`)),
+          })),
           chainId: config.network.chain_id,
-          requestChainId: () => client.getChainId(),
           timeoutMs: READINESS_TIMEOUT_MS,
+          health: rpcHealth,
         }),
       indexer: () => checkIndexerReadiness({ indexerUrl: config.network.indexer_url, timeoutMs: READINESS_TIMEOUT_MS }),
       journal: () =>
@@ -354,6 +371,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
           chainId: config.network.chain_id,
           backlog: () => settlementBacklog(book, unixNow()),
           openChallenges: () => store.counts().open,
+          rpcEndpoints: rpcHealth.snapshot,
           poolStats: () => pool?.stats(),
           poseidon: poseidonStatus,
           relayer: { address: relayerAccount.address, queueDepth: trackedRelayer.depth },
@@ -460,7 +478,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     chain_id: config.network.chain_id,
     protocol: config.network.protocol,
     profile: config.profile ?? null,
-    rpc_url: redactUrl(config.network.rpc_url),
+    rpc_urls: config.network.rpc_urls.map(redactUrl),
     confirmations: config.network.confirmations,
     finality: describeFinality(finalityRule(config.network)),
     token_decimals: token.decimals,
@@ -490,11 +508,31 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       await journal.close();
       await history?.close();
       await shared?.close();
+      await chainClients.close();
       logger.info("stopped");
     })();
     return stopping;
   };
   return { listen: listening.address, url: `http://${listening.address}`, finalizeOnce: () => finalizeLoop.runOnce(), stop };
+}
+
+/**
+ * Asks every endpoint for its chain id at start: one that answers with another chain stops the start (an error
+ * naming its key, never its URL), one that does not answer is left to the failover transport's backoff, and
+ * none answering stops the start with the last endpoint's error.
+ */
+async function readEndpointChainIds(config: FacilitatorConfig, clients: readonly PublicClient[], health: RpcEndpointHealth): Promise<number> {
+  const readings = await Promise.allSettled(clients.map((endpoint) => endpoint.getChainId()));
+  const last = readings.at(-1);
+  if (last?.status === "rejected" && readings.every((reading) => reading.status === "rejected")) throw last.reason;
+  readings.forEach((reading, index) => {
+    if (reading.status === "fulfilled") {
+      assertRpcChainId(config, reading.value, index);
+      health.chainChecked(index);
+      health.succeeded(index);
+    } else health.failed(index, reading.reason instanceof Error ? reading.reason.name : "unknown");
+  });
+  return config.network.chain_id;
 }
 
 function adminSettlements(book: SettlementBook, state: SettlementState | undefined): AdminSettlement[] {

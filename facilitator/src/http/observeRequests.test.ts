@@ -29,6 +29,7 @@ const metrics = () =>
     }),
     openChallenges: () => 0,
     relayerQueueDepth: () => 0,
+    rpcEndpoints: () => [],
     gasBalances: () => Promise.reject(new Error("no RPC in this test")),
   });
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
-import type { PoseidonStatus } from "../operator/adminStatus.js";
+import type { PoseidonStatus, RpcEndpointStatus } from "../operator/adminStatus.js";
 import { BACKLOG_STATES, type SettlementBacklog } from "../operator/settlementBacklog.js";
 import { parsePrometheusText, sampleValue, type PrometheusSample } from "../testing/parsePrometheusText.js";
 import { createFacilitatorMetrics } from "./createFacilitatorMetrics.js";
@@ -33,6 +33,7 @@ function buildPoolStats(overrides: Partial<BurnAddressPoolStats> = {}): BurnAddr
 async function scrape(
   poolStats: BurnAddressPoolStats | undefined,
   poseidon: PoseidonStatus = { implementation: "native", path: "avx2" },
+  rpcEndpoints: RpcEndpointStatus[] = [],
 ): Promise<PrometheusSample[]> {
   const metrics = createFacilitatorMetrics({
     poolStats: () => poolStats,
@@ -40,10 +41,36 @@ async function scrape(
     backlog: () => Object.fromEntries(BACKLOG_STATES.map((state) => [state, { count: 0, oldestAgeSeconds: null }])) as SettlementBacklog,
     openChallenges: () => 0,
     relayerQueueDepth: () => 0,
+    rpcEndpoints: () => rpcEndpoints,
     gasBalances: () => Promise.resolve({ relayer: 0n, treasury: 0n }),
   });
   return parsePrometheusText(await metrics.registry.metrics());
 }
+
+describe("RPC endpoint series", () => {
+  it("report each endpoint's state, errors and skips by label only, never by URL", async () => {
+    const endpoints: RpcEndpointStatus[] = [
+      {
+        endpoint: "rpc#0",
+        origin: "https://a.example",
+        up: false,
+        consecutiveFailures: 2,
+        errors: 7,
+        skips: 93,
+        retryInMs: 1_500,
+        lastError: "HttpRequestError",
+      },
+      { endpoint: "rpc#1", origin: "https://b.example", up: true, consecutiveFailures: 0, errors: 0, skips: 0, retryInMs: null, lastError: null },
+    ];
+    const samples = await scrape(undefined, undefined, endpoints);
+    expect(sampleValue(samples, "facilitator_rpc_endpoint_up", { endpoint: "rpc#0" })).toBe(0);
+    expect(sampleValue(samples, "facilitator_rpc_endpoint_up", { endpoint: "rpc#1" })).toBe(1);
+    expect(sampleValue(samples, "facilitator_rpc_endpoint_errors_total", { endpoint: "rpc#0" })).toBe(7);
+    expect(sampleValue(samples, "facilitator_rpc_endpoint_skips_total", { endpoint: "rpc#0" })).toBe(93);
+    expect(sampleValue(samples, "facilitator_rpc_endpoint_errors_total", { endpoint: "rpc#1" })).toBe(0);
+    expect(JSON.stringify(samples)).not.toContain("example");
+  });
+});
 
 describe("burn-address stock gauges", () => {
   it("report the ready count, the target, both rates and how long the stock lasts", async () => {

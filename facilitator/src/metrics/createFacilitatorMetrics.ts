@@ -9,7 +9,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
 import type { FinalizeFailedReason } from "../finalize/finalizeReasons.js";
-import type { PoseidonStatus } from "../operator/adminStatus.js";
+import type { PoseidonStatus, RpcEndpointStatus } from "../operator/adminStatus.js";
 import { BACKLOG_STATES, type SettlementBacklog } from "../operator/settlementBacklog.js";
 import { withTimeout } from "../operator/withTimeout.js";
 import type { ReorgOutcome } from "../finalize/watchReorgs.js";
@@ -44,6 +44,8 @@ export type MetricsSources = {
   openChallenges: () => number;
   /** Relayer transactions submitted and not yet answered. */
   relayerQueueDepth: () => number;
+  /** The RPC endpoints' health; labelled by `rpc#<index>` only, never by URL. */
+  rpcEndpoints: () => RpcEndpointStatus[];
   /** Native balances in wei; a rejection leaves the gauge empty for that scrape. */
   gasBalances: () => Promise<{ relayer: bigint; treasury: bigint; minter?: bigint | undefined }>;
 };
@@ -259,6 +261,36 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
       } catch {
         // No series rather than a stale or zero one: an alert on a low balance must not fire on an RPC blip.
       }
+    },
+  });
+  new Gauge({
+    name: "facilitator_rpc_endpoint_up",
+    help: "Whether each configured RPC endpoint (rpc#<index> in network.rpc_urls order) last answered (1) or is backed off after failing (0).",
+    labelNames: ["endpoint"],
+    registers,
+    collect() {
+      for (const endpoint of sources.rpcEndpoints()) this.set({ endpoint: endpoint.endpoint }, endpoint.up ? 1 : 0);
+    },
+  });
+  // Counters read from the tracker's totals at scrape time, like the gauges: the tracker is the one record.
+  new Counter({
+    name: "facilitator_rpc_endpoint_errors_total",
+    help: "Requests that failed on each RPC endpoint (unreachable, timed out, rate limited, wrong chain) and moved to the next; a node's JSON-RPC error is an answer, not counted.",
+    labelNames: ["endpoint"],
+    registers,
+    collect() {
+      this.reset();
+      for (const endpoint of sources.rpcEndpoints()) this.inc({ endpoint: endpoint.endpoint }, endpoint.errors);
+    },
+  });
+  new Counter({
+    name: "facilitator_rpc_endpoint_skips_total",
+    help: "Requests that passed each RPC endpoint by, without contacting it, while it was backed off after failing.",
+    labelNames: ["endpoint"],
+    registers,
+    collect() {
+      this.reset();
+      for (const endpoint of sources.rpcEndpoints()) this.inc({ endpoint: endpoint.endpoint }, endpoint.skips);
     },
   });
   new Gauge({

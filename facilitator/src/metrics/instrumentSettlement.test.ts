@@ -44,6 +44,7 @@ function metricsUnderTest() {
     backlog: () => Object.fromEntries(BACKLOG_STATES.map((state) => [state, { count: 0, oldestAgeSeconds: null }])) as SettlementBacklog,
     openChallenges: () => 0,
     relayerQueueDepth: () => 0,
+    rpcEndpoints: () => [],
     gasBalances: () => Promise.resolve({ relayer: 0n, treasury: 0n }),
   });
 }

@@ -38,13 +38,36 @@ const StockStatusSchema = z.object({
   lastsSeconds: z.number().min(0).nullable(),
 });
 
+/**
+ * One RPC endpoint's health (chain/rpcEndpointHealth.ts): labelled `rpc#<index>` with its scheme and host only,
+ * never a path or query, where providers put keys.
+ */
+export const RpcEndpointStatusSchema = z.object({
+  endpoint: z.string(),
+  origin: z.string(),
+  up: z.boolean(),
+  /** Failures since the endpoint last answered. */
+  consecutiveFailures: z.int().min(0),
+  /** Failed requests since start. */
+  errors: z.int().min(0),
+  /** Requests that passed it by while it was backed off. */
+  skips: z.int().min(0),
+  /** Milliseconds until a read may probe it again; `null` while up. */
+  retryInMs: z.number().min(0).nullable(),
+  /** The name of the last error (never its message), `null` before any. */
+  lastError: z.string().nullable(),
+});
+
+/** One of {@link RpcEndpointStatusSchema}. */
+export type RpcEndpointStatus = z.infer<typeof RpcEndpointStatusSchema>;
+
 /** The Poseidon burn addresses derive with: `path` is the native addon's search path, `null` for `poseidon-lite`. */
 export const PoseidonStatusSchema = z.object({ implementation: z.enum(["native", "poseidon-lite"]), path: NativePoseidonPathSchema.nullable() });
 
 /** One of {@link PoseidonStatusSchema}. */
 export type PoseidonStatus = z.infer<typeof PoseidonStatusSchema>;
 
-/** `GET /admin/status`: backlog by state, open challenges, burn-address stock and Poseidon, relayer and treasury accounts. */
+/** `GET /admin/status`: backlog by state, open challenges, RPC endpoints, burn-address stock and Poseidon, relayer and treasury accounts. */
 export const AdminStatusSchema = z.object({
   profile: z.string().nullable(),
   chainId: z.int(),
@@ -52,6 +75,8 @@ export const AdminStatusSchema = z.object({
     Object.fromEntries(BACKLOG_STATES.map((state) => [state, BacklogBucketSchema])) as Record<(typeof BACKLOG_STATES)[number], typeof BacklogBucketSchema>,
   ),
   openChallenges: z.int().min(0),
+  /** Every configured RPC endpoint, in the order requests try them. */
+  rpcEndpoints: z.array(RpcEndpointStatusSchema),
   /** `null` under a non-local profile, which derives no burn addresses. */
   stock: StockStatusSchema.nullable(),
   poseidon: PoseidonStatusSchema,

@@ -21,6 +21,7 @@ export function formatDaemonStatus(status: DaemonStatus): string {
       lines.push(`  ${name}: ${component?.reason ?? "failed"}${url}`);
     }
   }
+  lines.push(...rpcLines(admin.rpcEndpoints));
   lines.push("backlog:");
   for (const state of BACKLOG_STATES) {
     const bucket = admin.backlog[state];
@@ -36,6 +37,19 @@ export function formatDaemonStatus(status: DaemonStatus): string {
   lines.push(`treasury ${admin.treasury.address}: ${formatBalance(admin.treasury.balanceWei)}`);
   if (admin.minter) lines.push(`minter ${admin.minter.address}: ${formatBalance(admin.minter.balanceWei)}`);
   return `${lines.join("\n")}\n`;
+}
+
+function rpcLines(endpoints: DaemonStatus["status"]["rpcEndpoints"]): string[] {
+  const up = endpoints.filter((endpoint) => endpoint.up).length;
+  return [
+    `rpc endpoints: ${up} of ${endpoints.length} up`,
+    ...endpoints.map((endpoint) => {
+      const counts = `${endpoint.errors} errors, ${endpoint.skips} skipped`;
+      if (endpoint.up) return `  ${endpoint.endpoint} ${endpoint.origin}: up, ${counts}`;
+      const retry = endpoint.retryInMs === null ? "" : `, next try in ${formatAge(Math.ceil(endpoint.retryInMs / 1000))}`;
+      return `  ${endpoint.endpoint} ${endpoint.origin}: DOWN (${endpoint.lastError ?? "unknown error"}), ${counts}${retry}`;
+    }),
+  ];
 }
 
 function stockLines(stock: DaemonStatus["status"]["stock"]): string[] {

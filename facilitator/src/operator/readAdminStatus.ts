@@ -5,7 +5,7 @@
 import type { Address } from "viem";
 
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
-import type { AdminStatus, PoseidonStatus } from "./adminStatus.js";
+import type { AdminStatus, PoseidonStatus, RpcEndpointStatus } from "./adminStatus.js";
 import type { SettlementBacklog } from "./settlementBacklog.js";
 import { withTimeout } from "./withTimeout.js";
 
@@ -18,6 +18,8 @@ export type AdminStatusSources = {
   chainId: number;
   backlog: () => SettlementBacklog;
   openChallenges: () => number;
+  /** The RPC endpoints' health, in the configured order. */
+  rpcEndpoints: () => RpcEndpointStatus[];
   poolStats: () => BurnAddressPoolStats | undefined;
   /** The implementation and search path chosen at start. */
   poseidon: PoseidonStatus;
@@ -46,6 +48,7 @@ export async function readAdminStatus(sources: AdminStatusSources): Promise<Admi
     chainId: sources.chainId,
     backlog: sources.backlog(),
     openChallenges: sources.openChallenges(),
+    rpcEndpoints: sources.rpcEndpoints(),
     stock:
       stats === undefined
         ? null

@@ -6,28 +6,65 @@ import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
+import type { RpcEndpointHealth } from "../chain/rpcEndpointHealth.js";
 import { redactUrl } from "../config/redactUrl.js";
 import { type ComponentReadiness, READINESS_REASON } from "./readinessReport.js";
 import { withTimeout } from "../operator/withTimeout.js";
 
-/** Asks the RPC for its chain id (no retries) and compares it with the configured one. */
-export async function checkRpcReadiness(params: {
-  rpcUrl: string;
-  chainId: number;
-  /** `eth_chainId` through the daemon's own client, so the probe sees the RPC exactly as settlement does. */
+/** One RPC endpoint as the readiness probe sees it. */
+export type RpcReadinessEndpoint = {
+  /** The endpoint's label (`rpc#0`), shown in the detail. */
+  endpoint: string;
+  url: string;
+  /** `eth_chainId` on this endpoint alone (no failover), so each endpoint's health is seen on its own. */
   requestChainId: () => Promise<number>;
+};
+
+/**
+ * Asks every RPC endpoint for its chain id (no retries, concurrently) and compares it with the configured one:
+ * ready while at least one endpoint answers with it. Each verdict is reported to `health` too, so a recovered
+ * endpoint is taken back without waiting for a request to probe it. The detail names each endpoint's state by
+ * label and shows the redacted URL of the one that answered (or of the first, when none did).
+ */
+export async function checkRpcReadiness(params: {
+  endpoints: readonly RpcReadinessEndpoint[];
+  chainId: number;
   timeoutMs: number;
+  health?: Pick<RpcEndpointHealth, "succeeded" | "failed" | "chainChecked"> | undefined;
 }): Promise<ComponentReadiness> {
-  const url = redactUrl(params.rpcUrl);
-  try {
-    const reported = await withTimeout(params.requestChainId(), params.timeoutMs);
-    if (reported !== params.chainId) {
-      return { ready: false, reason: READINESS_REASON.chainIdMismatch, detail: { url, expected: params.chainId, reported } };
-    }
-    return { ready: true, detail: { url, chain_id: reported } };
-  } catch {
-    return { ready: false, reason: READINESS_REASON.unreachable, detail: { url } };
+  const verdicts = await Promise.all(
+    params.endpoints.map(async ({ requestChainId }, index) => {
+      try {
+        const reported = await withTimeout(requestChainId(), params.timeoutMs);
+        if (reported === params.chainId) {
+          params.health?.chainChecked(index);
+          params.health?.succeeded(index);
+          return { state: "up" as const, reported };
+        }
+        params.health?.failed(index, "ChainIdMismatchError");
+        return { state: READINESS_REASON.chainIdMismatch, reported };
+      } catch (error) {
+        params.health?.failed(index, error instanceof Error ? error.name : "unknown");
+        return { state: READINESS_REASON.unreachable, reported: undefined };
+      }
+    }),
+  );
+  const states = Object.fromEntries(params.endpoints.map(({ endpoint }, index) => [endpoint, verdicts[index]?.state ?? READINESS_REASON.unreachable]));
+  const counts = { endpoints: params.endpoints.length, endpoints_up: verdicts.filter((verdict) => verdict.state === "up").length };
+  const answered = verdicts.findIndex((verdict) => verdict.state === "up");
+  if (answered !== -1) {
+    return { ready: true, detail: { url: redactUrl(params.endpoints[answered]?.url ?? ""), chain_id: params.chainId, ...counts, ...states } };
   }
+  const url = redactUrl(params.endpoints[0]?.url ?? "");
+  const mismatch = verdicts.find((verdict) => verdict.state === READINESS_REASON.chainIdMismatch);
+  if (mismatch?.reported !== undefined) {
+    return {
+      ready: false,
+      reason: READINESS_REASON.chainIdMismatch,
+      detail: { url, expected: params.chainId, reported: mismatch.reported, ...counts, ...states },
+    };
+  }
+  return { ready: false, reason: READINESS_REASON.unreachable, detail: { url, ...counts, ...states } };
 }
 
 /** Sends `GET <indexer_url>/healthz`, the same route `check` probes. */

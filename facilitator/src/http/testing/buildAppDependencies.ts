@@ -118,6 +118,9 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
           late_burn: { count: 1, oldestAgeSeconds: 90 },
         },
         openChallenges: 2,
+        rpcEndpoints: [
+          { endpoint: "rpc#0", origin: "http://127.0.0.1:8545", up: true, consecutiveFailures: 0, errors: 0, skips: 0, retryInMs: null, lastError: null },
+        ],
         stock: {
           stocked: 16,
           deriving: 0,
