@@ -3,7 +3,7 @@
  * (a reorg, an eviction, `anvil_dropTransaction`) or leave it underpriced in its pool, and then every later
  * transaction of the key waits behind that nonce. One monitor per key, one loop per monitor:
  *
- * - stuck: not mined `replaceAfterMs` after its last broadcast, it is signed again on the same nonce with both
+ * - stuck: the lowest unmined nonce, not mined `replaceAfterMs` after its last broadcast, is signed again with both
  *   EIP-1559 fees raised by 12.5% (nodes require 10%) and at least the current estimate, capped by
  *   `maxFeePerGas`; a bump the cap stops is logged and counted once, and the transaction keeps waiting;
  * - dropped: unknown to the node on two passes in a row while its nonce is not mined, it is broadcast again,
@@ -221,35 +221,46 @@ export function createTransactionMonitor(params: TransactionMonitorParameters): 
     return { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
   };
 
-  /** The fees of a replacement of `call`, or `undefined` when the cap leaves no bump the node would take. */
+  /**
+   * The fees of a replacement of `call` (`undefined` when the cap leaves no bump a node would take), and
+   * whether the cap held them below what the market asks.
+   */
   const bumped = (call: EstimatedCall, estimate: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }) => {
     const raise = (fee: bigint) => (fee * BUMP.numerator + BUMP.denominator - 1n) / BUMP.denominator;
     const priority = max(raise(call.maxPriorityFeePerGas), estimate.maxPriorityFeePerGas);
-    let maxFee = max(raise(call.maxFeePerGas), estimate.maxFeePerGas, priority);
-    if (policy.maxFeePerGas !== undefined && maxFee > policy.maxFeePerGas) {
-      maxFee = policy.maxFeePerGas;
-      const minimum = (call.maxFeePerGas * NODE_MINIMUM_BUMP.numerator) / NODE_MINIMUM_BUMP.denominator;
-      const minimumPriority = (call.maxPriorityFeePerGas * NODE_MINIMUM_BUMP.numerator) / NODE_MINIMUM_BUMP.denominator;
-      if (maxFee < minimum || maxFee < minimumPriority) return undefined;
+    const wanted = max(raise(call.maxFeePerGas), estimate.maxFeePerGas, priority);
+    if (policy.maxFeePerGas === undefined || wanted <= policy.maxFeePerGas) {
+      return { call: { ...call, maxFeePerGas: wanted, maxPriorityFeePerGas: priority }, capped: false };
     }
-    return { ...call, maxFeePerGas: maxFee, maxPriorityFeePerGas: min(priority, maxFee) };
+    const maxFee = policy.maxFeePerGas;
+    const minimum = (call.maxFeePerGas * NODE_MINIMUM_BUMP.numerator) / NODE_MINIMUM_BUMP.denominator;
+    const minimumPriority = (call.maxPriorityFeePerGas * NODE_MINIMUM_BUMP.numerator) / NODE_MINIMUM_BUMP.denominator;
+    if (maxFee < minimum || maxFee < minimumPriority) return { call: undefined, capped: true };
+    return { call: { ...call, maxFeePerGas: maxFee, maxPriorityFeePerGas: min(priority, maxFee) }, capped: true };
   };
 
   const replace = async (entry: Tracked, reason: ReplacementReason) => {
     const estimate = await currentFees();
-    if (reason === "dropped" && entry.call.maxFeePerGas >= estimate.maxFeePerGas) {
-      // Still priced right: the very bytes go out again (and a relay's journaled transaction stays current).
+    const resendAsIs = async () => {
+      // The very bytes go out again (and a relay's journaled transaction stays current).
       await client.sendRawTransaction({ serializedTransaction: entry.serialized }).catch(() => undefined);
       entry.sentAt = now();
       entry.unknownPasses = 0;
+    };
+    if (reason === "dropped" && entry.call.maxFeePerGas >= estimate.maxFeePerGas) {
+      await resendAsIs();
       event({ role, reason, nonce: entry.nonce, oldHash: entry.current, newHash: entry.current });
       return;
     }
-    const call = bumped(entry.call, estimate);
-    if (call === undefined) {
-      if (!entry.capCounted) event({ role, reason: "fee_cap", nonce: entry.nonce, oldHash: entry.current }, "warn");
+    const { call, capped } = bumped(entry.call, estimate);
+    if (capped && !entry.capCounted) {
       entry.capCounted = true;
-      // Waits a full deadline before looking at the cap again: the base fee may come down.
+      event({ role, reason: "fee_cap", nonce: entry.nonce, oldHash: entry.current }, "warn");
+    }
+    if (call === undefined) {
+      // Nothing higher may be signed: the transaction waits for the base fee to come down (a dropped one is
+      // offered again as it is, for a node that takes it then).
+      if (reason === "dropped") await resendAsIs();
       entry.sentAt = now();
       return;
     }
@@ -279,7 +290,7 @@ export function createTransactionMonitor(params: TransactionMonitorParameters): 
     event({ role, reason: "gap", nonce, newHash: hash });
   };
 
-  const watch = async (entry: Tracked) => {
+  const watch = async (entry: Tracked, latest: number) => {
     const known = await client.request({ method: "eth_getTransactionByHash", params: [entry.current] });
     if (known === null) {
       // One pass may race the node's own bookkeeping; two in a row mean it is gone.
@@ -290,7 +301,8 @@ export function createTransactionMonitor(params: TransactionMonitorParameters): 
     entry.unknownPasses = 0;
     // Mined since the nonce count was read: the next pass settles it.
     if (known.blockNumber !== null) return;
-    if (now() - entry.sentAt >= policy.replaceAfterMs) await replace(entry, "stuck");
+    // Only the lowest unmined nonce is bumped: the ones above wait for it, whatever they pay.
+    if (entry.nonce === latest && now() - entry.sentAt >= policy.replaceAfterMs) await replace(entry, "stuck");
   };
 
   const pass = async () => {
@@ -309,7 +321,7 @@ export function createTransactionMonitor(params: TransactionMonitorParameters): 
         continue;
       }
       // One nonce's trouble (a refused replacement, a journal that is down) must not hold the others back.
-      await watch(entry).catch((error: unknown) =>
+      await watch(entry, latest).catch((error: unknown) =>
         logger?.warn("tx_monitor_action_failed", { key: role, nonce: entry.nonce, error: error instanceof Error ? error.name : "unknown" }),
       );
     }
