@@ -5,12 +5,11 @@
  * (counted once) and the capped transaction lands once the base fee comes down; a fresh sender after a
  * restart adopts the journaled transactions and fills the nonce nobody holds.
  */
-import { devAccounts, startAnvil, type StartAnvilReturnType } from "@svc/anvil-fixtures";
+import { devAccounts, startAnvil, waitFor, type StartAnvilReturnType } from "@svc/anvil-fixtures";
 import { createPublicClient, http, toHex, type Hex, type PublicClient, type TransactionSerializable } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { pollUntil } from "../testing/pollUntil.js";
 import { createSerialSender, type EstimatedCall } from "./createSerialSender.js";
 import type { GasPolicy, MonitorEvent } from "./createTransactionMonitor.js";
 
@@ -75,10 +74,13 @@ describe("transaction monitor", () => {
     const hashes = [await sender.send(call), await sender.send(call), await sender.send(call)];
     await rpc("anvil_dropTransaction", [hashes[0]]);
     expect(await client.getTransactionCount({ address: account.address, blockTag: "pending" })).toBe(0);
-    await pollUntil("the dropped nonce re-sent", async () => {
-      await sender.monitor.check();
-      return events.some((event) => event.reason === "dropped" && event.nonce === 0);
-    });
+    await waitFor(
+      async () => {
+        await sender.monitor.check();
+        return events.some((event) => event.reason === "dropped" && event.nonce === 0);
+      },
+      { what: "the dropped nonce re-sent", timeoutMs: 15_000, intervalMs: 50 },
+    );
     // Still priced right: the very same transactions went out again (anvil drops a transaction's successors
     // in the pool with it, so all three were re-sent, in nonce order).
     expect(events.filter((event) => event.reason === "dropped")).toEqual(
@@ -99,16 +101,19 @@ describe("transaction monitor", () => {
     await rpc("evm_setAutomine", [false]);
     const call = await transferCall();
     const first = await sender.send(call);
-    const baseFee = (await client.getBlock()).baseFeePerGas ?? 0n;
-    await rpc("anvil_setNextBlockBaseFeePerGas", [toHex(baseFee * 20n)]);
+    // 20 times what the transaction offers (a decayed base fee times 20 may still be under it).
+    await rpc("anvil_setNextBlockBaseFeePerGas", [toHex(call.maxFeePerGas * 20n)]);
     await rpc("evm_mine");
     expect(await receiptOf(first)).toBeUndefined();
     // Anvil evicts a transaction the base fee outgrew (a drop, re-priced at once); a node that keeps it
     // has it replaced after the deadline. Either way: a new hash on nonce 0, with bumped fees.
-    const replaced = await pollUntil("a fee-bumped replacement", async () => {
-      await sender.monitor.check();
-      return events.find((event) => (event.reason === "stuck" || event.reason === "dropped") && event.newHash !== event.oldHash);
-    });
+    const replaced = await waitFor(
+      async () => {
+        await sender.monitor.check();
+        return events.find((event) => (event.reason === "stuck" || event.reason === "dropped") && event.newHash !== event.oldHash);
+      },
+      { what: "a fee-bumped replacement", timeoutMs: 15_000, intervalMs: 50 },
+    );
     expect(replaced).toMatchObject({ role: "relayer", nonce: 0, oldHash: first });
     const replacement = await client.getTransaction({ hash: replaced.newHash as Hex });
     const estimate = await client.estimateFeesPerGas();
@@ -133,12 +138,16 @@ describe("transaction monitor", () => {
     await rpc("evm_setAutomine", [false]);
     const first = await sender.send(call);
     const baseFee = (await client.getBlock()).baseFeePerGas ?? 0n;
-    await rpc("anvil_setNextBlockBaseFeePerGas", [toHex(baseFee * 20n)]);
+    // 20 times what the transaction offers (a decayed base fee times 20 may still be under it).
+    await rpc("anvil_setNextBlockBaseFeePerGas", [toHex(call.maxFeePerGas * 20n)]);
     await rpc("evm_mine");
-    await pollUntil("the fee cap reached", async () => {
-      await sender.monitor.check();
-      return events.some((event) => event.reason === "fee_cap");
-    });
+    await waitFor(
+      async () => {
+        await sender.monitor.check();
+        return events.some((event) => event.reason === "fee_cap");
+      },
+      { what: "the fee cap reached", timeoutMs: 15_000, intervalMs: 50 },
+    );
     // Passes after the cap: each one looks again and finds the same ceiling.
     for (let pass = 0; pass < 5; pass++) await sender.monitor.check();
     expect(events.filter((event) => event.reason === "fee_cap")).toHaveLength(1);
@@ -149,10 +158,13 @@ describe("transaction monitor", () => {
     await rpc("anvil_setNextBlockBaseFeePerGas", [toHex(baseFee)]);
     await rpc("evm_mine");
     await rpc("evm_setAutomine", [true]);
-    const receipt = await pollUntil("the capped transaction mined", async () => {
-      await sender.monitor.check();
-      return sender.monitor.waitReceipt(first, { timeoutMs: 0 });
-    });
+    const receipt = await waitFor(
+      async () => {
+        await sender.monitor.check();
+        return sender.monitor.waitReceipt(first, { timeoutMs: 0 });
+      },
+      { what: "the capped transaction mined", timeoutMs: 15_000, intervalMs: 50 },
+    );
     expect(receipt.status).toBe("success");
     expect(receipt.effectiveGasPrice).toBeLessThanOrEqual(cap);
   });
@@ -174,7 +186,7 @@ describe("transaction monitor", () => {
     expect(await nonceOf(next)).toBe(3);
     sender.monitor.start();
     try {
-      const filled = await pollUntil("the gap filled", () => events.find((event) => event.reason === "gap"));
+      const filled = await waitFor(() => events.find((event) => event.reason === "gap"), { what: "the gap filled", timeoutMs: 15_000, intervalMs: 50 });
       expect(filled).toMatchObject({ role: "relayer", nonce: 0 });
       // Nonces 1 to 3 waited behind the gap in the pool: none of them was re-sent or bumped.
       expect(events.filter((event) => event.reason !== "gap")).toEqual([]);
