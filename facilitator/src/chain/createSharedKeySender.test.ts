@@ -1,12 +1,14 @@
 /**
  * One key, two instances, one PostgreSQL: sends from both against a real anvil all land with consecutive
  * nonces, a refused send leaves no gap, and a transaction sent with the key outside the facilitator is
- * covered by the chain's pending count.
+ * covered by the chain's pending count. With both instances' monitors running, a drop of the lowest nonce
+ * (anvil drops its successors with it) is re-sent by whichever instance sent each transaction, and no nonce is
+ * ever signed by both.
  */
-import { devAccounts, startAnvil, type StartAnvilReturnType } from "@svc/anvil-fixtures";
+import { devAccounts, startAnvil, waitFor, type StartAnvilReturnType } from "@svc/anvil-fixtures";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
 import { openTestPool } from "../testing/openTestPool.js";
-import { createPublicClient, http, type Hex, type PublicClient } from "viem";
+import { createPublicClient, http, type Hex, type PublicClient, type TransactionSerializable } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +17,7 @@ import { migratePostgres } from "../storage/postgresMigrations.js";
 import type { FacilitatorStorage } from "../storage/storagePorts.js";
 import { createSerialSender, type EstimatedCall } from "./createSerialSender.js";
 import { createSharedKeySender } from "./createSharedKeySender.js";
+import type { MonitorEvent } from "./createTransactionMonitor.js";
 
 let anvil: StartAnvilReturnType;
 let server: RunningPostgres;
@@ -80,5 +83,53 @@ describe("shared-key sender", () => {
     const outside = await createSerialSender({ client, chain: foundry, account }).send(call);
     const after = await a.send(call);
     expect(await minedNonces([first, outside, after])).toEqual([0, 1, 2]);
+  });
+
+  it("with both monitors on, a dropped nonce is re-sent by the instance that sent it, and no nonce is signed by both", async () => {
+    const account = await fundedAccount(4);
+    const signed: number[][] = [[], []];
+    const events: MonitorEvent[] = [];
+    const [a, b] = instances.map((storage, index) => {
+      // Each instance signs with its own view of the key, so the nonces each one signed can be told apart.
+      const counted = {
+        address: account.address,
+        signTransaction: (transaction: TransactionSerializable) => {
+          signed[index]?.push(transaction.nonce ?? -1);
+          return account.signTransaction(transaction);
+        },
+      } as unknown as typeof account;
+      return createSharedKeySender({
+        client,
+        chain: foundry,
+        account: counted,
+        nonces: storage.relayNonces,
+        monitor: { role: "relayer", policy: { replaceAfterMs: 60_000, intervalMs: 100 }, onEvent: (event) => events.push(event) },
+      });
+    });
+    await client.request({ method: "evm_setAutomine" as never, params: [false] as never });
+    a!.monitor.start();
+    b!.monitor.start();
+    try {
+      const hashes = await Promise.all(Array.from({ length: 12 }, (_, index) => (index % 2 === 0 ? a! : b!).send(call)));
+      const first = (await Promise.all(hashes.map(async (hash) => ({ hash, nonce: (await client.getTransaction({ hash })).nonce })))).find(
+        (sent) => sent.nonce === 0,
+      );
+      await client.request({ method: "anvil_dropTransaction" as never, params: [first?.hash] as never });
+      expect(await client.getTransactionCount({ address: account.address, blockTag: "pending" })).toBe(0);
+      await waitFor(async () => (await client.getTransactionCount({ address: account.address, blockTag: "pending" })) === 12, {
+        what: "every dropped nonce re-sent",
+        timeoutMs: 15_000,
+        intervalMs: 50,
+      });
+      await client.request({ method: "evm_mine" as never, params: [] as never });
+      expect(await minedNonces(hashes)).toEqual(Array.from({ length: 12 }, (_, index) => index));
+      expect(events.filter((event) => event.reason === "dropped").map((event) => event.nonce)).toContain(0);
+      expect(events.filter((event) => event.reason === "gap")).toEqual([]);
+      const byA = new Set(signed[0]);
+      expect(signed[1]?.filter((nonce) => byA.has(nonce))).toEqual([]);
+    } finally {
+      await Promise.all([a!.monitor.stop(), b!.monitor.stop()]);
+      await client.request({ method: "evm_setAutomine" as never, params: [true] as never });
+    }
   });
 });

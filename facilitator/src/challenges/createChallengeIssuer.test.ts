@@ -210,14 +210,18 @@ describe("refusals", () => {
     const { issuer, pool, store } = setup({ table: { profile } });
     const error = await rejection(issuer.issue(1000n));
     expect(error).toBeInstanceOf(ProfileDisabledError);
-    expect((error as ProfileDisabledError).message).toBe(`payment acceptance is disabled for profile ${profile}`);
+    expect((error as ProfileDisabledError).message).toBe(
+      `payment acceptance is disabled for profile ${profile}: it needs a real prover ([prover] kind = "command", "http" or "snarkjs")`,
+    );
     expect(pool.takes).toBe(0);
     expect(store.counts().open).toBe(0);
   });
 
   it("refuses under an unset profile", async () => {
     const { issuer } = setup({ table: { profile: undefined } });
-    await expect(issuer.issue(1000n)).rejects.toThrowErrorMatchingInlineSnapshot(`[ProfileDisabledError: payment acceptance is disabled for profile (unset)]`);
+    await expect(issuer.issue(1000n)).rejects.toThrowErrorMatchingInlineSnapshot(
+      `[ProfileDisabledError: payment acceptance is disabled for profile (unset): name a profile in the configuration file]`,
+    );
   });
 
   it("checks the open-challenge cap before taking a burn address", async () => {

@@ -272,6 +272,22 @@ const finalizeTable = table({
   min_anonymity_set: integerField(1, 10_000).default(1),
 });
 
+// Stuck and dropped transactions (chain/createTransactionMonitor.ts). 30 s is a few blocks on every chain the
+// daemon runs on: long enough not to bump a transaction that is merely waiting for the next block. Fractions
+// are allowed for tests on anvil. Without max_fee_gwei replacements follow the market without a ceiling.
+const gasTable = table({
+  replace_after_seconds: z
+    .number({ error: "expected a number of seconds between 0.1 and 3600" })
+    .min(0.1, { error: "must be between 0.1 and 3600" })
+    .max(3600, { error: "must be between 0.1 and 3600" })
+    .default(30),
+  max_fee_gwei: z
+    .number({ error: "expected a positive number of gwei" })
+    .positive({ error: "must be a positive number of gwei" })
+    .max(1_000_000, { error: "must be at most 1000000 gwei" })
+    .optional(),
+});
+
 // Shared state for several instances. The password never sits in the file (it would be printed and copied
 // around with it): it comes from SVC_STORAGE_PASSWORD.
 const storageTable = table({
@@ -376,6 +392,7 @@ export const facilitatorConfigSchema = table({
   fee: feeTable.optional(),
   daemon: daemonTable.prefault({}),
   finalize: finalizeTable.prefault({}),
+  gas: gasTable.prefault({}),
   providers: providersTable.optional(),
   storage: storageTable.optional(),
   prover: proverTable.prefault({}),
@@ -448,6 +465,9 @@ function feeMode({ recipient, splitter, ...rate }: FeeTable) {
 
 /** The `[finalize]` table: the finalize schedule's delays and anonymity set. */
 export type FinalizeConfig = z.output<typeof finalizeTable>;
+
+/** The `[gas]` table: when a stuck transaction is replaced, and the highest fee a replacement pays. */
+export type GasConfig = z.output<typeof gasTable>;
 
 /** The `[prover]` table after validation: one shape per `kind` (fixture, command, http, snarkjs). */
 export type ProverConfig = z.output<typeof proverTable>;

@@ -46,6 +46,7 @@ describe("parseConfig: a valid file", () => {
         log_level: "warn",
       },
       finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 },
+      gas: { replace_after_seconds: 12.5, max_fee_gwei: 150 },
       providers: { "shop-1": { key_sha256: "AB".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
       prover: { kind: "http", url: "https://prover.internal.example/prove", timeout_ms: 600_000, concurrency: 4 },
     });
@@ -92,6 +93,7 @@ describe("parseConfig: a valid file", () => {
         log_level: "warn",
       },
       finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 },
+      gas: { replace_after_seconds: 12.5, max_fee_gwei: 150 },
       providers: { "shop-1": { key_sha256: "ab".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
       prover: { kind: "http", url: "https://prover.internal.example/prove", timeout_ms: 600_000, concurrency: 4 },
     });
@@ -121,6 +123,8 @@ describe("parseConfig: defaults", () => {
     ["finalize.min_delay_seconds", config.finalize.min_delay_seconds, 0],
     ["finalize.max_delay_seconds", config.finalize.max_delay_seconds, 0],
     ["finalize.min_anonymity_set", config.finalize.min_anonymity_set, 1],
+    ["gas.replace_after_seconds", config.gas.replace_after_seconds, 30],
+    ["gas.max_fee_gwei", config.gas.max_fee_gwei, undefined],
     ["daemon.shutdown_grace_ms", config.daemon.shutdown_grace_ms, 10_000],
     ["daemon.rate_limit_per_min", config.daemon.rate_limit_per_min, 120],
     ["daemon.max_open_challenges", config.daemon.max_open_challenges, 1000],
@@ -224,6 +228,10 @@ describe("parseConfig: minimums and ranges", () => {
     ["listen", "port", 65_536, "must be between 0 and 65535"],
     ["fee", "bps", 10_001, "must be between 0 and 10000"],
     ["fee", "bps", -1, "must be between 0 and 10000"],
+    ["gas", "replace_after_seconds", 0, "must be between 0.1 and 3600"],
+    ["gas", "replace_after_seconds", 3601, "must be between 0.1 and 3600"],
+    ["gas", "max_fee_gwei", 0, "must be a positive number of gwei"],
+    ["gas", "max_fee_gwei", 1_000_001, "must be at most 1000000 gwei"],
   ])("refuses %s.%s = %j", (table, key, value, reason) => {
     const error = errorOf({ [table]: { [key]: value } });
     expect(error).toBeInstanceOf(InvalidConfigValueError);

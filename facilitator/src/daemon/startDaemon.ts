@@ -21,6 +21,8 @@ import { createChainClients } from "../chain/createChainClients.js";
 import type { RpcEndpointHealth } from "../chain/rpcEndpointHealth.js";
 import { createSerialSender, type SerialSender } from "../chain/createSerialSender.js";
 import { createSharedKeySender } from "../chain/createSharedKeySender.js";
+import type { MonitorEvent } from "../chain/createTransactionMonitor.js";
+import { gasPolicyOf } from "../chain/gasPolicyOf.js";
 import { BurnAddressWorker } from "../challenges/burnAddressWorker.js";
 import { deriveBurnSeed } from "../challenges/burnSeed.js";
 import { reopenBurnSecretOffThread } from "../challenges/reopenBurnSecret.js";
@@ -152,9 +154,14 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const shared = config.storage === undefined ? undefined : await openStorageDatabase(config.storage, options.env);
   // Claims and leases name this process: a restarted instance is a new owner and waits out its old leases.
   const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
-  const senderOf = (account: PrivateKeyAccount): SerialSender =>
-    shared ? createSharedKeySender({ client, chain, account, nonces: shared.relayNonces }) : createSerialSender({ client, chain, account });
-  const treasurySender = senderOf(treasuryAccount);
+  // One sender and one transaction monitor per key; the monitors' loops run from `started` to stop.
+  const senderOf = (account: PrivateKeyAccount, role: string): SerialSender => {
+    const monitor = { role, policy: gasPolicyOf(config.gas), logger, onEvent: (event: MonitorEvent) => metrics.txReplaced(event) };
+    return shared
+      ? createSharedKeySender({ client, chain, account, nonces: shared.relayNonces, monitor })
+      : createSerialSender({ client, chain, account, monitor });
+  };
+  const treasurySender = senderOf(treasuryAccount, "treasury");
   const finality = createChainFinality(client, { confirmations: config.network.confirmations, finality: finalityRule(config.network) });
   const rpcChainId = await readEndpointChainIds(config, endpointClients, rpcHealth);
   const deployed = await detectProtocolVersion(client, { token: getAddress(config.network.token), verifier: getAddress(config.network.verifier) });
@@ -267,10 +274,11 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     await journal.append(record);
     book.apply(record);
   };
-  const trackedRelayer = trackRelayerQueue(senderOf(relayerAccount));
+  const trackedRelayer = trackRelayerQueue(senderOf(relayerAccount, "relayer"));
   const relayerSender = trackedRelayer.queue;
   // Mints and fee distributions go out from their own key when SVC_MINTER_PK is set, so the burn relayer never mints.
-  const minterSender = minterAccount ? senderOf(minterAccount) : relayerSender;
+  const minterSender = minterAccount ? senderOf(minterAccount, "minter") : relayerSender;
+  const monitors = [...new Set([relayerSender.monitor, minterSender.monitor, treasurySender.monitor])];
   const core = createSettlementService({
     capabilities,
     network,
@@ -285,6 +293,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     logger,
     now: unixNow,
     permitReceiptTimeoutMs: config.settlement.permit_receipt_timeout_ms,
+    watchJournaledRelays: !shared,
   });
   const settlement =
     shared && follower
@@ -489,6 +498,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     poseidon_path: poseidon.implementation.path ?? null,
     prover: prover === undefined ? "none" : config.prover.kind,
   });
+  for (const monitor of monitors) monitor.start();
   void settlement
     .reconcileIntents()
     .then((accepted) => accepted > 0 && logger.info("intents_reconciled", { accepted }))
@@ -501,6 +511,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       const grace = new Promise((resolve) => setTimeout(resolve, config.daemon.shutdown_grace_ms).unref());
       await listening.close(config.daemon.shutdown_grace_ms);
       await Promise.race([Promise.allSettled([...settlement.inflight(), finalizeLoop.stop()]), grace]);
+      await Promise.all(monitors.map((monitor) => monitor.stop()));
       // A proof still running after the grace is abandoned: its program is killed, its request aborted.
       await prover?.close();
       await pool?.close();

@@ -23,7 +23,6 @@ import {
 } from "viem";
 import type { BurnSecret } from "../challenges/challengeRecord.js";
 import type { SerialSender } from "../chain/createSerialSender.js";
-import { pollReceipt } from "../chain/pollReceipt.js";
 import type { SettlementEntry } from "../settlement/settlementBook.js";
 import {
   FINALIZE_FAILED_REASON,
@@ -168,10 +167,11 @@ export async function finalizeEntry(context: FinalizeContext, entry: SettlementE
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
   });
-  const receipt = await pollReceipt(client, mintTxHash, { timeoutMs: context.mintReceiptTimeoutMs ?? 60_000 });
+  // Whichever hash of the mint's nonce is mined: the minter's monitor may replace a stuck mint with a fee bump.
+  const receipt = await context.relayer.monitor.waitReceipt(mintTxHash, { timeoutMs: context.mintReceiptTimeoutMs ?? 60_000 });
   if (!receipt) return { kind: "waiting", reason: FINALIZE_WAITING_REASON.mintPending, detail: `mint ${mintTxHash}` };
-  if (receipt.status !== "success") return { kind: "waiting", reason: FINALIZE_WAITING_REASON.mintReverted, detail: `mint ${mintTxHash}` };
-  return { kind: "finalized", mintTxHash, minted: total - alreadyMinted };
+  if (receipt.status !== "success") return { kind: "waiting", reason: FINALIZE_WAITING_REASON.mintReverted, detail: `mint ${receipt.transactionHash}` };
+  return { kind: "finalized", mintTxHash: receipt.transactionHash, minted: total - alreadyMinted };
 }
 
 /**

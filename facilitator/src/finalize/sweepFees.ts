@@ -113,9 +113,10 @@ async function sweepCustodial(context: SweepFeesContext, recipient: Address, cha
       }),
   });
   context.logger.info("fee_sweep_broadcast", { tx: txHash, payments: uncovered.length, amount: amount.toString() });
-  const receipt = await pollReceipt(context.client, txHash, { timeoutMs });
+  // Whichever hash of the sweep's nonce is mined: the treasury's monitor may replace it with a fee bump.
+  const receipt = await context.treasurySender.monitor.waitReceipt(txHash, { timeoutMs });
   if (receipt?.status !== "success") return;
-  for (const entry of uncovered) await settle(entry, feeOf(entry), txHash);
+  for (const entry of uncovered) await settle(entry, feeOf(entry), receipt.transactionHash);
 }
 
 /**
@@ -125,17 +126,23 @@ async function sweepCustodial(context: SweepFeesContext, recipient: Address, cha
  */
 async function followSweep(context: SweepFeesContext, sweep: FeeSweep, timeoutMs: number): Promise<"landed" | "void" | "pending"> {
   const outcome = (receipt: TransactionReceipt) => (receipt.status === "success" ? "landed" : "void");
-  const mined = await pollReceipt(context.client, sweep.txHash, { timeoutMs: 0 });
+  // Any hash the sweep had: a fee-bumped replacement and the ones it replaced share its nonce, one may be mined.
+  const anyReceipt = async () => {
+    const hashes = new Set<Hex>([sweep.txHash, ...(sweep.earlierTxHashes ?? []), ...context.treasurySender.monitor.hashesOf(sweep.txHash)]);
+    const receipts = await Promise.all([...hashes].map((hash) => pollReceipt(context.client, hash, { timeoutMs: 0 })));
+    return receipts.find((receipt) => receipt !== undefined);
+  };
+  const mined = await anyReceipt();
   if (mined) return outcome(mined);
   const { nonce } = parseTransaction(sweep.rawTransaction);
   const used = await context.client.getTransactionCount({ address: context.treasurySender.address, blockTag: "latest" });
   if (nonce !== undefined && used > nonce) {
     // A receipt that appeared after the first look means it landed after all.
-    const late = await pollReceipt(context.client, sweep.txHash, { timeoutMs: 0 });
+    const late = await anyReceipt();
     return late ? outcome(late) : "void";
   }
   await context.client.sendRawTransaction({ serializedTransaction: sweep.rawTransaction }).catch(() => undefined);
-  const receipt = await pollReceipt(context.client, sweep.txHash, { timeoutMs });
+  const receipt = await context.treasurySender.monitor.waitReceipt(sweep.txHash, { timeoutMs });
   return receipt ? outcome(receipt) : "pending";
 }
 
@@ -150,9 +157,9 @@ async function distribute(context: SweepFeesContext, charged: SettlementEntry[],
   const call = await estimate(context.client, context.minter.address, context.treasury, data);
   const txHash = await context.minter.send(call);
   context.logger.info("fee_distribute_broadcast", { tx: txHash, payments: charged.length });
-  const receipt = await pollReceipt(context.client, txHash, { timeoutMs: context.receiptTimeoutMs ?? 30_000 });
+  const receipt = await context.minter.monitor.waitReceipt(txHash, { timeoutMs: context.receiptTimeoutMs ?? 30_000 });
   if (receipt?.status !== "success") return;
-  for (const entry of charged) await settle(entry, feeOf(entry), txHash);
+  for (const entry of charged) await settle(entry, feeOf(entry), receipt.transactionHash);
 }
 
 function due(context: SweepFeesContext, waiting: readonly SettlementEntry[]): boolean {

@@ -70,6 +70,8 @@ export type FacilitatorMetrics = {
   rateLimited: (scope: string, caller: string) => void;
   /** `outcome` is `ok` or the HTTP status of the refusal. */
   history: (operation: HistoryOperation, outcome: string) => void;
+  /** A key's monitor re-broadcast a transaction (`stuck`, `dropped`, `gap`) or was stopped by the fee cap (`fee_cap`). */
+  txReplaced: (event: { role: string; reason: string }) => void;
 };
 
 /** Buckets of the settle histogram: a self-transfer settle is one RPC round trip, a permit settle waits for a block. */
@@ -314,6 +316,13 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     registers,
   });
 
+  const txReplacements = new Counter({
+    name: "facilitator_tx_replacements_total",
+    help: "Transactions a key's monitor broadcast again, by key (relayer, minter, treasury) and reason: stuck (fee bump), dropped (re-sent), gap (nonce filled), fee_cap (a bump the cap stopped).",
+    labelNames: ["key", "reason"],
+    registers,
+  });
+
   return {
     registry,
     offerIssued: () => offersIssued.inc(),
@@ -332,6 +341,7 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
       if (outcome === "vanished") finalizeFailures.inc({ reason: BURN_VANISHED_REASON });
     },
     rateLimited: (scope, caller) => rateLimited.inc({ scope, caller }),
+    txReplaced: ({ role, reason }) => txReplacements.inc({ key: role, reason }),
     history: (operation, outcome) => {
       if (operation === "login") historyLogins.inc({ outcome });
       else historyProofs.inc({ operation: operation.slice("proof_".length), outcome });

@@ -11,16 +11,21 @@
  * - the broadcast's answer was lost, or the burn is unmined at the polling bound: `pending_burn`. The signed
  *   transaction was journaled (`relay`) before it went out, so a re-send follows that very transaction: its
  *   receipt, else the same bytes re-broadcast; it is proven dropped (released, then relayed afresh) only
- *   when another transaction of the relayer was mined on its nonce while it has no receipt;
+ *   when another transaction of the relayer was mined on its nonce while none of its hashes has a receipt
+ *   and the replay ledger shows no burn of its authorization;
+ * - the relayer's monitor may replace a stuck relay with higher fees (a new hash on the same nonce): the
+ *   replacement is journaled (`relay`, the book keeps the latest and the hashes it replaced) before it is
+ *   broadcast, and every receipt wait follows all hashes of the nonce;
  * - mined: its own burn is accepted; a revert is accepted when someone else executed the authorization
  *   first (the replay ledger tells), else released with `burn_reverted`.
  */
 import { BURN_REVERTED, PENDING_BURN, RELAY_FAILED, type SettleResponse } from "@svc/scheme";
 import { parseTransaction, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
 import type { EstimatedCall, SerialSender } from "../chain/createSerialSender.js";
-import { pollReceipt } from "../chain/pollReceipt.js";
+import type { BeforeBroadcast } from "../chain/createTransactionMonitor.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { JournalRecord, RelayRecord } from "../journal/journalRecord.js";
+import type { JournaledRelay } from "./settlementBook.js";
 import type { Logger } from "../log/createLogger.js";
 import { findPermitBurn } from "./findPermitBurn.js";
 import { relayMayHaveReachedChain } from "./relayReachedChain.js";
@@ -64,6 +69,11 @@ export type PermitRelaysContext = {
   /** How long to wait for a receipt before `pending_burn`. */
   receiptTimeoutMs: number;
   receiptPollMs?: number | undefined;
+  /**
+   * Whether a followed relay signed earlier (another process's life) joins this relayer's monitor, to be
+   * re-sent or fee-bumped: true for one instance; false when instances share the key (the one that sent it does).
+   */
+  watchJournaled: boolean;
 };
 
 /** Relays and follows permit burns. */
@@ -71,7 +81,9 @@ export type PermitRelays = {
   /** Signs, journals and broadcasts `call`, then waits for its receipt (bounded). */
   relay: (relay: PermitRelay, call: EstimatedCall) => Promise<SettleResponse>;
   /** Follows a relay journaled earlier; `released` when it was proven dropped and may be relayed afresh. */
-  follow: (relay: PermitRelay, journaled: RelayRecord) => Promise<SettleResponse | "released">;
+  follow: (relay: PermitRelay, journaled: JournaledRelay) => Promise<SettleResponse | "released">;
+  /** The hook that journals a relay (first or replacement) of `challengeNonce` before it is broadcast. */
+  journalRelay: (challengeNonce: Hex) => BeforeBroadcast;
 };
 
 /** Builds the permit relays over `context`. */
@@ -112,7 +124,10 @@ export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
     // One polling bound for the receipt and the confirmations together.
     const giveUpAt = Date.now() + context.receiptTimeoutMs;
     // An RPC that fails while the burn is out is no reason to say anything but "pending": the burn may land.
-    const receipt = await pollReceipt(client, txHash, { timeoutMs: context.receiptTimeoutMs, intervalMs: context.receiptPollMs }).catch(() => undefined);
+    // Any hash of the nonce: the monitor may have replaced the relay with a fee bump meanwhile.
+    const receipt = await context.relayer.monitor
+      .waitReceipt(txHash, { timeoutMs: context.receiptTimeoutMs, intervalMs: context.receiptPollMs })
+      .catch(() => undefined);
     if (!receipt) {
       logger.info("permit_burn_pending", { challenge_nonce: relay.challenge.challengeNonce, burn_tx: txHash });
       return context.failure(PENDING_BURN, txHash);
@@ -120,21 +135,42 @@ export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
     return settleMined(relay, receipt, Math.max(0, giveUpAt - Date.now()));
   };
 
-  const follow = async (relay: PermitRelay, journaled: RelayRecord): Promise<SettleResponse | "released"> => {
-    const receipt = await receiptOf(journaled.txHash);
+  const journalRelay =
+    (challengeNonce: Hex): BeforeBroadcast =>
+    ({ hash, serialized }) =>
+      context.record({ type: "relay", challengeNonce, txHash: hash, rawTransaction: serialized, at: context.now() });
+
+  // The receipt of whichever hash of the relay's nonce was mined: the journaled ones and those the monitor knows.
+  const anyReceipt = async (journaled: JournaledRelay): Promise<TransactionReceipt | undefined> => {
+    const hashes = new Set<Hex>([
+      journaled.txHash as Hex,
+      ...(journaled.earlierTxHashes as Hex[]),
+      ...context.relayer.monitor.hashesOf(journaled.txHash as Hex),
+    ]);
+    const receipts = await Promise.all([...hashes].map(receiptOf));
+    return receipts.find((receipt) => receipt !== undefined);
+  };
+
+  const follow = async (relay: PermitRelay, journaled: JournaledRelay): Promise<SettleResponse | "released"> => {
+    const receipt = await anyReceipt(journaled);
     if (receipt) return settleMined(relay, receipt);
     const { nonce } = parseTransaction(journaled.rawTransaction as Hex);
     const mined = await client.getTransactionCount({ address: context.relayer.address, blockTag: "latest" });
     if (nonce !== undefined && mined > nonce) {
       // Re-read after the nonce: a receipt that appeared in between means it landed after all.
-      const late = await receiptOf(journaled.txHash);
+      const late = await anyReceipt(journaled);
       if (late) return settleMined(relay, late);
+      // No hash we know of was mined, but a hash we never journaled might have been (a replacement whose
+      // record was lost with its process): the replay ledger is the one word on whether the burn executed.
+      const burn = await findPermitBurn(client, { helper: relay.helper, authorizationId: relay.authorizationId, fromBlock: relay.fromBlock });
+      if (burn) return acceptConfirmed(relay, { burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber }, context.receiptTimeoutMs);
       await release(relay.challenge.challengeNonce, "relay_dropped");
       return "released";
     }
     // Already known to the node, or back into its pool after a restart: either way the same transaction.
     await client.sendRawTransaction({ serializedTransaction: journaled.rawTransaction as Hex }).catch(() => undefined);
-    return awaitReceipt(relay, journaled.txHash);
+    if (context.watchJournaled) context.relayer.monitor.adopt(journaled.rawTransaction as Hex, journalRelay(relay.challenge.challengeNonce));
+    return awaitReceipt(relay, journaled.txHash as Hex);
   };
 
   const relay = async (payment: PermitRelay, call: EstimatedCall): Promise<SettleResponse> => {
@@ -143,10 +179,12 @@ export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
     let journaled = false;
     let txHash: Hex;
     try {
+      const journal = journalRelay(challengeNonce);
       txHash = await context.relayer.send(call, {
-        beforeBroadcast: async ({ hash, serialized }) => {
-          signed = { type: "relay", challengeNonce, txHash: hash, rawTransaction: serialized, at: context.now() };
-          await context.record(signed);
+        // Also runs before each replacement the monitor broadcasts: the journal learns every hash first.
+        beforeBroadcast: async (transaction) => {
+          signed ??= { type: "relay", challengeNonce, txHash: transaction.hash, rawTransaction: transaction.serialized, at: context.now() };
+          await journal(transaction);
           journaled = true;
         },
       });
@@ -168,7 +206,7 @@ export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
     return awaitReceipt(payment, txHash);
   };
 
-  return { relay, follow };
+  return { relay, follow, journalRelay };
 }
 
 function errorName(error: unknown): string {

@@ -92,6 +92,11 @@ export type SettlementServiceDependencies = {
   permitReceiptTimeoutMs: number;
   /** Receipt polling interval (default 100 ms). */
   receiptPollMs?: number;
+  /**
+   * Whether this process's relayer monitor takes over journaled relays (re-sends, fee bumps), from the start:
+   * true for a single instance (default); false when instances share the key, so only the sender bumps its own.
+   */
+  watchJournaledRelays?: boolean;
 };
 
 /** The settlement core behind `/verify` and `/settle`. */
@@ -212,7 +217,16 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     failure,
     receiptTimeoutMs: deps.permitReceiptTimeoutMs,
     receiptPollMs: deps.receiptPollMs,
+    watchJournaled: deps.watchJournaledRelays ?? true,
   });
+  // Relays signed before a restart are watched before anything new is signed: a new send never takes their
+  // nonce (the node counts nothing above a gap), and a stuck or dropped one is re-sent or bumped, journal first.
+  if (deps.watchJournaledRelays ?? true) {
+    for (const intent of book.openIntents()) {
+      const journaled = book.relay(intent.challenge.challengeNonce);
+      if (journaled) deps.relayer.monitor.adopt(journaled.rawTransaction as Hex, relays.journalRelay(intent.challenge.challengeNonce));
+    }
+  }
 
   const recordLateBurn = async (challenge: ChallengeRecord, burnTxHash: Hex, evidence: SelfTransferBurnEvidence) => {
     if (book.burnTxOwner(burnTxHash) !== undefined) return;

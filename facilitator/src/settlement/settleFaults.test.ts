@@ -28,7 +28,12 @@ const payerKey = () => stack.deployment.accounts.payer.privateKey;
 beforeAll(async () => {
   stack = await startTestStack();
   proxy = await startFaultRpcProxy(stack.deployment.rpcUrl);
-  daemon = await startTestDaemon(stack, "faults", { network: { rpc_url: proxy.url }, settlement: { permit_receipt_timeout_ms: 3000 } });
+  // A short replacement deadline: the relayer's monitor re-sends a relay the node never got within a second.
+  daemon = await startTestDaemon(stack, "faults", {
+    network: { rpc_url: proxy.url },
+    settlement: { permit_receipt_timeout_ms: 3000 },
+    gas: { replace_after_seconds: 1 },
+  });
 });
 
 afterAll(async () => {
@@ -114,21 +119,22 @@ describe("relays", () => {
     expect(await burnsOf(payload, requirements)).toEqual([relayed]);
   });
 
-  it("a relay that never left, whose nonce another relay then used, is proven dropped and relayed again", async () => {
+  it("a relay that never left is re-sent by the relayer's monitor, the relay behind it lands, and the re-send accepts the first burn", async () => {
     const lost = await permitOffer();
     const lostBody = facilitatorBody(lost.requirements, lost.payload);
     proxy.inject("eth_sendRawTransaction", "swallow");
     const pending = await settle(lostBody);
     proxy.inject("eth_sendRawTransaction", undefined);
     expect(pending.body).toMatchObject({ success: false, errorReason: "pending_burn" });
-    // The next relay (another payer's) takes the swallowed one's nonce and is mined: the first can never land now.
+    // The next relay (another payer's) takes the nonce after the swallowed one: the monitor, finding the
+    // swallowed relay unknown to the node, broadcasts its journaled bytes, and both land in nonce order.
     const other = await permitOffer(stack.deployment.accounts.payer2.privateKey);
     expect((await settle(facilitatorBody(other.requirements, other.payload))).body).toMatchObject({ success: true });
     const settled = await settle(lostBody);
-    expect(settled.body).toMatchObject({ success: true });
-    expect(settled.body.transaction).not.toBe(pending.body.transaction);
+    expect(settled.body).toMatchObject({ success: true, transaction: pending.body.transaction });
     expect(await burnsOf(lost.payload, lost.requirements)).toEqual([settled.body.transaction]);
-    expect(daemon.logs.some((line) => line.includes('"reason":"relay_dropped"'))).toBe(true);
+    expect(daemon.logs.some((line) => line.includes('"event":"tx_resent"') && line.includes('"key":"relayer"'))).toBe(true);
+    expect(daemon.logs.some((line) => line.includes('"reason":"relay_dropped"'))).toBe(false);
   });
 });
 

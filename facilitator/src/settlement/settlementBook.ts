@@ -8,8 +8,14 @@
 import type { Hex } from "viem";
 import type { AcceptedRecord, IntentRecord, JournalRecord, LateBurnRecord, RelayRecord } from "../journal/journalRecord.js";
 
-/** A signed custodial fee sweep (aggregated, or one payment's from an older journal) and the payments it covers. */
-export type FeeSweep = { challengeNonces: Hex[]; txHash: Hex; rawTransaction: Hex; amount: string; at: number };
+/**
+ * A signed custodial fee sweep (aggregated, or one payment's from an older journal) and the payments it covers.
+ * `earlierTxHashes` are the hashes it replaced on the same nonce (fee bumps): any of them may be the one mined.
+ */
+export type FeeSweep = { challengeNonces: Hex[]; txHash: Hex; rawTransaction: Hex; amount: string; at: number; earlierTxHashes?: Hex[] };
+
+/** A journaled relay, with the hashes it replaced on the same nonce (fee bumps): any of them may be the one mined. */
+export type JournaledRelay = RelayRecord & { earlierTxHashes: Hex[] };
 
 /** One accepted payment and what happened to it since. */
 export type SettlementEntry = AcceptedRecord & {
@@ -41,7 +47,7 @@ export const BURN_VANISHED_REASON = "evidence_vanished";
 export class SettlementBook {
   private readonly entries = new Map<string, SettlementEntry>();
   private readonly intents = new Map<string, IntentRecord>();
-  private readonly relays = new Map<string, RelayRecord>();
+  private readonly relays = new Map<string, JournaledRelay>();
   private readonly burnTxOwners = new Map<string, string>();
   readonly lateBurns: LateBurnRecord[] = [];
   /** When the latest fee sweep or distribution was journaled (unix seconds): the start of the current sweep interval. */
@@ -53,9 +59,15 @@ export class SettlementBook {
       case "challenge":
         // Issued offers live in the challenge store; the book only folds what happened to payments.
         return;
-      case "relay":
-        if (this.intents.has(key(record.challengeNonce))) this.relays.set(key(record.challengeNonce), record);
+      case "relay": {
+        if (!this.intents.has(key(record.challengeNonce))) return;
+        // The latest relay is the one to re-broadcast; the ones it replaced stay known, since any may be mined.
+        const earlier = this.relays.get(key(record.challengeNonce));
+        const earlierTxHashes =
+          earlier === undefined || earlier.txHash === record.txHash ? (earlier?.earlierTxHashes ?? []) : [...earlier.earlierTxHashes, earlier.txHash];
+        this.relays.set(key(record.challengeNonce), { ...record, earlierTxHashes });
         return;
+      }
       case "intent_released":
         this.intents.delete(key(record.challengeNonce));
         this.relays.delete(key(record.challengeNonce));
@@ -125,6 +137,12 @@ export class SettlementBook {
       amount: record.amount,
       at: record.at,
     };
+    // A sweep journaled again for the same payments and amount is its fee-bumped replacement: the hashes it
+    // replaced are kept, so a replaced sweep that was mined after all is never taken for void (fees paid twice).
+    const first = this.entries.get(key(sweep.challengeNonces[0] ?? "0x"))?.feeSweep;
+    if (first && first.txHash !== sweep.txHash && first.amount === sweep.amount && sameNonces(first.challengeNonces, sweep.challengeNonces)) {
+      sweep.earlierTxHashes = [...(first.earlierTxHashes ?? []), first.txHash];
+    }
     for (const challengeNonce of sweep.challengeNonces) {
       const entry = this.entries.get(key(challengeNonce));
       if (entry) entry.feeSweep = sweep;
@@ -142,8 +160,8 @@ export class SettlementBook {
     return this.intents.get(key(challengeNonce));
   }
 
-  /** The journaled (signed, maybe broadcast) relay of an unresolved intent. */
-  relay(challengeNonce: Hex): RelayRecord | undefined {
+  /** The journaled (signed, maybe broadcast) relay of an unresolved intent: the latest, with the hashes it replaced. */
+  relay(challengeNonce: Hex): JournaledRelay | undefined {
     return this.relays.get(key(challengeNonce));
   }
 
@@ -162,4 +180,8 @@ export class SettlementBook {
     const all = [...this.entries.values()];
     return state === undefined ? all : all.filter((entry) => entry.state === state);
   }
+}
+
+function sameNonces(a: readonly Hex[], b: readonly Hex[]): boolean {
+  return a.length === b.length && a.every((nonce, index) => key(nonce) === key(b[index] ?? ""));
 }
