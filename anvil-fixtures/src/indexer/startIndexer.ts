@@ -71,9 +71,16 @@ export async function startIndexer(options: StartIndexerOptions): Promise<Runnin
     return syncing;
   };
 
+  // A sync already under way may have read the chain before the caller's latest transfer: wait for it and
+  // sync again, so a root proved now covers every transfer mined before the call.
+  const syncFromNow = async (): Promise<TransferLog> => {
+    await syncing?.catch(() => undefined);
+    return sync();
+  };
+
   let proving: Promise<number | undefined> | undefined;
   const proveNow = (): Promise<number | undefined> => {
-    proving ??= proveNextRoot({ client, wallet, deployment, protocol, fixtureProverKey: options.fixtureProverKey, sync })
+    proving ??= proveNextRoot({ client, wallet, deployment, protocol, fixtureProverKey: options.fixtureProverKey, sync: syncFromNow })
       .then((result) => result?.provedIndex)
       .finally(() => {
         proving = undefined;

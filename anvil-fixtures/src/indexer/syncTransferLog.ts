@@ -12,7 +12,8 @@ export type IndexedDeployment = { token: Address; verifier: Address };
  * starts a fresh log. The token and verifier reads used here are the same in both versions.
  */
 export async function syncTransferLog(client: PublicClient, deployment: IndexedDeployment, log: TransferLog): Promise<boolean> {
-  const latest = await client.getBlockNumber();
+  // Uncached: a block number even 50 ms old may predate the transfer a caller just mined and wants proved.
+  const latest = await client.getBlockNumber({ cacheTime: 0 });
   const [onChainIndex, reservedIndex] = await Promise.all([
     client.readContract({ address: deployment.token, abi: zerc20TokenAbiV1, functionName: "index", blockNumber: latest }),
     client.readContract({ address: deployment.verifier, abi: zerc20VerifierAbi, functionName: "latestReservedIndex", blockNumber: latest }),

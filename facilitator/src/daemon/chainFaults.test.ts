@@ -19,7 +19,6 @@ import {
   signPermitPayment,
   startTestDaemon,
   startTestStack,
-  waitForState,
   type ConfigPatch,
   type TestDaemon,
   type TestStack,
@@ -82,6 +81,12 @@ async function mintsToTreasury(): Promise<number> {
   return logs.length;
 }
 
+/** What the treasury and the fee recipient hold together: a fee sweep moves money between them, never out. */
+async function treasuryAndFeeRecipient(): Promise<bigint> {
+  const { treasury, feeRecipient } = stack.deployment.accounts;
+  return (await balanceOf(stack, treasury.address)) + (await balanceOf(stack, feeRecipient.address));
+}
+
 async function metric(daemon: TestDaemon, name: string, labels: string): Promise<number> {
   const response = await fetch(`${daemon.url}/metrics`, { headers: { authorization: `Bearer ${stack.env.SVC_ADMIN_TOKEN}` } });
   const line = (await response.text()).split("\n").find((candidate) => candidate.startsWith(`${name}{${labels}}`));
@@ -137,13 +142,47 @@ describe("confirmations: accepted means the burn is that deep", () => {
   });
 });
 
+describe("reorgs around accept", () => {
+  it("never accepts a relayed permit burn a reorg removed while it waited for its second confirmation, and accepts the one that burns", async () => {
+    const daemon = await startTestDaemon(stack, "reorg-confirming", {
+      ...WATCHED,
+      network: { confirmations: 2 },
+      settlement: { permit_receipt_timeout_ms: 20_000 },
+    });
+    try {
+      const requirements = await requestOffer(daemon, "2000");
+      const payload = await signPermitPayment(stack, requirements, payer());
+      const answer = settle(daemon, requirements, payload);
+      await waitFor(() => daemon.logs.some((line) => line.includes('"permit_burn_broadcast"')), { what: "the relay broadcast", timeoutMs: 10_000 });
+      const removedTx = JSON.parse(daemon.logs.find((line) => line.includes('"permit_burn_broadcast"')) as string).burn_tx as Hex;
+      await waitFor(() => stack.client.getTransactionReceipt({ hash: removedTx }).catch(() => undefined), { what: "the burn mined", timeoutMs: 10_000 });
+      // The burn's block is replaced while the settle waits; the next block gives the old height its depth.
+      await reorg(1);
+      await mine(1);
+      const first = (await answer).body;
+      expect(first).toMatchObject({ success: false, errorReason: "pending_burn", transaction: removedTx });
+      expect(await entryOf(daemon, requirements.extra.challengeNonce)).toBeUndefined();
+      // Whatever burns for this offer on the new chain (the monitor's re-send), the payer's re-send hears it.
+      const [burnTx] = await waitFor(
+        async () => {
+          const burns = await burnsInto(requirements.payTo);
+          return burns.length > 0 ? burns : undefined;
+        },
+        { what: "a burn on the new chain", timeoutMs: 20_000 },
+      );
+      await mine(1);
+      expect((await settle(daemon, requirements, payload)).body).toMatchObject({ success: true, transaction: burnTx });
+      expect(await burnsInto(requirements.payTo)).toEqual([burnTx]);
+      expect(await entryOf(daemon, requirements.extra.challengeNonce)).toMatchObject({ state: "accepted", burnTxHash: burnTx });
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
+
 describe("reorgs after accepted", () => {
-  // Skipped, and #25 stays open: after a reorg that keeps the chain's height, the transfer scanner's cache
-  // (createTransferScanner.ts) still holds the removed burn's transfer, so the payment that follows the burn
-  // on the new chain waits forever for a proof of the stale leaf. Nothing is minted from it and the burn
-  // executes once; what is missing is the scan noticing a same-height reorg.
   for (const depth of [1, 2, 3]) {
-    it.skip(`relays a permit burn a reorg of depth ${depth} removed again, with the payer's authorization, and it burns once and mints once`, async () => {
+    it(`relays a permit burn a reorg of depth ${depth} removed again, with the payer's authorization, and it burns once and mints once`, async () => {
       const daemon = await startTestDaemon(stack, `reorg-permit-${depth}`, WATCHED);
       try {
         const requirements = await requestOffer(daemon, "3000");
@@ -179,9 +218,16 @@ describe("reorgs after accepted", () => {
           ["pending", "moved", "rebroadcast"].map((outcome) => metric(daemon, "facilitator_reorgs_total", `subject="burn",outcome="${outcome}"`)),
         );
         expect(reorgOutcomes.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(0);
+        // Each move is logged from the removed transaction to its successor.
+        const moves = daemon.logs.map((line) => JSON.parse(line)).filter((line) => line.event === "burn_reorged" && line.new_burn_tx !== undefined);
+        expect(moves.length).toBeGreaterThan(0);
+        expect(moves[0].burn_tx).toBe(accepted.body.transaction);
+        for (const move of moves) expect(move.burn_tx).not.toBe(move.new_burn_tx);
 
         const mintsBefore = await mintsToTreasury();
         await stack.indexer.proveNow();
+        // The daemon proves only against roots three blocks deep.
+        await mine(2);
         await passesUntil(daemon, async () => (await entryOf(daemon, requirements.extra.challengeNonce)).state === "finalized", "the payment finalized");
         expect(await mintsToTreasury()).toBe(mintsBefore + 1);
         expect(await burnsInto(requirements.payTo)).toEqual([burnTx]);
@@ -227,35 +273,40 @@ describe("reorgs after accepted", () => {
 });
 
 describe("reorgs after finalized", () => {
-  it("mints again a payment whose mint a reorg removed, once, and waits for roots that are final", async () => {
-    const daemon = await startTestDaemon(stack, "reorg-mint", WATCHED);
-    try {
-      const { requirements, payload } = await payBySelfTransfer(daemon);
-      expect((await settle(daemon, requirements, payload)).body).toMatchObject({ success: true });
-      await stack.indexer.proveNow();
-      // The root is one block deep; the daemon proves only against roots three deep.
-      await daemon.finalizeOnce();
-      expect(await entryOf(daemon, requirements.extra.challengeNonce)).toMatchObject({ state: "accepted" });
-      await mine(2);
-      const mintsBefore = await mintsToTreasury();
-      const treasuryBefore = await balanceOf(stack, stack.deployment.accounts.treasury.address);
-      await daemon.finalizeOnce();
-      const finalized = await entryOf(daemon, requirements.extra.challengeNonce);
-      expect(finalized.state).toBe("finalized");
-      expect(await mintsToTreasury()).toBe(mintsBefore + 1);
+  // The removed blocks: the mint's, the fee sweep's after it, and `above` more mined on top.
+  for (const above of [0, 1]) {
+    it(`mints again a payment whose mint a reorg removed with ${above} more block(s) on top, once, and waits for roots that are final`, async () => {
+      const daemon = await startTestDaemon(stack, `reorg-mint-${above}`, WATCHED);
+      try {
+        const { requirements, payload } = await payBySelfTransfer(daemon);
+        expect((await settle(daemon, requirements, payload)).body).toMatchObject({ success: true });
+        await stack.indexer.proveNow();
+        // The root is one block deep; the daemon proves only against roots three deep.
+        await daemon.finalizeOnce();
+        expect(await entryOf(daemon, requirements.extra.challengeNonce)).toMatchObject({ state: "accepted" });
+        await mine(2);
+        const mintsBefore = await mintsToTreasury();
+        const heldBefore = await treasuryAndFeeRecipient();
+        await daemon.finalizeOnce();
+        const finalized = await entryOf(daemon, requirements.extra.challengeNonce);
+        expect(finalized.state).toBe("finalized");
+        expect(await mintsToTreasury()).toBe(mintsBefore + 1);
 
-      // Back to before the mint's block (the fee sweep after it goes too).
-      const mintBlock = (await stack.client.getTransactionReceipt({ hash: finalized.mintTxHash as Hex })).blockNumber;
-      await reorg(Number((await stack.client.getBlockNumber()) - mintBlock + 1n));
-      expect(await mintsToTreasury()).toBe(mintsBefore);
-      // The mint is sent again (or the minter's monitor re-sends the removed one): either way it lands once.
-      await passesUntil(daemon, async () => (await entryOf(daemon, requirements.extra.challengeNonce)).state === "finalized", "the payment finalized again");
-      expect(await mintsToTreasury()).toBe(mintsBefore + 1);
-      expect(await metric(daemon, "facilitator_reorgs_total", 'subject="mint",outcome="reopened"')).toBe(1);
-      // The treasury holds the payment once: the verifier paid the recipient hash exactly the amount again.
-      expect(await balanceOf(stack, stack.deployment.accounts.treasury.address)).toBe(treasuryBefore + BigInt(requirements.amount));
-    } finally {
-      await daemon.stop();
-    }
-  });
+        // Back to before the mint's block.
+        const mintBlock = (await stack.client.getTransactionReceipt({ hash: finalized.mintTxHash as Hex })).blockNumber;
+        if (above > 0) await mine(above);
+        await reorg(Number((await stack.client.getBlockNumber({ cacheTime: 0 })) - mintBlock + 1n));
+        expect(await mintsToTreasury()).toBe(mintsBefore);
+        // The mint is sent again (or the minter's monitor re-sends the removed one): either way it lands once.
+        await passesUntil(daemon, async () => (await entryOf(daemon, requirements.extra.challengeNonce)).state === "finalized", "the payment finalized again");
+        expect(await mintsToTreasury()).toBe(mintsBefore + 1);
+        expect(await metric(daemon, "facilitator_reorgs_total", 'subject="mint",outcome="reopened"')).toBe(1);
+        // The payment is held once: the verifier paid the amount again, and the fee sweep (re-sent or not yet)
+        // only moves part of it from the treasury to the fee recipient.
+        expect(await treasuryAndFeeRecipient()).toBe(heldBefore + BigInt(requirements.amount));
+      } finally {
+        await daemon.stop();
+      }
+    });
+  }
 });

@@ -131,4 +131,23 @@ describe("createTransferScanner", () => {
     await scanner.transfersTo(target);
     expect(ranges.length).toBe(kept);
   });
+
+  it("forgets a transfer a reorg removed while the chain kept its height", async () => {
+    const burnAddress = "0x00000000000000000000000000000000000b0004" as Address;
+    await stack.client.request({ method: "evm_increaseTime" as never, params: [Number(ISSUANCE_SLACK_SECONDS) * 3] as never });
+    await mine(1);
+    const issuedAt = Number((await stack.client.getBlock()).timestamp);
+    const earlier = await transfer(burnAddress, 21n);
+    const burnBlock = await transfer(burnAddress, 22n);
+    const target = { challenge: { challengeNonce: `0x${"a1".repeat(32)}` as Hex, payTo: burnAddress, issuedAt }, burnBlockNumber: earlier.toString() };
+    const scanner = createTransferScanner({ client: stack.client, token: stack.deployment.token });
+    expect((await scanner.transfersTo(target)).transfers.map((found) => found.value)).toEqual([21n, 22n]);
+
+    // The burn's block is replaced by an empty one: the head has the same number and another hash.
+    const height = await stack.client.getBlockNumber({ cacheTime: 0 });
+    expect(height).toBe(burnBlock);
+    await stack.client.request({ method: "anvil_reorg" as never, params: [1, []] as never });
+    expect(await stack.client.getBlockNumber({ cacheTime: 0 })).toBe(height);
+    expect((await scanner.transfersTo(target)).transfers.map((found) => found.value)).toEqual([21n]);
+  });
 });

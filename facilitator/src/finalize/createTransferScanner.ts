@@ -11,8 +11,9 @@
  * is never after the accepted burn's block, so the burn itself is always in range.
  *
  * Every payment reads from one shared, in-process cache of decoded transfers covering a contiguous block
- * window: a lookup fetches only the blocks past the window's end (plus a re-read tail, for reorgs) and, when a
- * payment starts before the window, just that earlier gap. Re-reading and decoding every payment's whole range
+ * window: a lookup fetches only the blocks past the window's end (plus a re-read tail, for reorgs; also when
+ * the head kept its height but changed its hash) and, when a payment starts before the window, just that
+ * earlier gap. Re-reading and decoding every payment's whole range
  * on every finalize pass cost one getLogs per payment per pass and, on a busy token, most of the process's CPU.
  * {@link TransferScanner.retain} drops blocks no payment still being finalized needs, so memory stays bounded.
  */
@@ -40,6 +41,9 @@ export type ScanTarget = { challenge: { challengeNonce: Hex; payTo: Address; iss
 /** The transfers a burn address received, and a bounded sample of other transfers of its range (decoy candidates). */
 export type ScanResult = { transfers: ScannedTransfer[]; others: ScannedTransfer[] };
 
+/** The contiguous blocks the transfer cache covers, and the hash of the head when its end was last read. */
+type CachedWindow = { from: bigint; to: bigint; toHash?: Hex | undefined };
+
 /** Scans the token's transfers for burn addresses. */
 export type TransferScanner = {
   transfersTo: (target: ScanTarget) => Promise<ScanResult>;
@@ -54,7 +58,9 @@ export function createTransferScanner(params: { client: PublicClient; token: Add
   const startBlocks = new Map<string, bigint>();
   // The cache: the transfers of each block of [window.from, window.to] that has any, and the same transfers
   // by lowercased recipient keyed by event index, so a re-read block replaces its entries instead of adding.
-  let window: { from: bigint; to: bigint } | undefined;
+  // `toHash` is the hash the head had when the window's end was last read: a head at the same height with
+  // another hash is a reorg that kept the chain's height, and the tail is read again.
+  let window: CachedWindow | undefined;
   const blocks = new Map<bigint, ScannedTransfer[]>();
   const byRecipient = new Map<string, Map<bigint, ScannedTransfer>>();
   // Reads and prunes run one at a time so the window always describes what the maps hold.
@@ -98,12 +104,14 @@ export function createTransferScanner(params: { client: PublicClient; token: Add
   };
 
   // Extends the window to cover [start, head]: an earlier gap, then the new tail with its re-read overlap.
-  const cover = async (start: bigint, head: bigint) => {
+  const cover = async (start: bigint, head: { number: bigint; hash: Hex }) => {
     if (window === undefined) {
-      await read(start, head, (_, chunkTo) => {
-        window = { from: start, to: chunkTo };
+      const fresh: CachedWindow = { from: start, to: start - 1n };
+      window = fresh;
+      await read(start, head.number, (_, chunkTo) => {
+        fresh.to = chunkTo;
       });
-      if (window === undefined) window = { from: start, to: start - 1n };
+      fresh.toHash = head.hash;
       return;
     }
     const current = window;
@@ -116,15 +124,17 @@ export function createTransferScanner(params: { client: PublicClient; token: Add
         },
         true,
       );
-    if (head === current.to) return;
-    for (const blockNumber of [...blocks.keys()]) if (blockNumber > head) forgetBlock(blockNumber);
-    const lastKept = head < current.to ? head : current.to;
+    if (head.number === current.to && head.hash === current.toHash) return;
+    for (const blockNumber of [...blocks.keys()]) if (blockNumber > head.number) forgetBlock(blockNumber);
+    const lastKept = head.number < current.to ? head.number : current.to;
     const overlap = lastKept - REORG_DEPTH_BLOCKS + 1n;
     const from = overlap > current.from ? overlap : current.from;
     current.to = from - 1n;
-    await read(from, head, (_, chunkTo) => {
+    current.toHash = undefined;
+    await read(from, head.number, (_, chunkTo) => {
       current.to = chunkTo;
     });
+    current.toHash = head.hash;
   };
 
   const startBlock = async (target: ScanTarget): Promise<bigint> => {
@@ -138,18 +148,20 @@ export function createTransferScanner(params: { client: PublicClient; token: Add
 
   return {
     transfersTo: async (target) => {
-      // Uncached: a head older than the window's end would read as a reorg and drop blocks still valid.
-      const [fromBlock, head] = await Promise.all([startBlock(target), client.getBlockNumber({ cacheTime: 0 })]);
+      // The head block itself, not a cached number: an older head would read as a reorg and drop blocks
+      // still valid, and only its hash tells a reorg that kept the height from no change.
+      const [fromBlock, latest] = await Promise.all([startBlock(target), client.getBlock({ blockTag: "latest", includeTransactions: false })]);
+      const head = { number: latest.number, hash: latest.hash };
       return serially(async () => {
         await cover(fromBlock, head);
-        const inRange = (transfer: ScannedTransfer) => transfer.eth_block_number >= fromBlock && transfer.eth_block_number <= head;
+        const inRange = (transfer: ScannedTransfer) => transfer.eth_block_number >= fromBlock && transfer.eth_block_number <= head.number;
         const transfers = [...(byRecipient.get(target.challenge.payTo.toLowerCase())?.values() ?? [])]
           .filter(inRange)
           .sort((a, b) => (a.event_index < b.event_index ? -1 : a.event_index > b.event_index ? 1 : 0));
         const others: ScannedTransfer[] = [];
         for (const [blockNumber, transfersOfBlock] of blocks) {
           if (others.length >= OTHERS_SAMPLE_LIMIT) break;
-          if (blockNumber < fromBlock || blockNumber > head) continue;
+          if (blockNumber < fromBlock || blockNumber > head.number) continue;
           for (const transfer of transfersOfBlock) {
             if (others.length < OTHERS_SAMPLE_LIMIT && transfer.to.toLowerCase() !== target.challenge.payTo.toLowerCase()) others.push(transfer);
           }

@@ -123,6 +123,8 @@ export function createReorgWatch(deps: ReorgWatchDependencies): ReorgWatch {
   // Relays the payer's signed call again; false when it would revert (the authorization is no longer valid).
   const relayAgain = async (entry: SettlementEntry, helper: Address, data: Hex): Promise<boolean> => {
     const challengeNonce = entry.challenge.challengeNonce;
+    // Read before the journal record below moves the entry to the new transaction.
+    const removedBurnTx = entry.burnTxHash;
     const [gas, fees] = await Promise.all([
       client.estimateGas({ account: deps.relayer.address, to: helper, data }).catch(() => undefined),
       readRelayFees(client),
@@ -135,7 +137,7 @@ export function createReorgWatch(deps: ReorgWatchDependencies): ReorgWatch {
           deps.record({ type: "burn_reorged", challengeNonce, burnTxHash: hash, rawTransaction: serialized, at: deps.now() }),
       },
     );
-    report("burn", "rebroadcast", { challenge_nonce: challengeNonce, burn_tx: entry.burnTxHash, new_burn_tx: txHash });
+    report("burn", "rebroadcast", { challenge_nonce: challengeNonce, burn_tx: removedBurnTx, new_burn_tx: txHash });
     return true;
   };
 
