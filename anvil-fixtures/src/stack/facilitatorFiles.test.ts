@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderFacilitatorToml, type FacilitatorFilesInput } from "./facilitatorFiles.js";
+import { journalFileOf, renderFacilitatorToml, type FacilitatorFilesInput } from "./facilitatorFiles.js";
 
 const input: FacilitatorFilesInput = {
   rpcUrl: "http://127.0.0.1:8545",
@@ -13,14 +13,23 @@ const input: FacilitatorFilesInput = {
   permitBurner: "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9",
   treasury: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
   feeRecipient: "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+  journal: "journal-0123456789ab.jsonl",
   treasuryKey: `0x${"11".repeat(32)}`,
   relayerKey: `0x${"22".repeat(32)}`,
   listenPort: 4032,
 };
 
+describe("journalFileOf", () => {
+  it("names the journal after the chain's genesis block, so two chains never share one", () => {
+    expect(journalFileOf(`0x${"AB".repeat(32)}`)).toBe("journal-abababababab.jsonl");
+    expect(journalFileOf(`0x${"cd".repeat(32)}`)).not.toBe(journalFileOf(`0x${"ab".repeat(32)}`));
+  });
+});
+
 describe("renderFacilitatorToml", () => {
   it("leaves the prover to the default (the fixture prover) on a stack of fixture proofs", () => {
     const toml = renderFacilitatorToml(input);
+    expect(toml).toContain('journal = "journal-0123456789ab.jsonl"');
     expect(toml).not.toContain("[prover]");
     expect(toml).toMatch(/\nburn_address_pool_size = 4\n$/);
   });

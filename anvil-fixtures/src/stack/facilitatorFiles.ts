@@ -7,6 +7,14 @@ import { randomBytes } from "node:crypto";
 import type { ProtocolVersion } from "@svc/scheme";
 import type { Address, Hex } from "viem";
 
+/**
+ * The journal file of a chain with genesis block `genesisHash`: the daemon refuses a journal written on another
+ * chain (`ChainIdentityMismatchError`), and every `make stack` is a new chain.
+ */
+export function journalFileOf(genesisHash: Hex): string {
+  return `journal-${genesisHash.slice(2, 14).toLowerCase()}.jsonl`;
+}
+
 /** What the facilitator files are rendered from. */
 export type FacilitatorFilesInput = {
   rpcUrl: string;
@@ -21,6 +29,11 @@ export type FacilitatorFilesInput = {
   permitBurner: Address;
   treasury: Address;
   feeRecipient: Address;
+  /**
+   * The settlement journal's file, relative to the config's folder: named after the chain (see
+   * {@link journalFileOf}) so a new chain starts a new journal and the old chain's stays as it was.
+   */
+  journal: string;
   treasuryKey: Hex;
   relayerKey: Hex;
   listenPort: number;
@@ -60,7 +73,7 @@ port = ${input.listenPort}
 [settlement]
 treasury = "${input.treasury}"
 ${permitBurner}
-journal = "journal.jsonl"
+journal = "${input.journal}"
 challenge_ttl_seconds = 300
 expired_challenge_retention_seconds = 3600
 

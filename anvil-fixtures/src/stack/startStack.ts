@@ -8,14 +8,14 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from "@svc/scheme";
-import type { Address, Hex } from "viem";
+import { createPublicClient, http, type Address, type Hex } from "viem";
 import { devAccounts, FIXTURE_PROVER_ADDRESS, FIXTURE_PROVER_PRIVATE_KEY, type DevAccount, type DevAccountName } from "../accounts/devAccounts.js";
 import { startAnvil } from "../anvil/startAnvil.js";
 import { createDeciderApp } from "../decider/deciderApp.js";
 import { deployContracts, type Deployment, type SingleTeleportVerifierKind } from "../deploy/deployContracts.js";
 import { listen } from "../http/listen.js";
 import { startIndexer, type RunningIndexer } from "../indexer/startIndexer.js";
-import { renderFacilitatorEnv, renderFacilitatorToml } from "./facilitatorFiles.js";
+import { journalFileOf, renderFacilitatorEnv, renderFacilitatorToml } from "./facilitatorFiles.js";
 
 /** Where the stack listens and writes. Ports default to 0 (a free port each). */
 export type StartStackOptions = {
@@ -167,8 +167,10 @@ async function writeStackFiles(options: StartStackOptions, deployment: StackDepl
     facilitatorToml: join(options.dir, "facilitator.toml"),
     facilitatorEnv: join(options.dir, "facilitator.env"),
   };
+  const genesis = await createPublicClient({ transport: http(deployment.rpcUrl) }).getBlock({ blockNumber: 0n });
   const input = {
     ...deployment,
+    journal: journalFileOf(genesis.hash),
     treasury: deployment.accounts.treasury.address,
     feeRecipient: deployment.accounts.feeRecipient.address,
     treasuryKey: deployment.accounts.treasury.privateKey,

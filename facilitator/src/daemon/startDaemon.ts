@@ -31,8 +31,12 @@ import { ProtocolVersionMismatchError } from "../config/errors.js";
 import { readTokenFacts } from "../chain/readTokenFacts.js";
 import { capabilitiesOf } from "../config/capabilities.js";
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
+import { ChainIdentityMismatchError, isSameChain, readChainIdentity } from "../chain/chainIdentity.js";
+import { claimChainIdentityFile } from "../journal/chainIdentityFile.js";
+import { lockJournal, type JournalLock } from "../journal/journalLock.js";
+import type { FacilitatorStorage } from "../storage/storagePorts.js";
 import { checkStartupRules } from "../config/checkStartupRules.js";
-import { loadConfig } from "../config/loadConfig.js";
+import { loadConfig, type LoadConfigReturnType } from "../config/loadConfig.js";
 import type { Environment } from "../config/parseSecrets.js";
 import { redactUrl } from "../config/redactUrl.js";
 import { buildWithdrawalWitness } from "../operator/withdrawalWitness.js";
@@ -105,7 +109,20 @@ const READINESS_TIMEOUT_MS = 2_000;
 
 /** Starts the daemon; throws named errors (never quoting secrets) when the configuration or startup rules fail. */
 export async function startDaemon(options: StartDaemonOptions): Promise<RunningDaemon> {
-  const { config, secrets, warnings } = await loadConfig(options.configPath, options.env);
+  const loaded = await loadConfig(options.configPath, options.env);
+  const { journal } = loaded.config.settlement;
+  // Before anything reads or writes the journal's files: a second daemon on them refuses here, touching nothing.
+  const lock = loaded.config.storage === undefined && journal !== null ? await lockJournal(journal) : undefined;
+  try {
+    return await startLocked(options, loaded, lock);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturnType, lock: JournalLock | undefined): Promise<RunningDaemon> {
+  const { config, secrets, warnings } = loaded;
   const loggerOptions = {
     write: options.write,
     secrets: [
@@ -128,6 +145,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const logger = createLogger({ ...loggerOptions, level: options.logLevel ?? config.daemon.log_level });
   // `started` is the readiness marker supervisors wait for: it is written whatever the configured level.
   const marker = createLogger(loggerOptions);
+  if (lock?.tookOverFrom) logger.warn("journal_lock_taken_over", { lock: lock.path, pid: lock.tookOverFrom.pid, host: lock.tookOverFrom.hostname });
   // SVC_POSEIDON and SVC_POSEIDON_PATH: a bad value, a required addon that is missing or a forced path this
   // processor lacks stops startup here, before any connection is opened or anything derived.
   const poseidon = choosePoseidon(options.env);
@@ -164,6 +182,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
   const treasurySender = senderOf(treasuryAccount, "treasury");
   const finality = createChainFinality(client, { confirmations: config.network.confirmations, finality: finalityRule(config.network) });
   const rpcChainId = await readEndpointChainIds(config, endpointClients, rpcHealth);
+  await checkChainIdentity(config, client, shared);
   const deployed = await detectProtocolVersion(client, { token: getAddress(config.network.token), verifier: getAddress(config.network.verifier) });
   if (deployed.version !== config.network.protocol) {
     throw new ProtocolVersionMismatchError({ configured: config.network.protocol, deployed: deployed.version });
@@ -520,6 +539,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
       await history?.close();
       await shared?.close();
       await chainClients.close();
+      await lock?.release();
       logger.info("stopped");
     })();
     return stopping;
@@ -583,4 +603,18 @@ function dedupe<T extends { code: string; message: string }>(warnings: readonly 
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * Refuses a start on state written on another chain (chain/chainIdentity.ts); the first start on a state
+ * records the chain it runs on. Without a journal or storage there is no state to mismatch.
+ */
+async function checkChainIdentity(config: FacilitatorConfig, client: PublicClient, shared: FacilitatorStorage | undefined): Promise<void> {
+  const { journal } = config.settlement;
+  if (shared === undefined && journal === null) return;
+  const actual = await readChainIdentity(client);
+  const recorded = shared ? await shared.chainIdentity.claim(actual) : await claimChainIdentityFile(journal as string, actual);
+  if (!isSameChain(recorded, actual)) {
+    throw new ChainIdentityMismatchError({ state: shared ? "the [storage] database" : `the journal ${journal}`, recorded, actual });
+  }
 }

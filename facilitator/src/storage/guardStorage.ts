@@ -70,6 +70,7 @@ export function guardStorage(storage: FacilitatorStorage): FacilitatorStorage {
     finalizeQueue: guardPort(storage.finalizeQueue),
     relayNonces: guardPort(storage.relayNonces),
     rateLimits: guardPort(storage.rateLimits),
+    chainIdentity: guardPort(storage.chainIdentity),
     ...(storage.historyLog === undefined ? {} : { historyLog: guardPort(storage.historyLog) }),
     openBurnAddressStock: async (binding, owner) => {
       const stock = await openStock(binding, owner);

@@ -11,6 +11,7 @@ import { ChallengeStore, type ChallengeStoreParameters } from "../challenges/cha
 import { SlidingWindowRateLimiter } from "../http/slidingWindowRateLimiter.js";
 import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
+import { claimChainIdentityFile } from "../journal/chainIdentityFile.js";
 import { openSettlementJournal, type JournalCompactionOptions } from "../journal/openSettlementJournal.js";
 import type { FacilitatorStorage } from "./storagePorts.js";
 
@@ -50,6 +51,9 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
 
   return {
     kind: "embedded",
+    chainIdentity: {
+      claim: async (identity) => (options.journalPath === null ? identity : claimChainIdentityFile(options.journalPath, identity)),
+    },
     challenges: {
       put: async (challenge) => {
         await append({ type: "challenge", challenge, at: Math.floor(now() / 1000) });

@@ -20,6 +20,7 @@
  * Burn-address stock rows belong to the instance (`owner`) that derived them: a stocked address is handed
  * out by one instance only, and a lost instance's stock costs nothing but a re-derivation.
  */
+import { ChainIdentitySchema } from "../chain/chainIdentity.js";
 import pg from "pg";
 import { concat, keccak256, toHex, type Address, type Hex } from "viem";
 import { BURN_ADDRESS_STOCK_TAG, type BurnAddressStockBinding, type BurnAddressStockStore, type StockedNonce } from "../challenges/burnAddressStockFile.js";
@@ -199,6 +200,17 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
           records: rows.map((row) => JournalRecordSchema.parse(row.record)),
           cursor: rows.length === 0 ? cursor : BigInt(rows[rows.length - 1]!.seq),
         };
+      },
+    },
+    chainIdentity: {
+      claim: async (identity) => {
+        await pool.query("insert into chain_identity (chain_id, genesis_hash) values ($1, $2) on conflict (singleton) do nothing", [
+          identity.chainId,
+          identity.genesisHash.toLowerCase(),
+        ]);
+        const { rows } = await pool.query<{ chain_id: string; genesis_hash: string }>("select chain_id, genesis_hash from chain_identity");
+        const row = rows[0];
+        return row === undefined ? identity : ChainIdentitySchema.parse({ chainId: Number(row.chain_id), genesisHash: row.genesis_hash });
       },
     },
     historyLog: {

@@ -82,6 +82,18 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       create index history_records_payment_id on history_records (payment_id);
     `,
   },
+  {
+    version: 3,
+    name: "chain identity",
+    sql: `
+      create table chain_identity (
+        singleton boolean primary key default true check (singleton),
+        chain_id bigint not null,
+        genesis_hash text not null,
+        recorded_at timestamptz not null default now()
+      );
+    `,
+  },
 ];
 
 /** The schema version this code needs. */

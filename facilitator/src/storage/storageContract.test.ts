@@ -97,6 +97,15 @@ describe.each([
   ["embedded", embeddedPair],
   ["postgres", postgresPair],
 ] as const)("storage contract: %s", (_kind, openPair) => {
+  it("the first chain identity claimed is kept: a later claim of another chain gets the recorded one back, also after a reopen", async () => {
+    const pair = await openPair();
+    const first = { chainId: 31337, genesisHash: `0x${"1a".repeat(32)}` as Hex };
+    const other = { chainId: 31337, genesisHash: `0x${"2b".repeat(32)}` as Hex };
+    expect(await pair.a.chainIdentity.claim(first)).toEqual(first);
+    expect(await pair.b.chainIdentity.claim(other)).toEqual(first);
+    expect(await (await pair.reopen()).chainIdentity.claim(other)).toEqual(first);
+  });
+
   it("a challenge put through one instance is found by nonce and by payTo through the other", async () => {
     const { a, b } = await openPair();
     await a.challenges.put(challenge("one"));

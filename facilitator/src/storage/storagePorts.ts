@@ -6,6 +6,7 @@
  * PostgreSQL adapter can give it with a row lock, a unique claim or a `SKIP LOCKED` lease instead of an
  * in-process lock.
  */
+import type { ChainIdentity } from "../chain/chainIdentity.js";
 import type { Address, Hex } from "viem";
 import type { BurnAddressStockBinding, BurnAddressStockStore } from "../challenges/burnAddressStockFile.js";
 import type { RateLimitDecision } from "../http/slidingWindowRateLimiter.js";
@@ -81,6 +82,12 @@ export type RateLimitPort = {
 };
 
 /** All ports of one storage adapter. */
+/** The chain the stored state belongs to (see chain/chainIdentity.ts). */
+export type ChainIdentityPort = {
+  /** Records `identity` when none is recorded; resolves to the recorded one, for the caller to compare. */
+  claim: (identity: ChainIdentity) => Promise<ChainIdentity>;
+};
+
 export type FacilitatorStorage = {
   /** `embedded` or `postgres`, for logs and readiness. */
   readonly kind: "embedded" | "postgres";
@@ -90,6 +97,7 @@ export type FacilitatorStorage = {
   readonly finalizeQueue: FinalizeQueuePort;
   readonly relayNonces: RelayNoncePort;
   readonly rateLimits: RateLimitPort;
+  readonly chainIdentity: ChainIdentityPort;
   /** Shared payment history; absent for the embedded adapter, whose history stays the `PAYMENT_HISTORY_PATH` file. */
   readonly historyLog?: HistoryLogPort;
   /** Opens the burn-address stock of this instance (`owner`) for `binding`; none without a journal. */
