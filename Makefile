@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 
-.PHONY: install build typecheck lint format test e2e demo demo-cluster demo-tui stack bench clean install-commands
+.PHONY: install tools build typecheck lint format test e2e demo demo-cluster demo-tui stack bench clean install-commands
 
 # npm ci only when the lockfile changed since the last install.
 node_modules/.svc-installed: package-lock.json
@@ -24,7 +24,13 @@ lint: install
 format: install
 	$(NODE_BIN)/biome format --write .
 
-test: typecheck lint
+# promtool checks the alert rules in facilitator/alerts; Debian's prometheus package has it (root, or sudo).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+tools:
+	@command -v promtool >/dev/null || $(SUDO) apt-get install -y --no-install-recommends prometheus >/dev/null \
+		|| { $(SUDO) apt-get update >/dev/null && $(SUDO) apt-get install -y --no-install-recommends prometheus >/dev/null; }
+
+test: typecheck lint tools
 	$(NODE_BIN)/vitest run
 
 e2e: build
