@@ -21,3 +21,15 @@ export class AnvilStartError extends BaseError {
     this.output = output;
   }
 }
+
+/** anvil could not bind its port: another program listens there. */
+export class AnvilPortInUseError extends AnvilStartError {
+  override name = "AnvilPortInUseError";
+
+  constructor(
+    readonly port: number,
+    output: readonly string[],
+  ) {
+    super(`port ${port} is in use`, output);
+  }
+}

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { ANVIL_MNEMONIC } from "../accounts/devAccounts.js";
-import { AnvilBinaryNotFoundError, AnvilStartError } from "./errors.js";
+import { AnvilBinaryNotFoundError, AnvilPortInUseError, AnvilStartError } from "./errors.js";
 
 /** Chain id of the local stack. */
 export const ANVIL_CHAIN_ID = 31337;
@@ -44,6 +44,8 @@ export type StartAnvilReturnType = {
 const OUTPUT_TAIL_LINES = 40;
 const STOP_GRACE_MS = 3_000;
 const LISTENING_PATTERN = /Listening on ([0-9.]+):(\d+)/;
+/** What anvil prints (`Error: Address already in use (os error 98)`) when its port is taken. */
+const ADDRESS_IN_USE_PATTERN = /Address already in use/i;
 
 /**
  * Starts anvil on 127.0.0.1 with the default mnemonic and a free port, and waits until `eth_chainId` answers.
@@ -80,7 +82,7 @@ export async function startAnvil(parameters: StartAnvilParameters = {}): Promise
   };
 
   try {
-    const port = await waitForListeningPort(child, output, startTimeoutMs);
+    const port = await waitForListeningPort(child, output, startTimeoutMs, parameters.port ?? 0);
     const rpcUrl = `http://127.0.0.1:${port}`;
     await waitForChainId(rpcUrl, chainId, output, startTimeoutMs);
     if (child.pid === undefined) throw new AnvilStartError("the process has no pid", output);
@@ -103,7 +105,7 @@ export function anvilBinaryPath(): string {
   }
 }
 
-function waitForListeningPort(child: ChildProcess, output: string[], timeoutMs: number): Promise<number> {
+function waitForListeningPort(child: ChildProcess, output: string[], timeoutMs: number, requestedPort: number): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     let settled = false;
     const settle = (action: () => void): void => {
@@ -127,7 +129,16 @@ function waitForListeningPort(child: ChildProcess, output: string[], timeoutMs: 
     collectLines(child.stdout, onLine);
     collectLines(child.stderr, onLine);
     child.once("error", (error) => settle(() => reject(new AnvilStartError("spawn failed", output, error))));
-    child.once("exit", (code, signal) => settle(() => reject(new AnvilStartError(`exited early (code ${code}, signal ${signal})`, output))));
+    // "close", not "exit": only once both streams ended does `output` hold anvil's last words, which say why.
+    child.once("close", (code, signal) =>
+      settle(() =>
+        reject(
+          requestedPort !== 0 && output.some((line) => ADDRESS_IN_USE_PATTERN.test(line))
+            ? new AnvilPortInUseError(requestedPort, output)
+            : new AnvilStartError(`exited early (code ${code}, signal ${signal})`, output),
+        ),
+      ),
+    );
   });
 }
 

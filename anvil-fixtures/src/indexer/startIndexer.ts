@@ -112,13 +112,23 @@ export async function startIndexer(options: StartIndexerOptions): Promise<Runnin
     },
     report,
   );
-  const server = await listen(app, { host: options.host, port: options.port });
+  const stopLoops = () => {
+    for (const timer of timers) clearInterval(timer);
+  };
+  let server: Listening;
+  try {
+    server = await listen(app, { host: options.host, port: options.port });
+  } catch (error) {
+    // The loops already run against the chain; a caller that gets no indexer back could never stop them.
+    stopLoops();
+    throw error;
+  }
   return {
     ...server,
     proveNow,
     log: () => log,
     close: async () => {
-      for (const timer of timers) clearInterval(timer);
+      stopLoops();
       await Promise.allSettled([syncing, proving]);
       await server.close();
     },

@@ -10,11 +10,13 @@ import { join } from "node:path";
 import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from "@svc/scheme";
 import { createPublicClient, http, type Address, type Hex } from "viem";
 import { devAccounts, FIXTURE_PROVER_ADDRESS, FIXTURE_PROVER_PRIVATE_KEY, type DevAccount, type DevAccountName } from "../accounts/devAccounts.js";
+import { AnvilPortInUseError } from "../anvil/errors.js";
 import { startAnvil } from "../anvil/startAnvil.js";
 import { createDeciderApp } from "../decider/deciderApp.js";
 import { deployContracts, type Deployment, type SingleTeleportVerifierKind } from "../deploy/deployContracts.js";
 import { listen } from "../http/listen.js";
 import { startIndexer, type RunningIndexer } from "../indexer/startIndexer.js";
+import { type StackService, StackPortInUseError } from "./errors.js";
 import { journalFileOf, renderFacilitatorEnv, renderFacilitatorToml } from "./facilitatorFiles.js";
 
 /** Where the stack listens and writes. Ports default to 0 (a free port each). */
@@ -84,7 +86,10 @@ export type RunningStack = {
   stop: () => Promise<void>;
 };
 
-/** Starts the whole local stack; on any failure it stops what it had started and rethrows. */
+/**
+ * Starts the whole local stack; on any failure it stops what it had started and rethrows, a taken port as
+ * {@link StackPortInUseError}. Files are written last, so a failed start leaves the folder as it was.
+ */
 export async function startStack(options: StartStackOptions): Promise<RunningStack> {
   const stoppers: (() => Promise<void>)[] = [];
   const stop = async () => {
@@ -95,7 +100,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
   };
   try {
     const accounts = devAccounts();
-    const anvil = await startAnvil({ port: options.anvilPort, automine: options.automine });
+    const anvil = await onPort("anvil", options.anvilPort, () => startAnvil({ port: options.anvilPort, automine: options.automine }));
     stoppers.push(anvil.stop);
     const protocol = options.protocol ?? DEFAULT_PROTOCOL_VERSION;
     const contracts = await deployContracts({
@@ -105,26 +110,30 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       decimals: options.decimals,
       singleTeleportVerifier: options.singleTeleportVerifier,
     });
-    const indexer = await startIndexer({
-      rpcUrl: anvil.rpcUrl,
-      chainId: contracts.chainId,
-      protocol,
-      token: contracts.token,
-      verifier: contracts.verifier,
-      rootProverKey: accounts.rootProver.privateKey,
-      fixtureProverKey: FIXTURE_PROVER_PRIVATE_KEY,
-      port: options.indexerPort,
-      rootIntervalMs: options.rootIntervalMs ?? 500,
-      onError: options.onError,
-    });
-    stoppers.push(indexer.close);
-    const decider = await listen(
-      createDeciderApp({
+    const indexer = await onPort("indexer", options.indexerPort, () =>
+      startIndexer({
+        rpcUrl: anvil.rpcUrl,
         chainId: contracts.chainId,
+        protocol,
+        token: contracts.token,
+        verifier: contracts.verifier,
+        rootProverKey: accounts.rootProver.privateKey,
         fixtureProverKey: FIXTURE_PROVER_PRIVATE_KEY,
-        fixtureProverAddress: FIXTURE_PROVER_ADDRESS,
+        port: options.indexerPort,
+        rootIntervalMs: options.rootIntervalMs ?? 500,
+        onError: options.onError,
       }),
-      { port: options.deciderPort },
+    );
+    stoppers.push(indexer.close);
+    const decider = await onPort("decider", options.deciderPort, () =>
+      listen(
+        createDeciderApp({
+          chainId: contracts.chainId,
+          fixtureProverKey: FIXTURE_PROVER_PRIVATE_KEY,
+          fixtureProverAddress: FIXTURE_PROVER_ADDRESS,
+        }),
+        { port: options.deciderPort },
+      ),
     );
     stoppers.push(decider.close);
 
@@ -158,6 +167,23 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     await stop();
     throw error;
   }
+}
+
+/** Runs `start`, which binds `port` for `service`, and turns a failure to bind it into a {@link StackPortInUseError}. */
+async function onPort<T>(service: StackService, port: number | undefined, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    if (port !== undefined && port !== 0 && isAddressInUse(error)) throw new StackPortInUseError(service, port, error);
+    throw error;
+  }
+}
+
+function isAddressInUse(error: unknown): boolean {
+  if (error instanceof AnvilPortInUseError) return true;
+  if (typeof error !== "object" || error === null) return false;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return code === "EADDRINUSE" && syscall === "listen";
 }
 
 async function writeStackFiles(options: StartStackOptions, deployment: StackDeployment): Promise<RunningStack["files"]> {
