@@ -45,7 +45,7 @@ import { historySecretValues, type HistoryOptions, noHistory, openHistory } from
 import type { AdminSettlement, AppDependencies, SettlementState } from "../http/appDependencies.js";
 import { createApp } from "../http/createApp.js";
 import { listenApp } from "../http/listenApp.js";
-import { openSettlementJournal } from "../journal/openSettlementJournal.js";
+import { COMPACT_EVERY_APPENDS, openSettlementJournal } from "../journal/openSettlementJournal.js";
 import { createLogger, type LogLevel } from "../log/createLogger.js";
 import { createFacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
 import { instrumentFinalize, instrumentSettlement, trackRelayerQueue } from "../metrics/instrumentSettlement.js";
@@ -169,7 +169,8 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
   });
   const { chain, client, relayerAccount, minterAccount, treasuryAccount, rpcHealth, endpointClients } = chainClients;
   // With [storage] the state several instances share lives in the database; without it, in this process.
-  const shared = config.storage === undefined ? undefined : await openStorageDatabase(config.storage, options.env);
+  const compaction = { retentionSeconds: config.settlement.expired_challenge_retention_seconds, now: unixNow };
+  const shared = config.storage === undefined ? undefined : await openStorageDatabase(config.storage, options.env, compaction);
   // Claims and leases name this process: a restarted instance is a new owner and waits out its old leases.
   const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
   // One sender and one transaction monitor per key; the monitors' loops run from `started` to stop.
@@ -217,10 +218,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     options: options.history,
   });
   // With [storage] the journal is the database's; the file journal is left closed.
-  const journal = await openSettlementJournal(shared ? null : config.settlement.journal, {
-    retentionSeconds: config.settlement.expired_challenge_retention_seconds,
-    now: unixNow,
-  });
+  const journal = await openSettlementJournal(shared ? null : config.settlement.journal, compaction);
   if (journal.tornLine) logger.warn("journal_torn_line_repaired", { line: journal.tornLine.lineNumber, bytes: journal.tornLine.bytes });
   const book = new SettlementBook();
   for (const record of journal.restored) book.apply(record);
@@ -267,7 +265,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     const settled = book.entry(record.challenge.challengeNonce) !== undefined;
     store.restore(fromJournaledChallenge(record.challenge), settled);
   }
-  const archived = await journal.compact();
+  const archived = await (shared ? shared.journal.compact() : journal.compact());
   if (archived > 0) logger.info("journal_compacted", { archived });
   const recordChallenge = (record: ChallengeRecord) =>
     shared
@@ -284,9 +282,14 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
   };
   // The one append-and-apply: every journal record is fsynced first, then folded into the book.
   // Shared: appended to the database and folded in the journal's one order; an accept also queues the mint.
+  let sharedAppends = 0;
   const journalAndApply = async (record: JournalRecord) => {
     if (shared && follower) {
       await follower.appendAndApply(record);
+      // As the file journal does by itself: every so many appends, closed payments past retention move out.
+      if (++sharedAppends % COMPACT_EVERY_APPENDS === 0) {
+        void shared.journal.compact().catch((error: unknown) => logger.warn("journal_compaction_failed", { error: error instanceof Error ? error.name : "unknown" }));
+      }
       if (record.type === "accepted") await shared.finalizeQueue.enqueue(record.challenge.challengeNonce);
       return;
     }

@@ -72,6 +72,8 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
     journal: {
       append,
       readSince: async (cursor = 0n) => ({ records: records.slice(Number(cursor)), cursor: BigInt(records.length) }),
+      // The file journal archives under the policy it was opened with; readers here keep their cursors.
+      compact: () => journal.compact(),
     },
     settleClaims: {
       claim: async (challengeNonce, owner, leaseMs) => {

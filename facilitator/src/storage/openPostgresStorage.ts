@@ -20,6 +20,8 @@
  * Burn-address stock rows belong to the instance (`owner`) that derived them: a stocked address is handed
  * out by one instance only, and a lost instance's stock costs nothing but a re-derivation.
  */
+import type { JournalCompactionOptions } from "../journal/openSettlementJournal.js";
+import { compactPostgresJournal } from "./compactPostgresJournal.js";
 import { ChainIdentitySchema } from "../chain/chainIdentity.js";
 import pg from "pg";
 import { concat, keccak256, toHex, type Address, type Hex } from "viem";
@@ -50,6 +52,8 @@ export type PostgresStorageOptions = {
   maxConnections?: number;
   /** Rate-limit takes between two sweeps of idle keys (default {@link RATE_LIMIT_SWEEP_EVERY}). */
   rateLimitSweepEvery?: number;
+  /** The journal's compaction policy (`compact` does nothing without one). */
+  compaction?: JournalCompactionOptions | undefined;
 };
 
 const key = (hex: string): string => hex.toLowerCase();
@@ -83,7 +87,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await pool.end();
     throw error;
   }
-  return createPostgresStorage(pool, { lockPool, rateLimitSweepEvery: options.rateLimitSweepEvery });
+  return createPostgresStorage(pool, { lockPool, rateLimitSweepEvery: options.rateLimitSweepEvery, compaction: options.compaction });
 }
 
 /** How long opening one database connection may take before the database counts as unavailable. */
@@ -142,13 +146,14 @@ export type PostgresStorageParameters = {
   /** The pool the nonce locks are held on (closed by `close` too); never the main pool (see the module comment). */
   lockPool: pg.Pool;
   rateLimitSweepEvery?: number | undefined;
+  compaction?: JournalCompactionOptions | undefined;
 };
 
 /**
  * The ports over open pools whose schema is current (both are closed by `close`); a lost connection
  * surfaces as `StorageUnavailableError` (see {@link guardStorage}).
  */
-export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepEvery }: PostgresStorageParameters): FacilitatorStorage {
+export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepEvery, compaction }: PostgresStorageParameters): FacilitatorStorage {
   const sweepEvery = rateLimitSweepEvery ?? RATE_LIMIT_SWEEP_EVERY;
   let takes = 0;
   // Per key, the tail of this instance's queue of broadcasts (see the module comment).
@@ -200,6 +205,15 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
           records: rows.map((row) => JournalRecordSchema.parse(row.record)),
           cursor: rows.length === 0 ? cursor : BigInt(rows[rows.length - 1]!.seq),
         };
+      },
+      compact: async () => {
+        if (compaction === undefined) return 0;
+        const moved = await compactPostgresJournal(pool, {
+          now: compaction.now(),
+          retentionSeconds: compaction.retentionSeconds,
+          appendLock: JOURNAL_APPEND_LOCK,
+        });
+        return moved.archived;
       },
     },
     chainIdentity: {

@@ -94,6 +94,20 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: "journal archive",
+    sql: `
+      create table journal_archive (
+        seq bigint primary key,
+        challenge_nonce text,
+        type text not null,
+        record jsonb not null,
+        appended_at timestamptz not null,
+        archived_at timestamptz not null default now()
+      );
+    `,
+  },
 ];
 
 /** The schema version this code needs. */

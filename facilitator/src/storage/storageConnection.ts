@@ -3,6 +3,7 @@
  * without a password), the password comes from {@link STORAGE_PASSWORD_VARIABLE}. `start`, `migrate` and
  * `check` all connect through here, so they see the database alike.
  */
+import type { JournalCompactionOptions } from "../journal/openSettlementJournal.js";
 import type pg from "pg";
 import type { StorageConfig } from "../config/facilitatorConfigSchema.js";
 import type { Environment } from "../config/parseSecrets.js";
@@ -29,6 +30,6 @@ export function connectStorageDatabase(storage: StorageConfig, env: Environment)
 }
 
 /** Opens the PostgreSQL adapter on the configured database; refuses a schema that is not current. */
-export function openStorageDatabase(storage: StorageConfig, env: Environment): Promise<FacilitatorStorage> {
-  return openPostgresStorage(connectionOptions(storage, env));
+export function openStorageDatabase(storage: StorageConfig, env: Environment, compaction?: JournalCompactionOptions): Promise<FacilitatorStorage> {
+  return openPostgresStorage({ ...connectionOptions(storage, env), compaction });
 }

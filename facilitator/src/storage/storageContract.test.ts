@@ -3,6 +3,7 @@
  * two handles that share state ("instance a" and "instance b"): two pools on one database for PostgreSQL,
  * the one process-wide store for the embedded adapter, whose callers all live in one process.
  */
+import type { JournalCompactionOptions } from "../journal/openSettlementJournal.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,11 +36,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function embeddedPair(): Promise<Pair> {
+async function embeddedPair(compaction?: JournalCompactionOptions): Promise<Pair> {
   const dir = await mkdtemp(join(tmpdir(), "svc-storage-"));
   const journalPath = join(dir, "journal.jsonl");
   const challenges = { maxOpenChallenges: 1_000, retentionSeconds: 3_600 };
-  const storage = await openEmbeddedStorage({ journalPath, challenges });
+  const storage = await openEmbeddedStorage({ journalPath, challenges, compaction });
   let closed = false;
   cleanups.push(async () => {
     if (!closed) await storage.close();
@@ -51,20 +52,20 @@ async function embeddedPair(): Promise<Pair> {
     reopen: async () => {
       closed = true;
       await storage.close();
-      const reopened = await openEmbeddedStorage({ journalPath, challenges });
+      const reopened = await openEmbeddedStorage({ journalPath, challenges, compaction });
       cleanups.push(() => reopened.close());
       return reopened;
     },
   };
 }
 
-async function postgresPair(): Promise<Pair> {
+async function postgresPair(compaction?: JournalCompactionOptions): Promise<Pair> {
   const url = await server.createDatabase();
   const pool = openTestPool(url);
   await migratePostgres(pool);
   await pool.end();
   const open = async () => {
-    const storage = await openPostgresStorage({ url });
+    const storage = await openPostgresStorage({ url, compaction });
     cleanups.push(() => storage.close());
     return storage;
   };
@@ -97,6 +98,39 @@ describe.each([
   ["embedded", embeddedPair],
   ["postgres", postgresPair],
 ] as const)("storage contract: %s", (_kind, openPair) => {
+  it("compaction archives a closed payment past retention and an unpaid challenge, and keeps an open payment", async () => {
+    const retentionSeconds = 60;
+    const pastRetention = issuedAt + 300 + retentionSeconds + 1;
+    const pair = await openPair({ retentionSeconds, now: () => pastRetention });
+    const accepted = (label: string): JournalRecord => ({
+      type: "accepted",
+      challenge: challenge(label),
+      path: "self-transfer",
+      payloadDigest: nonceOf(`digest:${label}`),
+      burnTxHash: nonceOf(`burn:${label}`),
+      burnBlockNumber: "7",
+      token: addressOf("token"),
+      verifier: addressOf("verifier"),
+      treasury: addressOf("treasury"),
+      at: issuedAt,
+    });
+    for (const label of ["closed", "open", "unpaid"]) await pair.a.challenges.put(challenge(label));
+    await pair.a.journal.append(accepted("closed"));
+    await pair.a.journal.append({ type: "finalized", challengeNonce: nonceOf("closed"), mintTxHash: nonceOf("mint:closed"), at: issuedAt });
+    await pair.a.journal.append({ type: "fee_settled", challengeNonce: nonceOf("closed"), amount: "10", at: issuedAt });
+    await pair.a.journal.append(accepted("open"));
+
+    expect(await pair.b.journal.compact()).toBeGreaterThanOrEqual(3);
+    const reopened = await pair.reopen();
+    const kept = (await reopened.journal.readSince()).records;
+    expect(kept.filter((record) => record.type !== "challenge")).toEqual([accepted("open")]);
+    expect(await reopened.challenges.get(nonceOf("open"))).toEqual(challenge("open"));
+    expect(await reopened.challenges.get(nonceOf("closed"))).toBeUndefined();
+    expect(await reopened.challenges.get(nonceOf("unpaid"))).toBeUndefined();
+    // Nothing more is past retention.
+    expect(await reopened.journal.compact()).toBe(0);
+  });
+
   it("the first chain identity claimed is kept: a later claim of another chain gets the recorded one back, also after a reopen", async () => {
     const pair = await openPair();
     const first = { chainId: 31337, genesisHash: `0x${"1a".repeat(32)}` as Hex };

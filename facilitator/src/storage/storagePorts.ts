@@ -28,6 +28,11 @@ export type JournalPort = {
   append(record: JournalRecord): Promise<void>;
   /** Records appended after `cursor` (from the start when omitted) in append order, and the cursor to pass next. */
   readSince(cursor?: bigint): Promise<{ records: JournalRecord[]; cursor: bigint }>;
+  /**
+   * Archives the records of closed payments past retention under the adapter's compaction policy
+   * (journal/planCompaction.ts); resolves to how many records left the journal (0 without a policy).
+   */
+  compact(): Promise<number>;
 };
 
 /**
