@@ -288,7 +288,9 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
       await follower.appendAndApply(record);
       // As the file journal does by itself: every so many appends, closed payments past retention move out.
       if (++sharedAppends % COMPACT_EVERY_APPENDS === 0) {
-        void shared.journal.compact().catch((error: unknown) => logger.warn("journal_compaction_failed", { error: error instanceof Error ? error.name : "unknown" }));
+        void shared.journal
+          .compact()
+          .catch((error: unknown) => logger.warn("journal_compaction_failed", { error: error instanceof Error ? error.name : "unknown" }));
       }
       if (record.type === "accepted") await shared.finalizeQueue.enqueue(record.challenge.challengeNonce);
       return;
