@@ -205,8 +205,9 @@ describe("the finalize schedule on a real daemon", () => {
     );
     for (const entry of finalized) {
       expect(entry.finalizedAt!).toBeGreaterThanOrEqual(entry.acceptedAt + policy.max_delay_seconds);
-      // One 1 s pass after the maximum, a second of whole-second rounding, and the mint's own time on a busy machine.
-      expect(entry.finalizedAt!).toBeLessThanOrEqual(entry.acceptedAt + policy.max_delay_seconds + 4);
+      // Released by the first pass after the maximum: one 1 s interval, a second of whole-second rounding, and
+      // the pass's own time (root wait, proof, mint receipt), which a loaded 2-core machine stretches to seconds.
+      expect(entry.finalizedAt!).toBeLessThanOrEqual(entry.acceptedAt + policy.max_delay_seconds + 8);
     }
     const passes = await finalizePasses(second.url);
     await waitFor(async () => ((await finalizePasses(second.url)) > passes ? true : undefined), {
