@@ -25,10 +25,13 @@ format: install
 	$(NODE_BIN)/biome format --write .
 
 # promtool checks the alert rules in facilitator/alerts; Debian's prometheus package has it (root, or sudo).
+# chromium renders the operator page in a headless browser test (facilitator/src/http/operatorPage.test.ts).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 tools:
 	@command -v promtool >/dev/null || $(SUDO) apt-get install -y --no-install-recommends prometheus >/dev/null \
 		|| { $(SUDO) apt-get update >/dev/null && $(SUDO) apt-get install -y --no-install-recommends prometheus >/dev/null; }
+	@command -v chromium >/dev/null || $(SUDO) apt-get install -y --no-install-recommends chromium >/dev/null \
+		|| { $(SUDO) apt-get update >/dev/null && $(SUDO) apt-get install -y --no-install-recommends chromium >/dev/null; }
 
 test: typecheck lint tools
 	$(NODE_BIN)/vitest run

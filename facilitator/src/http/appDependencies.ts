@@ -34,7 +34,7 @@ export type AdminSettlement = {
 
 /** The daemon's functions the routes call. */
 export type AppDependencies = {
-  config: Pick<FacilitatorConfig, "profile" | "listen" | "daemon" | "providers">;
+  config: Pick<FacilitatorConfig, "profile" | "listen" | "daemon" | "providers" | "finalize">;
   /** `SVC_ADMIN_TOKEN`; `undefined` locks `/admin/*` (every request gets the same 401). */
   adminToken: string | undefined;
   logger: Logger;

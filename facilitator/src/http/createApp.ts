@@ -17,6 +17,7 @@ import { requireReady } from "./requireReady.js";
 import { requireAdminToken } from "./requireAdminToken.js";
 import { resolveClientIp } from "./resolveClientIp.js";
 import { adminChallengesRoute } from "./routes/adminChallengesRoute.js";
+import { adminPageRoute, OPERATOR_PAGE_PATH } from "./routes/adminPageRoute.js";
 import { adminSettlementsRoute } from "./routes/adminSettlementsRoute.js";
 import { adminStatusRoute } from "./routes/adminStatusRoute.js";
 import { adminWithdrawalWitnessRoute } from "./routes/adminWithdrawalWitnessRoute.js";
@@ -84,6 +85,7 @@ export function createApp(deps: AppDependencies, options: CreateAppOptions = {})
     .post("/verify", identify, shared, readJsonBody, verifyRoute(deps))
     .post("/settle", identify, shared, readJsonBody, settleRoute(deps))
     .get("/admin/challenges", adminChallengesRoute(deps))
+    .get(OPERATOR_PAGE_PATH, adminPageRoute(deps))
     .get("/admin/settlements", adminSettlementsRoute(deps))
     .get("/admin/status", adminStatusRoute(deps))
     .get("/admin/withdrawal-witness/:challengeNonce", adminWithdrawalWitnessRoute(deps));
@@ -97,7 +99,12 @@ export function createApp(deps: AppDependencies, options: CreateAppOptions = {})
     .use(deps.metrics ? observeRequests(deps.metrics) : (_ctx, next) => next())
     .use(preventCaching)
     .use(resolveClientIp(deps.config.listen.trusted_proxies))
-    .use(requireAdminToken(deps.adminToken, deps.config.daemon.public_metrics ? [] : ["/metrics"]))
+    .use(
+      requireAdminToken(deps.adminToken, {
+        alsoGuarded: deps.config.daemon.public_metrics ? [] : ["/metrics"],
+        basicAuthPaths: [OPERATOR_PAGE_PATH],
+      }),
+    )
     .use(answerUnrouted)
     .use(router.routes())
     .use(router.allowedMethods());

@@ -93,8 +93,9 @@ export class RateLimitExceededError extends HttpAnswerError {
 export class AdminUnauthorizedError extends HttpAnswerError {
   override name = "AdminUnauthorizedError";
 
-  constructor() {
-    super("unauthorized", { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
+  /** `challenge` is the `WWW-Authenticate` value: `Bearer` for the API, a Basic realm where a browser should prompt. */
+  constructor({ challenge = "Bearer" }: { challenge?: string } = {}) {
+    super("unauthorized", { status: 401, headers: { "WWW-Authenticate": challenge } });
   }
 }
 

@@ -21,12 +21,13 @@ export const TEST_HTTP_ADMIN_TOKEN = "http-test-admin-token-0123456789abcdef";
 /** A burn transaction hash the fakes answer with. */
 export const TEST_HTTP_BURN_TX: `0x${string}` = `0x${"ab".repeat(32)}`;
 
-/** Overrides of {@link buildAppDependencies}: top-level fields, plus partial `daemon` and `listen` tables. */
+/** Overrides of {@link buildAppDependencies}: top-level fields, plus partial `daemon`, `listen` and `finalize` tables. */
 export type AppDependenciesOverrides = Partial<Omit<AppDependencies, "config">> & {
   profile?: AppDependencies["config"]["profile"];
   daemon?: Partial<AppDependencies["config"]["daemon"]>;
   listen?: Partial<AppDependencies["config"]["listen"]>;
   providers?: AppDependencies["config"]["providers"];
+  finalize?: Partial<AppDependencies["config"]["finalize"]>;
 };
 
 /** A JSON-lines logger that keeps its lines in memory and redacts the test admin token. */
@@ -41,13 +42,14 @@ export function buildMemoryLogger(): { logger: Logger; lines: string[] } {
  * does; a rejected body is answered with its reason code.
  */
 export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): AppDependencies {
-  const { profile = "local", daemon, listen, providers, ...rest } = overrides;
+  const { profile = "local", daemon, listen, providers, finalize, ...rest } = overrides;
   const network = "eip155:31337" as const;
   const { issuesOffers, acceptsPayments } = capabilitiesOf({ profile });
   return {
     config: {
       profile,
       providers,
+      finalize: { min_delay_seconds: 0, max_delay_seconds: 0, min_anonymity_set: 1, ...finalize },
       listen: { host: "127.0.0.1", port: 0, trusted_proxies: undefined, ...listen },
       daemon: {
         finalize_interval_ms: 15_000,

@@ -153,6 +153,8 @@ function adminRequest(random: Random, adminToken: string): HostileRequest {
     "/admin/../admin/challenges",
     "/admin/%00",
     "/admin",
+    "/admin/page",
+    "/admin/page?token=%ff&state[]=1",
   ]);
   const authorization = random.pick<string | undefined>([
     undefined,
@@ -162,6 +164,9 @@ function adminRequest(random: Random, adminToken: string): HostileRequest {
     `Bearer ${adminToken.slice(0, -1)}`,
     `Bearer  ${adminToken}`,
     `Basic ${Buffer.from(`admin:${adminToken}`).toString("base64")}`,
+    `Basic ${Buffer.from(adminToken).toString("base64")}`,
+    "Basic %%%%",
+    `Basic ${Buffer.from("\u00ff:\u00fe").toString("base64")}`,
     `Bearer ${"a".repeat(8000)}`,
     "Bearer \u00ff\u00fe",
     "Bearer",
