@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     };
     progress("waiting for our facilitator's first 16 burn addresses");
     await ours.waitForFullStock();
-    const idle = measureIdleMemory(context);
+    const idle = await measureIdleMemory(context);
 
     const paid = await measurePaidRequestLatency(context);
     const settleFloor = await measureSettleFloor(context);

@@ -38,12 +38,15 @@ export type OurFacilitator = {
   poolSize: number;
   /** Burn-address worker threads (`daemon.burn_address_workers`). */
   workers: number;
-  /**
-   * Waits until the burn-address stock is full (the worker threads are idle) and returns the wait in ms. The
-   * first call also identifies the worker threads: the daemon runs them at a raised nice value.
-   */
+  /** Waits until the burn-address stock is full (the process is idle) and returns the wait in ms. */
   waitForFullStock: () => Promise<number>;
-  /** Cumulative CPU ms of the burn-address worker threads (0 until they are identified). */
+  /** Burn-address worker threads alive now (the daemon runs them at a raised nice value; idle ones exit). */
+  workerThreads: () => number[];
+  /**
+   * Cumulative CPU ms of the burn-address worker threads seen so far. Workers exit when idle and new ones
+   * start on demand, so each reading adds the threads alive now to those seen before; a thread keeps its last
+   * reading once gone (it idled for seconds before exiting, so little of its CPU goes unseen).
+   */
   workerCpuMs: () => number;
   /** `POST /challenge` straight to the facilitator, as the provider plugin does. */
   challenge: () => Promise<{ status: number; body: string }>;
@@ -102,7 +105,8 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
     if (providerPid === undefined || provider.url === "") throw new BenchError("the provider did not report its pid and url");
 
     const adminToken = env.SVC_ADMIN_TOKEN ?? "";
-    let workerTids: number[] | undefined;
+    const workerThreads = () => [...readThreadCpu(facilitatorPid).keys()].filter((tid) => (readThreadNice(facilitatorPid, tid) ?? 0) > 0);
+    const workerCpu = new Map<number, number>();
     return {
       name,
       proxy,
@@ -114,18 +118,15 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
       price: parameters.price,
       poolSize,
       workers: BENCH_BURN_ADDRESS_WORKERS,
-      workerCpuMs: () => (workerTids ?? []).reduce((sum, tid) => sum + readThreadCpuMs(facilitatorPid, tid), 0),
-      waitForFullStock: async () => {
-        if (workerTids !== undefined) return waitForCpuIdle({ pid: facilitatorPid, tids: workerTids });
-        const waited = await waitForCpuIdle({ pid: facilitatorPid, timeoutMs: 180_000 });
-        // The workers lower their own priority (nice 10; per thread on Linux): the only threads above nice 0.
-        const workers = [...readThreadCpu(facilitatorPid).keys()].filter((tid) => (readThreadNice(facilitatorPid, tid) ?? 0) > 0);
-        if (workers.length !== BENCH_BURN_ADDRESS_WORKERS) {
-          throw new BenchError(`expected ${BENCH_BURN_ADDRESS_WORKERS} burn-address worker threads (nice > 0), found ${workers.length}`);
-        }
-        workerTids = workers;
-        return waited;
+      workerThreads,
+      workerCpuMs: () => {
+        for (const tid of workerThreads()) workerCpu.set(tid, readThreadCpuMs(facilitatorPid, tid));
+        let total = 0;
+        for (const ms of workerCpu.values()) total += ms;
+        return total;
       },
+      // Whichever worker threads are alive at each look: they exit when idle and start again on demand.
+      waitForFullStock: () => waitForCpuIdle({ pid: facilitatorPid, tids: workerThreads, timeoutMs: 180_000 }),
       challenge: async () => {
         const response = await fetch(`${facilitator.url}/challenge`, {
           method: "POST",

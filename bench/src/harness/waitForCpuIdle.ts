@@ -10,8 +10,11 @@ import { anyThreadRunnable, readProcessCpuMs, readThreadCpuMs, readThreadState }
 /** What to watch and how quiet is quiet. */
 export type WaitForCpuIdleParameters = {
   pid: number;
-  /** Watch these threads only (default: the whole process). */
-  tids?: readonly number[] | undefined;
+  /**
+   * Watch these threads only (default: the whole process); a function is asked again at every window, for
+   * threads that come and go (the burn-address workers exit when idle).
+   */
+  tids?: readonly number[] | (() => readonly number[]) | undefined;
   /** The CPU must grow by less than this over one window (default 2 ms). */
   thresholdMs?: number;
   /** Window length (default 100 ms). */
@@ -34,9 +37,11 @@ export class CpuNeverIdleError extends BenchError {
  * loaded machine: a thread starved of a CPU uses no CPU time either, but it stays runnable.
  */
 export async function waitForCpuIdle(parameters: WaitForCpuIdleParameters): Promise<number> {
-  const { pid, tids } = parameters;
-  const read = () => (tids === undefined ? readProcessCpuMs(pid) : tids.reduce((sum, tid) => sum + readThreadCpuMs(pid, tid), 0));
-  const runnable = () => (tids === undefined ? anyThreadRunnable(pid) : tids.some((tid) => readThreadState(pid, tid) === "R"));
+  const { pid } = parameters;
+  const watched = () => (typeof parameters.tids === "function" ? parameters.tids() : parameters.tids);
+  // A thread that exits lowers the sum, which counts as quiet; one that starts is runnable, which does not.
+  const read = (tids = watched()) => (tids === undefined ? readProcessCpuMs(pid) : tids.reduce((sum, tid) => sum + readThreadCpuMs(pid, tid), 0));
+  const runnable = (tids = watched()) => (tids === undefined ? anyThreadRunnable(pid) : tids.some((tid) => readThreadState(pid, tid) === "R"));
   const windowMs = parameters.windowMs ?? 100;
   const thresholdMs = parameters.thresholdMs ?? 2;
   const needed = parameters.windows ?? 3;
@@ -55,6 +60,7 @@ export async function waitForCpuIdle(parameters: WaitForCpuIdleParameters): Prom
     // The wait ends where the quiet streak began, not after the windows spent confirming it.
     if (quiet >= needed) return quietSince - started;
     if (performance.now() - started > timeoutMs) {
+      const tids = watched();
       throw new CpuNeverIdleError(`process ${pid}${tids === undefined ? "" : ` threads ${tids.join(", ")}`} stayed busy for ${timeoutMs} ms`);
     }
   }

@@ -151,6 +151,7 @@ describe("pool options", () => {
     [{ size: 4, maxSize: 4.5 }, "pool maximum size"],
     [{ workers: 0 }, "pool workers"],
     [{ takeTimeoutMs: -1 }, "pool take timeout"],
+    [{ workerIdleMs: -1 }, "pool worker idle time"],
   ])("refuses %o", (options, option) => {
     expect(() => new BurnAddressPool({ protocol, chainId, treasury, seed: "0x00" as Hex, ...options })).toThrow(InvalidChallengeOptionError);
     expect(() => new BurnAddressPool({ protocol, chainId, treasury, seed: "0x00" as Hex, ...options })).toThrow(option);
@@ -343,6 +344,22 @@ describe("pool workers", () => {
     try {
       await expect.poll(() => pool.stats().workers, { timeout: 5_000, interval: 10 }).toBe(Math.min(4, availableParallelism()));
       expect(poseidonChoice().implementation.name).toBe("native");
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("idle pool workers", () => {
+  it("exit once the stock is full, and start again when a take needs a derivation", async () => {
+    const pool = new BurnAddressPool({ protocol, chainId, treasury, seed, size: 1, workers: 1, workerIdleMs: 50 });
+    try {
+      await expect.poll(() => pool.stats().stocked, { timeout: 20_000, interval: 20 }).toBe(1);
+      await expect.poll(() => pool.stats().workers, { timeout: 5_000, interval: 20 }).toBe(0);
+      await pool.take();
+      expect(pool.stats().workers).toBe(1);
+      await expect.poll(() => pool.stats().stocked, { timeout: 20_000, interval: 20 }).toBe(1);
+      await expect.poll(() => pool.stats().workers, { timeout: 5_000, interval: 20 }).toBe(0);
     } finally {
       await pool.close();
     }

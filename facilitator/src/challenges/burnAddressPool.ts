@@ -1,7 +1,9 @@
 /**
  * A stock of pre-derived one-time burn addresses for one `(protocol, chainId, treasury, seed)`. Deriving one
  * costs 4096 (v1) or 65,536 (v2) Poseidon hashes, too slow for a request, so worker threads (one per core by
- * default) keep the stock full in the background and `POST /challenge` only takes from it.
+ * default) keep the stock full in the background and `POST /challenge` only takes from it. A worker starts
+ * when there is something to derive and exits after a few idle seconds (a live thread holds tens of MiB),
+ * so a daemon whose stock is full runs none; under steady demand they stay up and none is respawned.
  *
  * The stock's size follows demand between the configured size (the floor) and a ceiling: the pool measures
  * the offer rate (takes per second, exponentially weighted over about a minute) and what its workers derive
@@ -41,6 +43,12 @@ import {
 /** Default number of addresses kept ready: enough to absorb a burst while the workers refill. */
 export const DEFAULT_BURN_ADDRESS_POOL_SIZE = 16;
 
+/**
+ * Default time a worker thread with nothing to derive stays alive. A new thread costs a few tens of ms of
+ * start-up; a gap of seconds between offers means demand low enough for that not to matter.
+ */
+export const DEFAULT_BURN_ADDRESS_WORKER_IDLE_MS = 5_000;
+
 /** Default bound on how long `take()` waits for a derivation before answering 503. */
 export const DEFAULT_BURN_ADDRESS_TAKE_TIMEOUT_MS = 30_000;
 
@@ -58,6 +66,8 @@ export type BurnAddressPoolParameters = BurnTarget & {
   maxSize?: number | undefined;
   /** Worker threads; default `os.availableParallelism()`, one per core (the request path needs little CPU). */
   workers?: number | undefined;
+  /** How long an idle worker thread lives before it exits; default {@link DEFAULT_BURN_ADDRESS_WORKER_IDLE_MS}, `Infinity` keeps it. */
+  workerIdleMs?: number | undefined;
   /** How long `take()` waits when the stock is empty. Default {@link DEFAULT_BURN_ADDRESS_TAKE_TIMEOUT_MS}. */
   takeTimeoutMs?: number | undefined;
   /** Where the stock persists across restarts; without it the stock lives in memory only. */
@@ -135,6 +145,7 @@ export class BurnAddressPool implements BurnAddressSource {
   readonly #size: number;
   readonly #maxSize: number;
   readonly #maxWorkers: number;
+  readonly #workerIdleMs: number;
   readonly #takeTimeoutMs: number;
   readonly #store: BurnAddressStockStore | undefined;
   readonly #releaseAhead: number;
@@ -145,6 +156,8 @@ export class BurnAddressPool implements BurnAddressSource {
   readonly #waiters: Waiter[] = [];
   readonly #stockedListeners: (() => void)[] = [];
   #workers: BurnAddressWorker[] = [];
+  // The exit timer of each worker waiting for work.
+  readonly #idleTimers = new Map<BurnAddressWorker, NodeJS.Timeout>();
   #deriving = 0;
   #derived = 0;
   #derivationMsTotal = 0;
@@ -158,6 +171,7 @@ export class BurnAddressPool implements BurnAddressSource {
     const size = parameters.size ?? DEFAULT_BURN_ADDRESS_POOL_SIZE;
     const workers = parameters.workers ?? availableParallelism();
     const takeTimeoutMs = parameters.takeTimeoutMs ?? DEFAULT_BURN_ADDRESS_TAKE_TIMEOUT_MS;
+    const workerIdleMs = parameters.workerIdleMs ?? DEFAULT_BURN_ADDRESS_WORKER_IDLE_MS;
     if (!Number.isSafeInteger(size) || size < 0) {
       throw new InvalidChallengeOptionError({ option: "pool size", expected: "an integer of at least 0" });
     }
@@ -171,11 +185,15 @@ export class BurnAddressPool implements BurnAddressSource {
     if (!Number.isFinite(takeTimeoutMs) || takeTimeoutMs < 0) {
       throw new InvalidChallengeOptionError({ option: "pool take timeout", expected: "a non-negative number of ms" });
     }
+    if (Number.isNaN(workerIdleMs) || workerIdleMs < 0) {
+      throw new InvalidChallengeOptionError({ option: "pool worker idle time", expected: "a non-negative number of ms, or Infinity" });
+    }
     this.target = { protocol: parameters.protocol, chainId: parameters.chainId, treasury: parameters.treasury };
     this.#seed = parameters.seed;
     this.#size = size;
     this.#maxSize = maxSize;
     this.#maxWorkers = workers;
+    this.#workerIdleMs = workerIdleMs;
     this.#takeTimeoutMs = takeTimeoutMs;
     this.#store = parameters.stock;
     const releaseAhead = parameters.releaseAhead ?? Math.max(1, Math.ceil(size / 4));
@@ -276,6 +294,7 @@ export class BurnAddressPool implements BurnAddressSource {
     this.#rejectWaiters(this.#stoppedError());
     // Unissued secrets stay out of memory once the pool is gone; the store holds only ids and nonces.
     this.#stock.length = 0;
+    this.#clearIdleTimers();
     const workers = this.#workers;
     this.#workers = [];
     await Promise.all(workers.map((worker) => worker.terminate()));
@@ -347,7 +366,11 @@ export class BurnAddressPool implements BurnAddressSource {
   #idleWorker(): BurnAddressWorker | undefined {
     this.#workers = this.#workers.filter((worker) => worker.alive);
     const idle = this.#workers.find((worker) => worker.pending === 0);
-    if (idle !== undefined) return idle;
+    if (idle !== undefined) {
+      clearTimeout(this.#idleTimers.get(idle));
+      this.#idleTimers.delete(idle);
+      return idle;
+    }
     if (this.#workers.length >= this.#maxWorkers) return undefined;
     const spawned = new BurnAddressWorker(this.#poseidon);
     this.#workers.push(spawned);
@@ -377,6 +400,7 @@ export class BurnAddressPool implements BurnAddressSource {
           this.#recentDerivationMs === undefined ? elapsedMs : this.#recentDerivationMs + (elapsedMs - this.#recentDerivationMs) * DERIVATION_TIME_WEIGHT;
         this.#deliver({ burn, nonce });
         this.#refill();
+        this.#retireWhenIdle(worker);
       },
       (error: unknown) => {
         this.#deriving--;
@@ -387,6 +411,20 @@ export class BurnAddressPool implements BurnAddressSource {
         else this.#refill();
       },
     );
+  }
+
+  // A worker the refill left without a job exits after the idle time, unless a job reaches it first.
+  #retireWhenIdle(worker: BurnAddressWorker): void {
+    if (worker.pending > 0 || !worker.alive || this.#idleTimers.has(worker) || !Number.isFinite(this.#workerIdleMs)) return;
+    const timer = setTimeout(() => {
+      this.#idleTimers.delete(worker);
+      if (worker.pending > 0 || this.#closed) return;
+      this.#workers = this.#workers.filter((other) => other !== worker);
+      void worker.terminate();
+    }, this.#workerIdleMs);
+    // An idle pool must not keep the process alive.
+    timer.unref();
+    this.#idleTimers.set(worker, timer);
   }
 
   #deliver(entry: StockEntry): void {
@@ -407,9 +445,15 @@ export class BurnAddressPool implements BurnAddressSource {
     this.#broken ??= { cause: error };
     this.#stock.length = 0;
     this.#rejectWaiters(this.#stoppedError());
+    this.#clearIdleTimers();
     const workers = this.#workers;
     this.#workers = [];
     for (const worker of workers) void worker.terminate();
+  }
+
+  #clearIdleTimers(): void {
+    for (const timer of this.#idleTimers.values()) clearTimeout(timer);
+    this.#idleTimers.clear();
   }
 
   #rejectWaiters(error: unknown): void {

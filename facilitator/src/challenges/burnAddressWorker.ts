@@ -5,7 +5,10 @@
  *
  * The worker is created from an inline CommonJS source (`eval: true`) rather than a module file: a file
  * path would differ between the TypeScript sources under vitest and the compiled `dist/` under node, while
- * inline source plus an absolute URL of the scheme's entry works the same in both. The pool still re-checks
+ * inline source plus an absolute URL of a scheme entry works the same in both. That entry is the scheme's
+ * Poseidon module alone (`@svc/scheme/poseidon`), not its main entry: the main entry loads viem and the x402
+ * types, which a thread that only hashes never uses and which cost each live thread about 30 MiB of heap.
+ * The pool still re-checks
  * every answer with the scheme's `poseidon-lite` hash (one hash). Only the recipient field element and the
  * secret base cross the thread boundary; the seed never does.
  *
@@ -29,7 +32,7 @@ import { BurnAddressWorkerError } from "./errors.js";
  */
 export const BURN_ADDRESS_WORKER_NICE = 10;
 
-// The thread lowers its own priority, loads the scheme, builds the implementation and path the main thread
+// The thread lowers its own priority, loads the scheme's Poseidon module, builds the implementation and path the main thread
 // chose (`native` and a named path fail loudly rather than silently falling back), says what it loaded, then
 // answers jobs one after another, in order.
 const WORKER_SOURCE = `"use strict";
@@ -61,9 +64,9 @@ type Pending = { resolve: (nonce: bigint) => void; reject: (error: unknown) => v
 
 let schemeUrl: string | undefined;
 
-/** The URL of the scheme entry this module itself imports, so both threads run the same code. */
+/** The URL of the scheme's Poseidon module, the one the scheme entry this module imports re-exports, so both threads run the same code. */
 function resolveSchemeUrl(): string {
-  schemeUrl ??= pathToFileURL(createRequire(import.meta.url).resolve("@svc/scheme")).href;
+  schemeUrl ??= pathToFileURL(createRequire(import.meta.url).resolve("@svc/scheme/poseidon")).href;
   return schemeUrl;
 }
 
