@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { getAddress, type Hex, type PublicClient } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
-import { BurnAddressPool } from "../challenges/burnAddressPool.js";
+import { BurnAddressPool, DEFAULT_BURN_ADDRESS_WORKER_IDLE_MS } from "../challenges/burnAddressPool.js";
 import type { BurnTarget } from "../challenges/burnSecretInputs.js";
 import { BurnAddressStockFile } from "../challenges/burnAddressStockFile.js";
 import { choosePoseidon } from "../challenges/choosePoseidon.js";
@@ -24,6 +24,7 @@ import { createSharedKeySender } from "../chain/createSharedKeySender.js";
 import type { MonitorEvent } from "../chain/createTransactionMonitor.js";
 import { gasPolicyOf } from "../chain/gasPolicyOf.js";
 import { BurnAddressWorker } from "../challenges/burnAddressWorker.js";
+import { createOnDemandSearcher } from "../challenges/onDemandSearcher.js";
 import { deriveBurnSeed } from "../challenges/burnSeed.js";
 import { reopenBurnSecretOffThread } from "../challenges/reopenBurnSecret.js";
 import { assertRpcChainId } from "../config/assertRpcChainId.js";
@@ -439,13 +440,15 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     now: unixNow,
     onReorg: metrics.reorg,
   });
-  let secretWorker: BurnAddressWorker | undefined;
+  const secretSearcher = createOnDemandSearcher({
+    start: () => new BurnAddressWorker(poseidon.implementation),
+    idleMs: DEFAULT_BURN_ADDRESS_WORKER_IDLE_MS,
+  });
   // The live challenge still holds the secret; after a restart it is re-derived from the nonce, off-thread.
   const burnSecret = async ({ challengeNonce, protocol }: { challengeNonce: Hex; protocol: ProtocolVersion }) => {
     const live = store.get(challengeNonce);
     if (live?.record.burn) return live.record.burn;
-    secretWorker ??= new BurnAddressWorker(poseidon.implementation);
-    return reopenBurnSecretOffThread(secretWorker, seed, { ...burnTarget, protocol }, challengeNonce);
+    return reopenBurnSecretOffThread(secretSearcher, seed, { ...burnTarget, protocol }, challengeNonce);
   };
   const witnessRejections = createWitnessRejections();
   const finalizeLoop = createFinalizeLoop({
@@ -539,7 +542,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
       // A proof still running after the grace is abandoned: its program is killed, its request aborted.
       await prover?.close();
       await pool?.close();
-      await secretWorker?.terminate();
+      await secretSearcher.close();
       await journal.close();
       await history?.close();
       await shared?.close();
