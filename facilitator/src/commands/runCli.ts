@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { Builtins, Cli, UsageError, type BaseContext, type Command } from "./clipanion.js";
 
+import { ExportCommand, ImportCommand } from "./backup.js";
 import { CheckCommand } from "./check.js";
 import { describeError } from "./describeError.js";
 import { MigrateCommand } from "./migrate.js";
@@ -46,6 +47,8 @@ export function createCli(): Cli {
   });
   cli.register(CheckCommand);
   cli.register(MigrateCommand);
+  cli.register(ExportCommand);
+  cli.register(ImportCommand);
   cli.register(StartCommand);
   cli.register(StatusCommand);
   cli.register(WithdrawalWitnessCommand);

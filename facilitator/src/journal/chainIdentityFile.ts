@@ -43,6 +43,11 @@ export async function claimChainIdentityFile(journalPath: string, identity: Chai
   return (await readRecorded(path)) ?? identity;
 }
 
+/** The identity recorded for the journal at `journalPath`, if any. */
+export function readChainIdentityFile(journalPath: string): Promise<ChainIdentity | undefined> {
+  return readRecorded(chainIdentityPath(journalPath));
+}
+
 async function readRecorded(path: string): Promise<ChainIdentity | undefined> {
   let text: string;
   try {
