@@ -227,6 +227,9 @@ const settlementTable = table({
     .optional(),
   challenge_ttl_seconds: integerField(1).default(300),
   expired_challenge_retention_seconds: integerField(0).default(3600),
+  // How long archived records of closed payments are kept (file `.archive` and PostgreSQL `journal_archive`);
+  // unset keeps them for the operator's own records policy.
+  archive_retention_days: integerField(1, 36_500).optional(),
   // The spec leaves the permit receipt polling bound open: past it /settle answers pending_burn.
   permit_receipt_timeout_ms: integerField(100, 120_000).default(15_000),
 });

@@ -170,7 +170,12 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
   });
   const { chain, client, relayerAccount, minterAccount, treasuryAccount, rpcHealth, endpointClients } = chainClients;
   // With [storage] the state several instances share lives in the database; without it, in this process.
-  const compaction = { retentionSeconds: config.settlement.expired_challenge_retention_seconds, now: unixNow };
+  const archiveDays = config.settlement.archive_retention_days;
+  const compaction = {
+    retentionSeconds: config.settlement.expired_challenge_retention_seconds,
+    archiveRetentionSeconds: archiveDays === undefined ? undefined : archiveDays * 86_400,
+    now: unixNow,
+  };
   const shared = config.storage === undefined ? undefined : await openStorageDatabase(config.storage, options.env, compaction);
   // Claims and leases name this process: a restarted instance is a new owner and waits out its old leases.
   const owner = `${hostname()}/${process.pid}/${randomUUID()}`;

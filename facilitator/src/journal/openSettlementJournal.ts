@@ -5,9 +5,10 @@
  *
  * Compaction keeps the file bounded: the records of closed payments past retention ({@link planCompaction})
  * are appended (fsynced) to `<journal>.archive` and then the journal is replaced atomically by the rest. It
- * runs at start and after every {@link COMPACT_EVERY_APPENDS} appends. The archive is never read back; rotate
- * or delete it as the operator's records policy says.
+ * runs at start and after every {@link COMPACT_EVERY_APPENDS} appends. The archive is never replayed; rotate
+ * or delete it as the operator's records policy says, or let `settlement.archive_retention_days` trim it.
  */
+import { access } from "node:fs/promises";
 import { InvalidJournalRecordError } from "./errors.js";
 import { JournalRecordSchema, type JournalRecord } from "./journalRecord.js";
 import { openJsonlFile, type JsonlFile } from "./jsonlFile.js";
@@ -36,6 +37,8 @@ export type JournalCompactionOptions = {
   now: () => number;
   /** Appends between automatic compactions (default {@link COMPACT_EVERY_APPENDS}). */
   compactEvery?: number;
+  /** Archived records older than this (by their `at`) leave the archive at each compaction; unset keeps them. */
+  archiveRetentionSeconds?: number | undefined;
 };
 
 /** Opens the journal at `path`, or an in-memory stand-in that keeps nothing when `path` is `null`. */
@@ -60,20 +63,47 @@ export async function openSettlementJournal(path: string | null, options?: Journ
   let held: JournalRecord[] = [...restored];
   let sinceCompaction = 0;
   let archive: Promise<JsonlFile> | undefined;
+  // The archive's lines as last read or written, once it is open.
+  let archived: unknown[] | undefined;
   const compact = async (): Promise<number> => {
     if (options === undefined) return 0;
     sinceCompaction = 0;
     const { keep, drop } = planCompaction(held, options.now(), options.retentionSeconds);
-    if (drop.length === 0) return 0;
+    const trim =
+      options.archiveRetentionSeconds === undefined ? async () => undefined : () => trimArchive(options.now() - (options.archiveRetentionSeconds as number));
+    if (drop.length === 0) {
+      await trim();
+      return 0;
+    }
     held = keep;
     // Planned and queued in one step: appends queued earlier are in `keep`, later ones go to the new file.
     await file.replace(keep, {
       before: async () => {
-        archive ??= openJsonlFile(`${path}.archive`);
-        await (await archive).appendMany(drop);
+        const opened = await openArchive();
+        await opened.appendMany(drop);
+        archived?.push(...drop);
       },
     });
+    await trim();
     return drop.length;
+  };
+  // Opened once; with a retention its lines are tracked from then on, so a trim sees what was appended since.
+  const openArchive = async (): Promise<JsonlFile> => {
+    archive ??= openJsonlFile(`${path}.archive`).then((opened) => {
+      if (options?.archiveRetentionSeconds !== undefined) archived = [...opened.lines];
+      return opened;
+    });
+    return archive;
+  };
+  // The archive is rewritten without what is past its retention (atomically, as the journal is).
+  const trimArchive = async (before: number): Promise<void> => {
+    if (archive === undefined && !(await exists(`${path}.archive`))) return;
+    const opened = await openArchive();
+    if (archived === undefined) return;
+    const kept = archived.filter((line) => typeof (line as { at?: unknown }).at !== "number" || (line as { at: number }).at >= before);
+    if (kept.length === archived.length) return;
+    await opened.replace(kept);
+    archived = kept;
   };
   const append = async (record: JournalRecord): Promise<void> => {
     held.push(record);
@@ -89,4 +119,11 @@ export async function openSettlementJournal(path: string | null, options?: Journ
     if (archive) await (await archive).close();
   };
   return { restored, tornLine: file.tornLine, append, compact, close };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }

@@ -134,6 +134,29 @@ describe("journal compaction", () => {
     await reopened.close();
   });
 
+  it("trims the archive to settlement.archive_retention_days by each record's time, also when nothing new is archived", async () => {
+    const path = join(dir, "journal.jsonl");
+    const readArchive = async () =>
+      (await readFile(`${path}.archive`, "utf8"))
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as JournalRecord);
+    let now = 1_500;
+    // Payment 1's records are stamped 600 and 700, payment 2's 1_700 and 1_800 (expiry 900 and 2_000).
+    const journal = await openSettlementJournal(path, { retentionSeconds: RETENTION, now: () => now, archiveRetentionSeconds: 1_000 });
+    for (const record of [issued(1, 900), issued(2, 2_000)]) await journal.append(record);
+    expect(await journal.compact()).toBe(1);
+    expect((await readArchive()).map((record) => record.at)).toEqual([600]);
+    now = 2_200;
+    expect(await journal.compact()).toBe(1);
+    // 600 is older than 2_200 - 1_000: it left the archive; 1_700 stays.
+    expect((await readArchive()).map((record) => record.at)).toEqual([1_700]);
+    now = 2_800;
+    expect(await journal.compact()).toBe(0);
+    expect(await readFile(`${path}.archive`, "utf8")).toBe("");
+    await journal.close();
+  });
+
   it("compacts by itself every `compactEvery` appends, and appends queued around it all survive", async () => {
     const path = join(dir, "journal.jsonl");
     const journal = await openSettlementJournal(path, { retentionSeconds: 0, now: () => 10_000, compactEvery: 3 });

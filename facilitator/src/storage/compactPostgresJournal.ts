@@ -3,7 +3,8 @@
  * the records of a payment that is closed and past `expiresAt + settlement.expired_challenge_retention_seconds`
  * move to `journal_archive` in one transaction, and its challenge, claim and queue rows go; so do challenges
  * never paid once past retention. Without it the tables grow with every payment ever made and every
- * instance replays them all at start.
+ * instance replays them all at start. With `settlement.archive_retention_days`, archived records older than that
+ * (by their `at`) are deleted in the same transaction.
  *
  * One instance compacts at a time (a transaction-scoped advisory lock; another instance skips its turn), and
  * appends wait for the compaction's transaction, so no record is appended between the read and the move.
@@ -21,7 +22,7 @@ export type PostgresCompaction = { archived: number; challengesDropped: number }
 /** Compacts as of `now` (unix seconds); `appendLock` is the advisory lock every journal append takes. */
 export async function compactPostgresJournal(
   pool: pg.Pool,
-  params: { now: number; retentionSeconds: number; appendLock: number },
+  params: { now: number; retentionSeconds: number; appendLock: number; archiveRetentionSeconds?: number | undefined },
 ): Promise<PostgresCompaction> {
   const client = await pool.connect();
   try {
@@ -60,6 +61,10 @@ export async function compactPostgresJournal(
               and not exists (select 1 from journal_records j where j.challenge_nonce = c.challenge_nonce))`,
       [closed, params.retentionSeconds, params.now],
     );
+    // Archived records past the archive's retention (by their `at`, as in the file archive) go for good.
+    if (params.archiveRetentionSeconds !== undefined) {
+      await client.query("delete from journal_archive where (record->>'at')::bigint < $1", [params.now - params.archiveRetentionSeconds]);
+    }
     await client.query("commit");
     return { archived: seqs.length, challengesDropped: rowCount ?? 0 };
   } catch (error) {

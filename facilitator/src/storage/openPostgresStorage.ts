@@ -211,6 +211,7 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
         const moved = await compactPostgresJournal(pool, {
           now: compaction.now(),
           retentionSeconds: compaction.retentionSeconds,
+          archiveRetentionSeconds: compaction.archiveRetentionSeconds,
           appendLock: JOURNAL_APPEND_LOCK,
         });
         return moved.archived;

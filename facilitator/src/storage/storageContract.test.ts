@@ -382,6 +382,28 @@ describe("postgres nonce locks and the pool", () => {
   );
 });
 
+describe("postgres journal archive", () => {
+  it("keeps archived records for settlement.archive_retention_days by their time, then deletes them", async () => {
+    const url = await server.createDatabase();
+    const pool = openTestPool(url);
+    cleanups.push(() => pool.end());
+    await migratePostgres(pool);
+    let now = issuedAt + 300 + 61;
+    const storage = await openPostgresStorage({ url, compaction: { retentionSeconds: 60, now: () => now, archiveRetentionSeconds: 3_600 } });
+    cleanups.push(() => storage.close());
+    await storage.journal.append({ type: "challenge", challenge: challenge("gone"), at: issuedAt });
+    await storage.journal.append({ type: "challenge", challenge: challenge("later"), at: issuedAt + 2_000 });
+    const archivedAt = async () =>
+      (await pool.query<{ at: string }>("select record->>'at' as at from journal_archive order by seq")).rows.map((row) => Number(row.at));
+    // Offers never paid, past retention: both move to the archive.
+    expect(await storage.journal.compact()).toBe(2);
+    expect(await archivedAt()).toEqual([issuedAt, issuedAt + 2_000]);
+    now = issuedAt + 3_600 + 1;
+    await storage.journal.compact();
+    expect(await archivedAt()).toEqual([issuedAt + 2_000]);
+  });
+});
+
 describe("postgres stock ownership", () => {
   it("stock derived by one instance is never handed to another", async () => {
     const { a, b } = await postgresPair();
