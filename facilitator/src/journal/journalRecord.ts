@@ -4,6 +4,7 @@
  * nonce, and the secret and tweak re-derive from it with the seed.
  */
 import { AddressSchema, Bytes32Schema, DecimalStringSchema, NetworkSchema, ProtocolVersionSchema } from "@svc/scheme";
+import type { Hex } from "viem";
 import { z } from "zod";
 
 const unixSeconds = z.number().int().nonnegative();
@@ -227,3 +228,21 @@ export type FeeSweepRecord = z.infer<typeof FeeSweepRecordSchema>;
 export type FeeSweepBatchRecord = z.infer<typeof FeeSweepBatchRecordSchema>;
 /** A late-burn line. */
 export type LateBurnRecord = z.infer<typeof LateBurnRecordSchema>;
+
+/**
+ * The payment a record belongs to: its `challengeNonce`, or its challenge's. An aggregated fee sweep
+ * (`fee_sweep_batch`) belongs to several and names none here (its `challengeNonces` lists them).
+ */
+export function paymentNonceOf(record: JournalRecord): Hex | undefined {
+  switch (record.type) {
+    case "challenge":
+    case "intent":
+    case "accepted":
+    case "late_burn":
+      return record.challenge.challengeNonce as Hex;
+    case "fee_sweep_batch":
+      return undefined;
+    default:
+      return record.challengeNonce as Hex;
+  }
+}

@@ -6,7 +6,7 @@
  * identical re-send still gets its answer and a late burn is still recognised. Late burns are always kept:
  * their recovery is manual and the operator lists them.
  */
-import type { JournaledChallenge, JournalRecord } from "./journalRecord.js";
+import { paymentNonceOf, type JournaledChallenge, type JournalRecord } from "./journalRecord.js";
 
 /** The records to keep (in their order) and the ones to archive. */
 export type CompactionPlan = { keep: JournalRecord[]; drop: JournalRecord[] };
@@ -96,5 +96,5 @@ function challengeOf(record: JournalRecord): JournaledChallenge | undefined {
 }
 
 function nonceOf(record: JournalRecord): string {
-  return challengeOf(record)?.challengeNonce ?? ("challengeNonce" in record ? String(record.challengeNonce) : "");
+  return paymentNonceOf(record) ?? "";
 }

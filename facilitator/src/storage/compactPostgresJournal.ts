@@ -10,7 +10,7 @@
  * appends wait for the compaction's transaction, so no record is appended between the read and the move.
  */
 import type pg from "pg";
-import { JournalRecordSchema, type JournalRecord } from "../journal/journalRecord.js";
+import { JournalRecordSchema, paymentNonceOf, type JournalRecord } from "../journal/journalRecord.js";
 import { planCompaction } from "../journal/planCompaction.js";
 
 // Distinct from the append and nonce locks (openPostgresStorage.ts).
@@ -78,7 +78,6 @@ export async function compactPostgresJournal(
 // The payments a record belongs to, lower-cased as the tables key them.
 function paymentNoncesOf(record: JournalRecord): string[] {
   if (record.type === "fee_sweep_batch") return record.challengeNonces.map((nonce) => nonce.toLowerCase());
-  const named = record as { challengeNonce?: string; challenge?: { challengeNonce: string } };
-  const nonce = named.challengeNonce ?? named.challenge?.challengeNonce;
+  const nonce = paymentNonceOf(record);
   return nonce === undefined ? [] : [nonce.toLowerCase()];
 }

@@ -28,7 +28,7 @@ import { concat, keccak256, toHex, type Address, type Hex } from "viem";
 import { BURN_ADDRESS_STOCK_TAG, type BurnAddressStockBinding, type BurnAddressStockStore, type StockedNonce } from "../challenges/burnAddressStockFile.js";
 import { InvalidStorageUrlError, StorageUnreachableError } from "./errors.js";
 import { HistoryRecordSchema, type HistoryRecord } from "../history/record/historyRecord.js";
-import { JournaledChallengeSchema, JournalRecordSchema, type JournalRecord } from "../journal/journalRecord.js";
+import { JournaledChallengeSchema, JournalRecordSchema, paymentNonceOf, type JournalRecord } from "../journal/journalRecord.js";
 import { assertSchemaCurrent } from "./postgresMigrations.js";
 import { decideSlidingWindow } from "./decideSlidingWindow.js";
 import { guardStorage } from "./guardStorage.js";
@@ -64,10 +64,7 @@ function bindingTag(binding: BurnAddressStockBinding): string {
 }
 
 function challengeNonceOf(record: JournalRecord): string | null {
-  // Records name their payment either directly or through the challenge they carry.
-  const named = record as { challengeNonce?: unknown; challenge?: { challengeNonce?: unknown } };
-  const nonce = named.challengeNonce ?? named.challenge?.challengeNonce;
-  return typeof nonce === "string" ? key(nonce) : null;
+  return paymentNonceOf(record)?.toLowerCase() ?? null;
 }
 
 /**

@@ -14,7 +14,7 @@ import { type ChainIdentity, ChainIdentitySchema } from "../chain/chainIdentity.
 import { BaseError } from "../errors/base.js";
 import { HistoryRecordSchema, type HistoryRecord } from "../history/record/historyRecord.js";
 import { claimChainIdentityFile, readChainIdentityFile } from "../journal/chainIdentityFile.js";
-import { JournalRecordSchema, JournaledChallengeSchema, type JournaledChallenge, type JournalRecord } from "../journal/journalRecord.js";
+import { JournalRecordSchema, JournaledChallengeSchema, paymentNonceOf, type JournaledChallenge, type JournalRecord } from "../journal/journalRecord.js";
 import { openJsonlFile } from "../journal/jsonlFile.js";
 import { lockJournal } from "../journal/journalLock.js";
 
@@ -168,7 +168,7 @@ async function writePostgresState(pool: pg.Pool, backup: StateBackup): Promise<v
     }
     for (const record of backup.journal) {
       await client.query("insert into journal_records (challenge_nonce, type, record) values ($1, $2, $3)", [
-        paymentNonceOf(record),
+        paymentNonceOf(record)?.toLowerCase() ?? null,
         record.type,
         JSON.stringify(record),
       ]);
@@ -187,13 +187,6 @@ async function writePostgresState(pool: pg.Pool, backup: StateBackup): Promise<v
   } finally {
     client.release();
   }
-}
-
-// As the PostgreSQL adapter keys journal rows: the payment a record names, lower-cased.
-function paymentNonceOf(record: JournalRecord): string | null {
-  const named = record as { challengeNonce?: unknown; challenge?: { challengeNonce?: unknown } };
-  const nonce = named.challengeNonce ?? named.challenge?.challengeNonce;
-  return typeof nonce === "string" ? nonce.toLowerCase() : null;
 }
 
 // Complete lines only: a line still being appended (no newline yet) is not part of the state.
