@@ -237,8 +237,16 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     open_intents: book.openIntents().length,
     ...(shared ? { storage: shared.kind } : {}),
   });
-  const historyCaughtUp = (await history?.recorder.reconcile(book.list())) ?? 0;
-  if (historyCaughtUp > 0) logger.info("history_reconciled", { records: historyCaughtUp });
+  const reconcileHistory = async () => {
+    const caughtUp = (await history?.recorder.reconcile(book.list())) ?? 0;
+    if (caughtUp > 0) logger.info("history_reconciled", { records: caughtUp });
+  };
+  // A history still loading is reconciled once loaded.
+  if (history?.loading)
+    void history.loading
+      .then(reconcileHistory)
+      .catch((error: unknown) => logger.warn("history_reconcile_failed", { error: error instanceof Error ? error.name : "unknown" }));
+  else await reconcileHistory();
 
   const network = toNetwork(config.network.chain_id);
   const treasury = getAddress(config.settlement.treasury);

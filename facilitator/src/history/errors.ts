@@ -56,6 +56,15 @@ export class PaymentHistoryFileError extends BaseError {
   }
 }
 
+/** The history file could not be read (a damaged record): reads answer 503 and no intent is written until it is repaired. */
+export class HistoryUnavailableError extends HttpAnswerError {
+  override name = "HistoryUnavailableError";
+
+  constructor({ cause }: { cause?: unknown } = {}) {
+    super("payment history is unavailable: the history file could not be read", { status: 503, cause });
+  }
+}
+
 /** A history write was refused or failed; settlement treats a failed intent write as "do not burn". */
 export class HistoryWriteError extends BaseError {
   override name = "HistoryWriteError";

@@ -5,6 +5,12 @@
  * either way. Otherwise it opens the history file, or with `[storage]` the database's shared history log
  * (`record/`), builds the recorder for settlement, wallet
  * login and identity tokens (`login/`), reads, and (with the whole proof group) the proof service (`proofs/`).
+ *
+ * Startup waits at most {@link HISTORY_START_WAIT_MS} for the stored records to be folded; a larger history goes
+ * on loading after the daemon is up, and history reads and writes wait for it (so a paid request in those
+ * seconds waits, it is never served on half a history). A damaged record found within the wait stops startup;
+ * one found later leaves history unavailable (503, and settles refuse with `intent_not_recorded`), logged as
+ * `history_unavailable`.
  */
 import type { Address } from "viem";
 
@@ -21,7 +27,7 @@ import { defaultHistoryPolicy, type HistoryPolicy } from "./proofs/historyPolicy
 import { loadProofIssuer } from "./proofs/loadProofIssuer.js";
 import { createProofArtifactStore } from "./proofs/proofArtifactStore.js";
 import { createHistoryRecorder, type PaymentHistoryRecorder } from "./record/createHistoryRecorder.js";
-import { type OpenHistoryFile, openPaymentHistory } from "./record/openPaymentHistory.js";
+import { type HistoryLoad, type OpenHistoryFile, openPaymentHistory, type PaymentHistory } from "./record/openPaymentHistory.js";
 import { openSharedPaymentHistory } from "./record/openSharedPaymentHistory.js";
 import type { HistoryLogPort } from "../storage/storagePorts.js";
 
@@ -39,12 +45,19 @@ export type HistoryOptions = {
   policy?: HistoryPolicy | undefined;
   /** Opens the history file; tests pass one whose writes can fail. */
   openFile?: OpenHistoryFile | undefined;
+  /** How long startup waits for the stored history; default {@link HISTORY_START_WAIT_MS}. */
+  startWaitMs?: number | undefined;
   /** Wall clock in unix milliseconds, for tests. */
   now?: (() => number) | undefined;
 };
 
+/** How long startup waits for the stored history before it lets the fold finish in the background. */
+export const HISTORY_START_WAIT_MS = 1_000;
+
 /** What the daemon wires when history is on. */
 export type OpenedHistory = {
+  /** Still folding the stored records when startup went on; resolves when done (never rejects). */
+  loading: Promise<void> | undefined;
   /** Goes into settlement and the finalize loop in place of `noHistory`. */
   recorder: PaymentHistoryRecorder;
   /** Goes into the app's dependencies; its presence registers the `/history/*` routes. */
@@ -83,8 +96,22 @@ export async function openHistory({ env, recipient, logger, historyLog, options 
   // Everything that can refuse the configuration runs before the file is opened, so a refusal leaks no handle.
   const tokens = createIdentityTokens({ secret: settings.identitySecret, issuer: settings.loginDomain, ttlSeconds: options.tokenTtlSeconds, now });
   const issuer = parsed.proofs === undefined ? undefined : await loadProofIssuer(parsed.proofs, nowSeconds());
-  const history = historyLog === undefined ? await openPaymentHistory(settings.path, options.openFile) : await openSharedPaymentHistory(historyLog);
-  if (history.tornLine) logger.warn("history_torn_line_repaired", { line: history.tornLine.lineNumber, bytes: history.tornLine.bytes });
+  const history = historyLog === undefined ? await openPaymentHistory(settings.path, options.openFile) : openSharedPaymentHistory(historyLog);
+  const started = now();
+  const report = (load: HistoryLoad) => {
+    if (load.tornLine) logger.warn("history_torn_line_repaired", { line: load.tornLine.lineNumber, bytes: load.tornLine.bytes });
+    logger.info("history_loaded", { records: load.records, ms: now() - started });
+  };
+  const inTime = await settlesWithin(history.loaded, options.startWaitMs ?? HISTORY_START_WAIT_MS);
+  if (inTime) {
+    try {
+      report(await history.loaded);
+    } catch (error) {
+      await history.close();
+      throw error;
+    }
+  } else logger.info("history_loading", { message: "the stored history is large: it goes on loading in the background; history reads and writes wait for it" });
+  const loading = inTime ? undefined : background(history, report, logger);
 
   const identitySource = options.identitySource ?? "wallet-token";
   const proofs =
@@ -109,15 +136,43 @@ export async function openHistory({ env, recipient, logger, historyLog, options 
   if (identitySource === "legacy-headers")
     logger.warn("history_legacy_header_identity", { message: "x-history-* headers are trusted as identity; use only on a trusted network" });
   logger.info("history_enabled", {
-    records: history.book.entries().length,
     ...(historyLog === undefined ? {} : { storage: "shared" }),
     proofs: issuer !== undefined,
     wallet_login: (["payer", "provider"] as const).filter((subject) => settings.wallets[subject] !== undefined),
     provider_settlement_evidence: settings.providerSettlementEvidence,
   });
   return {
+    loading,
     recorder: createHistoryRecorder({ history, bindings: settings.bindings, recipient, now: nowSeconds }),
     service,
     close: history.close,
   };
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = promise.then(
+    () => true as const,
+    () => true as const,
+  );
+  try {
+    return await Promise.race([settled, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// A damaged record found after startup leaves history unavailable: said once, loudly, by name only.
+async function background(history: PaymentHistory, report: (load: HistoryLoad) => void, logger: Logger): Promise<void> {
+  try {
+    report(await history.loaded);
+  } catch (error) {
+    logger.error("history_unavailable", {
+      error: error instanceof Error ? error.name : "unknown",
+      message: error instanceof Error ? error.message : "the history could not be read",
+    });
+  }
 }

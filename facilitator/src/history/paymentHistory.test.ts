@@ -10,7 +10,7 @@ import { createHistoryClient, type HistoryPaymentView } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { runVerifyProof } from "./commands/verifyProof.js";
-import { openJsonlFile, type JsonlFile } from "../journal/jsonlFile.js";
+import { openFoldedJsonlFile, type FoldedJsonlFile } from "../journal/jsonlFile.js";
 import {
   balanceOf,
   broadcastBurn,
@@ -115,8 +115,8 @@ describe("payment history with a real daemon", () => {
   it("aborts a settle whose intent cannot be written: nothing burned, and the same payload succeeds once history is writable", async () => {
     const environment = await historyEnvironment({ proofs: false });
     const failing = { on: true };
-    const openFile = async (path: string): Promise<JsonlFile> => {
-      const file = await openJsonlFile(path);
+    const openFile = async (path: string, fold: (value: unknown, lineNumber: number) => void): Promise<FoldedJsonlFile> => {
+      const file = await openFoldedJsonlFile(path, fold);
       return { ...file, append: (value) => (failing.on ? Promise.reject(new Error("EIO: history disk failed")) : file.append(value)) };
     };
     const daemon = await startTestDaemon(stack, "history-intent-failure", {}, { ...stack.env, ...environment.env }, { history: { openFile } });

@@ -29,50 +29,88 @@ export type JsonlFile = {
   close: () => Promise<void>;
 };
 
-/** Opens (creating if missing) the JSONL file at `path`. */
+/** Opens (creating if missing) the JSONL file at `path`, reading every line into memory. */
 export async function openJsonlFile(path: string): Promise<JsonlFile> {
-  await mkdir(dirname(path), { recursive: true });
-  const handle = await open(path, "a+");
+  const lines: unknown[] = [];
+  const file = await openFoldedJsonlFile(path, (value) => lines.push(value));
   try {
-    const { lines, tornLine, validBytes } = parse(await handle.readFile("utf8"), path);
-    if (tornLine) {
-      await handle.truncate(validBytes);
-      await handle.sync();
-    }
-    return { lines, tornLine, ...appender(path, handle) };
+    const { tornLine } = await file.loaded;
+    return { lines, tornLine, append: file.append, appendMany: file.appendMany, replace: file.replace, close: file.close };
   } catch (error) {
-    await handle.close();
+    await file.close();
     throw error;
   }
 }
 
-function parse(text: string, path: string) {
-  const lines: unknown[] = [];
-  let tornLine: JsonlFile["tornLine"];
-  let offset = 0;
-  let lineNumber = 0;
-  while (offset < text.length) {
-    lineNumber++;
-    const end = text.indexOf("\n", offset);
-    if (end === -1) {
-      tornLine = { lineNumber, bytes: Buffer.byteLength(text.slice(offset)) };
-      break;
-    }
-    const line = text.slice(offset, end);
-    offset = end + 1;
-    if (line.trim() === "") continue;
-    try {
-      lines.push(JSON.parse(line));
-    } catch (cause) {
-      throw new CorruptJournalError({ path, lineNumber, cause });
-    }
-  }
-  return { lines, tornLine, validBytes: Buffer.byteLength(text.slice(0, offset)) };
+/** A JSONL file read by streaming its lines into a fold instead of into memory. */
+export type FoldedJsonlFile = Omit<JsonlFile, "lines" | "tornLine"> & {
+  /**
+   * Resolves once every complete line went through the fold (and a torn last line was cut off); rejects with
+   * `CorruptJournalError` on a damaged line. Appends queue behind it, so none lands before the read ends.
+   */
+  readonly loaded: Promise<{ lines: number; tornLine: JsonlFile["tornLine"] }>;
+};
+
+/**
+ * Opens (creating if missing) the JSONL file at `path` and starts folding its lines into `fold`, in file order,
+ * a chunk at a time: memory stays one chunk, and the event loop runs between chunks. The caller decides
+ * whether to wait for `loaded`.
+ */
+export async function openFoldedJsonlFile(path: string, fold: (value: unknown, lineNumber: number) => void): Promise<FoldedJsonlFile> {
+  await mkdir(dirname(path), { recursive: true });
+  const handle = await open(path, "a+");
+  const loaded = readLines(handle, path, fold);
+  // The rejection is the caller's to see through `loaded`; the queue only needs to know the read is over.
+  loaded.catch(() => undefined);
+  return { loaded, ...appender(path, handle, loaded) };
 }
 
-function appender(path: string, opened: FileHandle): Pick<JsonlFile, "append" | "appendMany" | "replace" | "close"> {
+const READ_CHUNK_BYTES = 4 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+async function readLines(handle: FileHandle, path: string, fold: (value: unknown, lineNumber: number) => void) {
+  const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let carry = Buffer.alloc(0);
+  let position = 0;
+  let lineNumber = 0;
+  let validBytes = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const data = carry.length === 0 ? chunk.subarray(0, bytesRead) : Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
+    let start = 0;
+    for (let end = data.indexOf(NEWLINE, start); end !== -1; end = data.indexOf(NEWLINE, start)) {
+      lineNumber++;
+      const line = data.toString("utf8", start, end);
+      validBytes += end + 1 - start;
+      start = end + 1;
+      if (line.trim() === "") continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (cause) {
+        throw new CorruptJournalError({ path, lineNumber, cause });
+      }
+      fold(value, lineNumber);
+    }
+    // A copy: `chunk` is reused by the next read.
+    carry = Buffer.from(data.subarray(start));
+  }
+  const tornLine = carry.length === 0 ? undefined : { lineNumber: lineNumber + 1, bytes: carry.length };
+  if (tornLine) {
+    await handle.truncate(validBytes);
+    await handle.sync();
+  }
+  return { lines: lineNumber, tornLine };
+}
+
+function appender(path: string, opened: FileHandle, read: Promise<unknown>): Pick<JsonlFile, "append" | "appendMany" | "replace" | "close"> {
   let handle = opened;
-  let tail: Promise<void> = Promise.resolve();
+  let tail: Promise<void> = read.then(
+    () => undefined,
+    () => undefined,
+  );
   const enqueue = (operation: () => Promise<void>): Promise<void> => {
     const run = tail.then(operation);
     // A failed operation must not wedge the ones queued after it; each caller still sees its own failure.

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { HistoryWriteError } from "../errors.js";
-import { openJsonlFile, type JsonlFile } from "../../journal/jsonlFile.js";
+import { openFoldedJsonlFile, type FoldedJsonlFile } from "../../journal/jsonlFile.js";
 import { createHistoryRecorder } from "./createHistoryRecorder.js";
 import { openPaymentHistory, type PaymentHistory } from "./openPaymentHistory.js";
 import {
@@ -28,8 +28,8 @@ afterEach(async () => {
 
 /** A history file whose appends fail while `failing.on` is set. */
 function failingFile(failing: { on: boolean }) {
-  return async (path: string): Promise<JsonlFile> => {
-    const file = await openJsonlFile(path);
+  return async (path: string, fold: (value: unknown, lineNumber: number) => void): Promise<FoldedJsonlFile> => {
+    const file = await openFoldedJsonlFile(path, fold);
     return {
       ...file,
       append: (value) => (failing.on ? Promise.reject(Object.assign(new Error("no space left on device"), { code: "ENOSPC" })) : file.append(value)),
@@ -96,7 +96,7 @@ describe("createHistoryRecorder", () => {
     const path = environment?.files.history ?? "";
     await writeFile(path, `${await readFile(path, "utf8")}{"v":1,"type":"acc`);
     const reopened = await open();
-    expect(history?.tornLine).toEqual({ lineNumber: 2, bytes: 18 });
+    expect((await history?.loaded)?.tornLine).toEqual({ lineNumber: 2, bytes: 18 });
     const written = await reopened.recorder.reconcile([
       {
         challenge: { challengeNonce: payment.challengeNonce },
@@ -117,6 +117,10 @@ describe("createHistoryRecorder", () => {
   it("fails to open a history file with a line it does not understand", async () => {
     environment = await createHistoryTestEnvironment({ proofs: false });
     await writeFile(environment.files.history, '{"v":1,"type":"intent"}\n');
-    await expect(openPaymentHistory(environment.files.history)).rejects.toMatchObject({ name: "PaymentHistoryFileError" });
+    const damaged = await openPaymentHistory(environment.files.history);
+    await expect(damaged.loaded).rejects.toMatchObject({ name: "PaymentHistoryFileError" });
+    // Every read and write then refuses by name instead of showing a half-read history.
+    await expect(damaged.catchUp()).rejects.toMatchObject({ name: "HistoryUnavailableError", status: 503 });
+    await damaged.close();
   });
 });

@@ -1,52 +1,84 @@
 /**
  * The payment history file at `PAYMENT_HISTORY_PATH` over the journal's crash-safe JSONL file: each append is
  * fsynced before it resolves and is applied to the in-memory book only after, so what reads show is durable;
- * a torn last line is cut off at open and reported.
+ * a torn last line is cut off and reported.
+ *
+ * The file is folded into the book a chunk at a time from the moment it is opened, and `loaded` says when the
+ * fold is over: a daemon with a million records can serve before its history is read. Every read and write
+ * awaits the fold first (`catchUp`), so none of them sees a half-read history.
  */
-import { openJsonlFile, type JsonlFile } from "../../journal/jsonlFile.js";
-import { PaymentHistoryFileError } from "../errors.js";
+import { type FoldedJsonlFile, openFoldedJsonlFile } from "../../journal/jsonlFile.js";
+import { HistoryUnavailableError, PaymentHistoryFileError } from "../errors.js";
 import { describeIssues } from "@svc/scheme";
 import { HistoryRecordSchema, type HistoryRecord } from "./historyRecord.js";
 import { PaymentHistoryBook } from "./paymentHistoryBook.js";
 
-/** Opens a JSONL file; replaceable so a test can make writes fail. */
-export type OpenHistoryFile = (path: string) => Promise<JsonlFile>;
+/** Opens a JSONL file folding its lines; replaceable so a test can make writes fail. */
+export type OpenHistoryFile = (path: string, fold: (value: unknown, lineNumber: number) => void) => Promise<FoldedJsonlFile>;
+
+/** What the fold of the stored history found. */
+export type HistoryLoad = {
+  /** Records folded. */
+  records: number;
+  /** The torn last line cut off, if any. */
+  tornLine: { lineNumber: number; bytes: number } | undefined;
+};
 
 /** An open payment history. */
 export type PaymentHistory = {
   readonly book: PaymentHistoryBook;
-  /** The torn last line cut off at open, if any. */
-  readonly tornLine: JsonlFile["tornLine"];
-  /** Folds what other instances appended since the last call; every read awaits it first (nothing to do for the file). */
+  /** Resolves once the stored records are in the book; rejects with `PaymentHistoryFileError` on a damaged record. */
+  readonly loaded: Promise<HistoryLoad>;
+  /**
+   * Waits until the book holds every record stored so far, the file's or other instances'; every read awaits it
+   * first. Rejects with `HistoryUnavailableError` (503) when the history could not be read.
+   */
   catchUp: () => Promise<void>;
   /** Appends one line durably, then folds it into the book. */
   append: (record: HistoryRecord) => Promise<void>;
   close: () => Promise<void>;
 };
 
-/** Opens (creating if missing) the payment history at `path`; throws `PaymentHistoryFileError`. */
-export async function openPaymentHistory(path: string, openFile: OpenHistoryFile = openJsonlFile): Promise<PaymentHistory> {
-  let file: JsonlFile;
+/**
+ * Opens (creating if missing) the payment history at `path` and starts folding it; throws
+ * `PaymentHistoryFileError` when the file cannot be opened.
+ */
+export async function openPaymentHistory(path: string, openFile: OpenHistoryFile = openFoldedJsonlFile): Promise<PaymentHistory> {
+  const book = new PaymentHistoryBook();
+  let records = 0;
+  const fold = (line: unknown, lineNumber: number) => {
+    const parsed = HistoryRecordSchema.safeParse(line);
+    if (!parsed.success) throw new PaymentHistoryFileError({ path, reason: `record ${lineNumber} is not a history record (${describeIssues(parsed.error)})` });
+    book.apply(parsed.data);
+    records++;
+  };
+  let file: FoldedJsonlFile;
   try {
-    file = await openFile(path);
+    file = await openFile(path, fold);
   } catch (cause) {
     throw new PaymentHistoryFileError({ path, reason: "cannot be opened or is damaged", cause });
   }
-  const book = new PaymentHistoryBook();
-  for (const [index, line] of file.lines.entries()) {
-    const parsed = HistoryRecordSchema.safeParse(line);
-    if (!parsed.success) {
-      await file.close();
-      throw new PaymentHistoryFileError({ path, reason: `record ${index + 1} is not a history record (${describeIssues(parsed.error)})` });
+  const loaded = file.loaded.then(
+    ({ tornLine }): HistoryLoad => ({ records, tornLine }),
+    (cause: unknown) => {
+      throw cause instanceof PaymentHistoryFileError ? cause : new PaymentHistoryFileError({ path, reason: "cannot be read or is damaged", cause });
+    },
+  );
+  // Seen by whoever awaits `loaded` or `catchUp`; not an unhandled rejection meanwhile.
+  loaded.catch(() => undefined);
+  const catchUp = async () => {
+    try {
+      await loaded;
+    } catch (cause) {
+      throw new HistoryUnavailableError({ cause });
     }
-    book.apply(parsed.data);
-  }
+  };
   return {
     book,
-    tornLine: file.tornLine,
-    // One process writes the file, so the book already holds every line.
-    catchUp: async () => undefined,
+    loaded,
+    catchUp,
     append: async (record) => {
+      await catchUp();
       await file.append(record);
       book.apply(record);
     },

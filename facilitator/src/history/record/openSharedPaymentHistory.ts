@@ -9,14 +9,16 @@ import type { HistoryLogPort } from "../../storage/storagePorts.js";
 import type { PaymentHistory } from "./openPaymentHistory.js";
 import { PaymentHistoryBook } from "./paymentHistoryBook.js";
 
-/** Opens the shared history over `log` and folds what it holds so far. */
-export async function openSharedPaymentHistory(log: HistoryLogPort): Promise<PaymentHistory> {
+/** Opens the shared history over `log` and starts folding what it holds so far (`loaded`). */
+export function openSharedPaymentHistory(log: HistoryLogPort): PaymentHistory {
   const book = new PaymentHistoryBook();
   const follower = createJournalFollower(log, (record) => book.apply(record));
-  await follower.catchUp();
+  // Reads queue behind this first catch-up, as behind any other.
+  const loaded = follower.catchUp().then((records) => ({ records, tornLine: undefined }));
+  loaded.catch(() => undefined);
   return {
     book,
-    tornLine: undefined,
+    loaded,
     catchUp: async () => {
       await follower.catchUp();
     },

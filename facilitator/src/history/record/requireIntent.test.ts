@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 
-import { openJsonlFile, type JsonlFile } from "../../journal/jsonlFile.js";
+import { openFoldedJsonlFile, type FoldedJsonlFile } from "../../journal/jsonlFile.js";
 import { createLogger } from "../../log/createLogger.js";
 import {
   buildHistoryPayment,
@@ -33,10 +33,13 @@ describe("requireIntent (the intent policy)", () => {
   it("refuses with intent_not_recorded when the write fails, logs the error's name, and records on retry", async () => {
     environment = await createHistoryTestEnvironment({ proofs: false });
     const failing = { on: true };
-    history = await openPaymentHistory(environment.files.history, async (path): Promise<JsonlFile> => {
-      const file = await openJsonlFile(path);
-      return { ...file, append: (value) => (failing.on ? Promise.reject(new Error("no space left on device")) : file.append(value)) };
-    });
+    history = await openPaymentHistory(
+      environment.files.history,
+      async (path: string, fold: (value: unknown, lineNumber: number) => void): Promise<FoldedJsonlFile> => {
+        const file = await openFoldedJsonlFile(path, fold);
+        return { ...file, append: (value) => (failing.on ? Promise.reject(new Error("no space left on device")) : file.append(value)) };
+      },
+    );
     const recorder = createHistoryRecorder({ history, bindings: TEST_BINDINGS, recipient: TEST_RECIPIENT, now: () => 1_900_000_000 });
     const { lines, logger } = capturedLogger();
     const payment = buildHistoryPayment();

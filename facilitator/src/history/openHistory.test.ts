@@ -1,0 +1,95 @@
+import { writeFile } from "node:fs/promises";
+import { afterEach, describe, expect, it } from "vitest";
+
+import { type FoldedJsonlFile, openFoldedJsonlFile } from "../journal/jsonlFile.js";
+import { createLogger } from "../log/createLogger.js";
+import { type OpenedHistory, openHistory } from "./openHistory.js";
+import {
+  buildHistoryPayment,
+  createHistoryTestEnvironment,
+  type HistoryTestEnvironment,
+  TEST_BINDINGS,
+  TEST_RECIPIENT,
+} from "./testing/historyTestEnvironment.js";
+
+let environment: HistoryTestEnvironment | undefined;
+let opened: OpenedHistory | undefined;
+
+afterEach(async () => {
+  await opened?.close();
+  opened = undefined;
+  await environment?.close();
+  environment = undefined;
+});
+
+function capturedLogger() {
+  const lines: Record<string, unknown>[] = [];
+  return { lines, logger: createLogger({ write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) }) };
+}
+
+/** A history file whose fold is reported done only when the test says so: a history too large to read at startup. */
+function gatedFile() {
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const openFile = async (path: string, fold: (value: unknown, lineNumber: number) => void): Promise<FoldedJsonlFile> => {
+    const file = await openFoldedJsonlFile(path, fold);
+    return { ...file, loaded: gate.then(() => file.loaded) };
+  };
+  return { openFile, open: () => open() };
+}
+
+const payer = { subject: "payer", ...TEST_BINDINGS.payer } as const;
+
+describe("openHistory with a history that takes longer than startup waits", () => {
+  it("starts without it, makes reads and writes wait for the fold, then serves every stored record", async () => {
+    environment = await createHistoryTestEnvironment({ proofs: false });
+    const stored = buildHistoryPayment();
+    const first = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger: capturedLogger().logger });
+    await first?.recorder.recordIntent(stored);
+    await first?.close();
+
+    const { lines, logger } = capturedLogger();
+    const gated = gatedFile();
+    opened = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger, options: { openFile: gated.openFile, startWaitMs: 0 } });
+    expect(opened?.loading).toBeInstanceOf(Promise);
+    expect(lines.map((line) => line.event)).toContain("history_loading");
+    expect(lines.map((line) => line.event)).not.toContain("history_loaded");
+
+    const service = opened?.service;
+    if (service === undefined) throw new Error("history is on");
+    const listed = service.listPayments(payer);
+    const fresh = buildHistoryPayment({ challengeNonce: `0x${"c2".repeat(32)}` });
+    const recorded = opened?.recorder.recordIntent(fresh);
+    // Neither the read nor the write may finish on a half-read history.
+    const early = await Promise.race([listed.then(() => "answered"), recorded?.then(() => "written"), Promise.resolve("waiting")]);
+    expect(early).toBe("waiting");
+
+    gated.open();
+    await opened?.loading;
+    await recorded;
+    expect((await listed).map((payment) => payment.paymentId)).toContain(stored.challengeNonce.toLowerCase());
+    expect((await service.listPayments(payer)).map((payment) => payment.paymentId)).toEqual(
+      [stored, fresh].map((payment) => payment.challengeNonce.toLowerCase()),
+    );
+    expect(lines.find((line) => line.event === "history_loaded")).toMatchObject({ records: 1 });
+  });
+
+  it("fails startup on a damaged record found within the wait, and leaves history unavailable (503) on one found later", async () => {
+    environment = await createHistoryTestEnvironment({ proofs: false });
+    await writeFile(environment.files.history, '{"v":1,"type":"nonsense"}\n');
+    await expect(openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger: capturedLogger().logger })).rejects.toMatchObject({
+      name: "PaymentHistoryFileError",
+    });
+
+    const { lines, logger } = capturedLogger();
+    const gated = gatedFile();
+    opened = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger, options: { openFile: gated.openFile, startWaitMs: 0 } });
+    gated.open();
+    await opened?.loading;
+    expect(lines.find((line) => line.event === "history_unavailable")).toMatchObject({ level: "error", error: "PaymentHistoryFileError" });
+    await expect(opened?.service.listPayments(payer)).rejects.toMatchObject({ name: "HistoryUnavailableError", status: 503 });
+    await expect(opened?.recorder.recordIntent(buildHistoryPayment())).rejects.toMatchObject({ name: "HistoryWriteError" });
+  });
+});
