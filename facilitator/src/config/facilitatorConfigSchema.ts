@@ -230,6 +230,9 @@ const settlementTable = table({
   // How long archived records of closed payments are kept (file `.archive` and PostgreSQL `journal_archive`);
   // unset keeps them for the operator's own records policy.
   archive_retention_days: integerField(1, 36_500).optional(),
+  // How long a late burn stays in the live journal (listed by status and the operator page) before it is
+  // archived with its closed payment, counted from its record.
+  late_burn_retention_days: integerField(1, 36_500).default(90),
   // The spec leaves the permit receipt polling bound open: past it /settle answers pending_burn.
   permit_receipt_timeout_ms: integerField(100, 120_000).default(15_000),
 });

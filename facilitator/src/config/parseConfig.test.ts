@@ -31,6 +31,7 @@ describe("parseConfig: a valid file", () => {
       settlement: {
         challenge_ttl_seconds: 60,
         expired_challenge_retention_seconds: 0,
+        late_burn_retention_days: 30,
         permit_receipt_timeout_ms: 15_000,
         journal: "/var/lib/svc/journal.jsonl",
       },
@@ -72,6 +73,7 @@ describe("parseConfig: a valid file", () => {
         journal: "/var/lib/svc/journal.jsonl",
         challenge_ttl_seconds: 60,
         expired_challenge_retention_seconds: 0,
+        late_burn_retention_days: 30,
         permit_receipt_timeout_ms: 15_000,
       },
       fee: {

@@ -173,6 +173,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
   const archiveDays = config.settlement.archive_retention_days;
   const compaction = {
     retentionSeconds: config.settlement.expired_challenge_retention_seconds,
+    lateBurnRetentionSeconds: config.settlement.late_burn_retention_days * 86_400,
     archiveRetentionSeconds: archiveDays === undefined ? undefined : archiveDays * 86_400,
     now: unixNow,
   };

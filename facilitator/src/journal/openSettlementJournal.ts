@@ -33,6 +33,8 @@ export type SettlementJournal = {
 export type JournalCompactionOptions = {
   /** `settlement.expired_challenge_retention_seconds`. */
   retentionSeconds: number;
+  /** `settlement.late_burn_retention_days` in seconds; unset keeps late burns in the journal. */
+  lateBurnRetentionSeconds?: number | undefined;
   /** Unix seconds. */
   now: () => number;
   /** Appends between automatic compactions (default {@link COMPACT_EVERY_APPENDS}). */
@@ -68,7 +70,7 @@ export async function openSettlementJournal(path: string | null, options?: Journ
   const compact = async (): Promise<number> => {
     if (options === undefined) return 0;
     sinceCompaction = 0;
-    const { keep, drop } = planCompaction(held, options.now(), options.retentionSeconds);
+    const { keep, drop } = planCompaction(held, options.now(), options);
     const trim =
       options.archiveRetentionSeconds === undefined ? async () => undefined : () => trimArchive(options.now() - (options.archiveRetentionSeconds as number));
     if (drop.length === 0) {

@@ -73,13 +73,40 @@ describe("planCompaction", () => {
       { type: "failed", challengeNonce: nonce(8), reason: "evidence gone", at: 1 }, // failed: goes
       { type: "late_burn", challenge: challenge(9, old), path: "self-transfer", burnTxHash: hash(9), value: "1", blockTimestamp: old + 5, at: 1 }, // kept for the operator
     ];
-    const { keep, drop } = planCompaction(records, now, RETENTION);
+    const { keep, drop } = planCompaction(records, now, { retentionSeconds: RETENTION });
     const nonces = (list: JournalRecord[]) => [
       ...new Set(list.map((record) => ("challenge" in record ? (record.challenge as JournaledChallenge).challengeNonce : record.challengeNonce))),
     ];
     expect(nonces(drop)).toEqual([nonce(1), nonce(3), nonce(7), nonce(8)]);
     expect(nonces(keep)).toEqual([nonce(2), nonce(4), nonce(5), nonce(6), nonce(9)]);
     expect(keep.length + drop.length).toBe(records.length);
+  });
+});
+
+describe("planCompaction of late burns", () => {
+  const now = 10_000_000;
+  const lateBurn = (n: number, at: number): JournalRecord => ({
+    type: "late_burn",
+    challenge: challenge(n, 1_000),
+    path: "self-transfer",
+    burnTxHash: hash(n),
+    value: "1",
+    blockTimestamp: 1_005,
+    at,
+  });
+  const LATE_BURN_RETENTION = 90 * 86_400;
+
+  it("keeps a late burn for its retention after it was recorded, then archives it with its challenge", () => {
+    const recorded = [issued(1, 1_000), lateBurn(1, now - LATE_BURN_RETENTION + 1), issued(2, 1_000), lateBurn(2, now - LATE_BURN_RETENTION - 1)];
+    const { keep, drop } = planCompaction(recorded, now, { retentionSeconds: RETENTION, lateBurnRetentionSeconds: LATE_BURN_RETENTION });
+    expect(keep).toEqual(recorded.slice(0, 2));
+    expect(drop).toEqual(recorded.slice(2));
+  });
+
+  it("counts from the latest late burn of a payment, and keeps late burns for good without a retention", () => {
+    const twice = [issued(3, 1_000), lateBurn(3, now - LATE_BURN_RETENTION - 1), lateBurn(3, now - 10)];
+    expect(planCompaction(twice, now, { retentionSeconds: RETENTION, lateBurnRetentionSeconds: LATE_BURN_RETENTION }).drop).toEqual([]);
+    expect(planCompaction([issued(4, 1_000), lateBurn(4, 1)], now, { retentionSeconds: RETENTION }).drop).toEqual([]);
   });
 });
 
@@ -106,11 +133,11 @@ describe("journal compaction", () => {
     const recent = now - RETENTION + 1;
     const closed = (n: number, expiresAt: number) => [accepted(n, expiresAt), finalized(n), feeSettled(n)];
     const both = [...closed(1, old), ...closed(2, old), sweep(1, 2)];
-    expect(planCompaction(both, now, RETENTION).keep).toEqual([]);
+    expect(planCompaction(both, now, { retentionSeconds: RETENTION }).keep).toEqual([]);
     const oneRecent = [...closed(1, old), ...closed(2, recent), sweep(1, 2)];
-    expect(planCompaction(oneRecent, now, RETENTION).keep).toEqual([...closed(2, recent), sweep(1, 2)]);
+    expect(planCompaction(oneRecent, now, { retentionSeconds: RETENTION }).keep).toEqual([...closed(2, recent), sweep(1, 2)]);
     const oneOwing = [...closed(1, old), accepted(3, old), finalized(3), sweep(1, 3)];
-    expect(planCompaction(oneOwing, now, RETENTION).keep).toEqual([accepted(3, old), finalized(3), sweep(1, 3)]);
+    expect(planCompaction(oneOwing, now, { retentionSeconds: RETENTION }).keep).toEqual([accepted(3, old), finalized(3), sweep(1, 3)]);
   });
 
   it("moves closed records to the archive, keeps the rest, and the reopened journal restores exactly the rest", async () => {

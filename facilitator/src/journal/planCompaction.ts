@@ -3,24 +3,34 @@
  * every payment ever made: a payment's records go once nothing can still happen to it and nobody can still ask
  * about it, i.e. once it is closed (finalized with its fee settled, failed, or never paid, with no open permit
  * intent) and its challenge is past `expiresAt + settlement.expired_challenge_retention_seconds`. Until then an
- * identical re-send still gets its answer and a late burn is still recognised. Late burns are always kept:
- * their recovery is manual and the operator lists them.
+ * identical re-send still gets its answer and a late burn is still recognised. A late burn stays for
+ * `settlement.late_burn_retention_days` after it was recorded (its recovery is manual and the operator lists
+ * it), then goes to the archive like any closed payment.
  */
 import { paymentNonceOf, type JournaledChallenge, type JournalRecord } from "./journalRecord.js";
 
 /** The records to keep (in their order) and the ones to archive. */
 export type CompactionPlan = { keep: JournalRecord[]; drop: JournalRecord[] };
 
-type Payment = { expiresAt: number | undefined; accepted: boolean; closed: boolean; openIntent: boolean; lateBurn: boolean };
+/** How long records stay after their payment closed. */
+export type CompactionRetention = {
+  /** `settlement.expired_challenge_retention_seconds`, counted from the challenge's expiry. */
+  retentionSeconds: number;
+  /** `settlement.late_burn_retention_days` in seconds, counted from the late burn's record; unset keeps late burns. */
+  lateBurnRetentionSeconds?: number | undefined;
+};
+
+type Payment = { expiresAt: number | undefined; accepted: boolean; closed: boolean; openIntent: boolean; lateBurnAt: number | undefined };
 
 /** Splits `records` into what stays in the journal and what may be archived, as of `now` (unix seconds). */
-export function planCompaction(records: readonly JournalRecord[], now: number, retentionSeconds: number): CompactionPlan {
+export function planCompaction(records: readonly JournalRecord[], now: number, retention: CompactionRetention): CompactionPlan {
+  const { retentionSeconds, lateBurnRetentionSeconds } = retention;
   const payments = new Map<string, Payment>();
   const paymentOf = (challengeNonce: string): Payment => {
     const key = challengeNonce.toLowerCase();
     let payment = payments.get(key);
     if (payment === undefined) {
-      payment = { expiresAt: undefined, accepted: false, closed: false, openIntent: false, lateBurn: false };
+      payment = { expiresAt: undefined, accepted: false, closed: false, openIntent: false, lateBurnAt: undefined };
       payments.set(key, payment);
     }
     return payment;
@@ -56,7 +66,7 @@ export function planCompaction(records: readonly JournalRecord[], now: number, r
         payment.openIntent = false;
         break;
       case "late_burn":
-        payment.lateBurn = true;
+        payment.lateBurnAt = Math.max(payment.lateBurnAt ?? 0, record.at);
         break;
       default:
         break;
@@ -72,7 +82,9 @@ export function planCompaction(records: readonly JournalRecord[], now: number, r
   const archivable = (challengeNonce: string): boolean => {
     const payment = paymentOf(challengeNonce);
     const pastRetention = payment.expiresAt !== undefined && payment.expiresAt + retentionSeconds < now;
-    return payment.closed && !payment.openIntent && !payment.lateBurn && pastRetention;
+    const lateBurnKept =
+      payment.lateBurnAt !== undefined && (lateBurnRetentionSeconds === undefined || payment.lateBurnAt + lateBurnRetentionSeconds >= now);
+    return payment.closed && !payment.openIntent && !lateBurnKept && pastRetention;
   };
   for (const record of records) {
     // An aggregated sweep belongs to every payment it covers: it goes with the last of them.

@@ -11,7 +11,7 @@
  */
 import type pg from "pg";
 import { JournalRecordSchema, paymentNonceOf, type JournalRecord } from "../journal/journalRecord.js";
-import { planCompaction } from "../journal/planCompaction.js";
+import { type CompactionRetention, planCompaction } from "../journal/planCompaction.js";
 
 // Distinct from the append and nonce locks (openPostgresStorage.ts).
 const COMPACTION_LOCK = 720_017_004;
@@ -22,7 +22,7 @@ export type PostgresCompaction = { archived: number; challengesDropped: number }
 /** Compacts as of `now` (unix seconds); `appendLock` is the advisory lock every journal append takes. */
 export async function compactPostgresJournal(
   pool: pg.Pool,
-  params: { now: number; retentionSeconds: number; appendLock: number; archiveRetentionSeconds?: number | undefined },
+  params: CompactionRetention & { now: number; appendLock: number; archiveRetentionSeconds?: number | undefined },
 ): Promise<PostgresCompaction> {
   const client = await pool.connect();
   try {
@@ -40,7 +40,7 @@ export async function compactPostgresJournal(
       seqOf.set(record, row.seq);
       return record;
     });
-    const { drop } = planCompaction(records, params.now, params.retentionSeconds);
+    const { drop } = planCompaction(records, params.now, params);
     const seqs = drop.map((record) => seqOf.get(record) as string);
     const closed = [...new Set(drop.flatMap(paymentNoncesOf))];
     if (seqs.length > 0) {

@@ -208,6 +208,7 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
         const moved = await compactPostgresJournal(pool, {
           now: compaction.now(),
           retentionSeconds: compaction.retentionSeconds,
+          lateBurnRetentionSeconds: compaction.lateBurnRetentionSeconds,
           archiveRetentionSeconds: compaction.archiveRetentionSeconds,
           appendLock: JOURNAL_APPEND_LOCK,
         });
