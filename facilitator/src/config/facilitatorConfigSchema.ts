@@ -281,6 +281,12 @@ const finalizeTable = table({
 // Stuck and dropped transactions (chain/createTransactionMonitor.ts). 30 s is a few blocks on every chain the
 // daemon runs on: long enough not to bump a transaction that is merely waiting for the next block. Fractions
 // are allowed for tests on anvil. Without max_fee_gwei replacements follow the market without a ceiling.
+// History is switched on by its environment group; how long it keeps closed payments is configuration.
+const historyTable = table({
+  // Unset keeps every record, as the specification's history does by default.
+  retention_days: integerField(1, 36_500).optional(),
+});
+
 const gasTable = table({
   replace_after_seconds: z
     .number({ error: "expected a number of seconds between 0.1 and 3600" })
@@ -399,6 +405,7 @@ export const facilitatorConfigSchema = table({
   daemon: daemonTable.prefault({}),
   finalize: finalizeTable.prefault({}),
   gas: gasTable.prefault({}),
+  history: historyTable.prefault({}),
   providers: providersTable.optional(),
   storage: storageTable.optional(),
   prover: proverTable.prefault({}),

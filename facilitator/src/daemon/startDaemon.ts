@@ -222,6 +222,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     recipient: getAddress(config.settlement.treasury),
     logger,
     historyLog: shared?.historyLog,
+    retentionSeconds: config.history.retention_days === undefined ? undefined : config.history.retention_days * 86_400,
     options: options.history,
   });
   // With [storage] the journal is the database's; the file journal is left closed.

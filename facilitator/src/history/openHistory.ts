@@ -73,6 +73,8 @@ export type OpenHistoryParameters = {
   logger: Logger;
   /** The storage's shared history log (`[storage]` on PostgreSQL): records go there, not to `PAYMENT_HISTORY_PATH`. */
   historyLog?: HistoryLogPort | undefined;
+  /** `history.retention_days` in seconds; unset keeps every record. */
+  retentionSeconds?: number | undefined;
   options?: HistoryOptions | undefined;
 };
 
@@ -83,7 +85,14 @@ export type OpenHistoryParameters = {
  * const history = await openHistory({ env: process.env, recipient: treasury, logger });
  * const recorder = history?.recorder ?? noHistory;
  */
-export async function openHistory({ env, recipient, logger, historyLog, options = {} }: OpenHistoryParameters): Promise<OpenedHistory | undefined> {
+export async function openHistory({
+  env,
+  recipient,
+  logger,
+  historyLog,
+  retentionSeconds,
+  options = {},
+}: OpenHistoryParameters): Promise<OpenedHistory | undefined> {
   const parsed = parseHistoryEnvironment(env);
   if (!parsed.enabled) {
     if (parsed.missing.length < 6) logger.warn("history_disabled", { missing: parsed.missing });
@@ -112,6 +121,7 @@ export async function openHistory({ env, recipient, logger, historyLog, options 
     }
   } else logger.info("history_loading", { message: "the stored history is large: it goes on loading in the background; history reads and writes wait for it" });
   const loading = inTime ? undefined : background(history, report, logger);
+  const retention = retentionSeconds === undefined ? undefined : keepRetention(history, retentionSeconds, nowSeconds, logger);
 
   const identitySource = options.identitySource ?? "wallet-token";
   const proofs =
@@ -145,7 +155,10 @@ export async function openHistory({ env, recipient, logger, historyLog, options 
     loading,
     recorder: createHistoryRecorder({ history, bindings: settings.bindings, recipient, now: nowSeconds }),
     service,
-    close: history.close,
+    close: async () => {
+      retention?.stop();
+      await history.close();
+    },
   };
 }
 
@@ -175,4 +188,23 @@ async function background(history: PaymentHistory, report: (load: HistoryLoad) =
       message: error instanceof Error ? error.message : "the history could not be read",
     });
   }
+}
+
+/** How often a retention is applied after the first time, right after the history is loaded. */
+export const HISTORY_PRUNE_INTERVAL_MS = 3_600_000;
+
+// The first pass waits for the load like any write; a failed pass is logged and the next one tries again.
+function keepRetention(history: PaymentHistory, retentionSeconds: number, nowSeconds: () => number, logger: Logger): { stop: () => void } {
+  const prune = async () => {
+    try {
+      const payments = await history.prune(nowSeconds(), retentionSeconds);
+      if (payments > 0) logger.info("history_pruned", { payments, retention_days: retentionSeconds / 86_400 });
+    } catch (error) {
+      logger.warn("history_prune_failed", { error: error instanceof Error ? error.name : "unknown" });
+    }
+  };
+  void prune();
+  const timer = setInterval(() => void prune(), HISTORY_PRUNE_INTERVAL_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

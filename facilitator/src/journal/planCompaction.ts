@@ -82,8 +82,7 @@ export function planCompaction(records: readonly JournalRecord[], now: number, r
   const archivable = (challengeNonce: string): boolean => {
     const payment = paymentOf(challengeNonce);
     const pastRetention = payment.expiresAt !== undefined && payment.expiresAt + retentionSeconds < now;
-    const lateBurnKept =
-      payment.lateBurnAt !== undefined && (lateBurnRetentionSeconds === undefined || payment.lateBurnAt + lateBurnRetentionSeconds >= now);
+    const lateBurnKept = payment.lateBurnAt !== undefined && (lateBurnRetentionSeconds === undefined || payment.lateBurnAt + lateBurnRetentionSeconds >= now);
     return payment.closed && !payment.openIntent && !lateBurnKept && pastRetention;
   };
   for (const record of records) {

@@ -228,6 +228,9 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
     },
     historyLog: {
       append: appendHistory,
+      forget: async (paymentIds) => {
+        await pool.query("delete from history_records where payment_id = any($1::text[])", [paymentIds]);
+      },
       readSince: async (cursor = 0n) => {
         const { rows } = await pool.query<{ seq: string; record: unknown }>("select seq, record from history_records where seq > $1 order by seq", [
           cursor.toString(),

@@ -44,6 +44,8 @@ export type HistoryLogPort = {
   append(record: HistoryRecord): Promise<void>;
   /** Records appended after `cursor` (from the start when omitted) in append order, and the cursor to pass next. */
   readSince(cursor?: bigint): Promise<{ records: HistoryRecord[]; cursor: bigint }>;
+  /** Deletes every record of these payments (history retention). */
+  forget(paymentIds: readonly string[]): Promise<void>;
 };
 
 /** Who may settle one payment right now: a unique claim with a lease, so two instances never burn twice. */

@@ -36,6 +36,11 @@ export type PaymentHistory = {
   catchUp: () => Promise<void>;
   /** Appends one line durably, then folds it into the book. */
   append: (record: HistoryRecord) => Promise<void>;
+  /**
+   * Lets go of the payments `history.retention_days` no longer keeps (see `PaymentHistoryBook.expired`) as of
+   * `now` (unix seconds), durably; resolves to how many payments went.
+   */
+  prune: (now: number, retentionSeconds: number) => Promise<number>;
   close: () => Promise<void>;
 };
 
@@ -73,15 +78,36 @@ export async function openPaymentHistory(path: string, openFile: OpenHistoryFile
       throw new HistoryUnavailableError({ cause });
     }
   };
+  // An append folds its line only after the write; a prune plans over the book: one at a time, so no prune
+  // rewrites the file from a book that lacks a line already written.
+  let turn: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = turn.then(run);
+    turn = next.catch(() => undefined);
+    return next;
+  };
   return {
     book,
     loaded,
     catchUp,
-    append: async (record) => {
-      await catchUp();
-      await file.append(record);
-      book.apply(record);
-    },
+    append: (record) =>
+      inTurn(async () => {
+        await catchUp();
+        await file.append(record);
+        book.apply(record);
+      }),
+    prune: (now, retentionSeconds) =>
+      inTurn(async () => {
+        await catchUp();
+        const expired = book.expired(now, retentionSeconds);
+        if (expired.length === 0) return 0;
+        const kept = new PaymentHistoryBook();
+        for (const record of book.records()) kept.apply(record);
+        kept.forget(expired);
+        await file.replace(kept.records());
+        book.forget(expired);
+        return expired.length;
+      }),
     close: file.close,
   };
 }

@@ -23,6 +23,15 @@ export function openSharedPaymentHistory(log: HistoryLogPort): PaymentHistory {
       await follower.catchUp();
     },
     append: follower.appendAndApply,
+    // Deleted for every instance; another instance's book keeps them until it restarts.
+    prune: async (now, retentionSeconds) => {
+      await follower.catchUp();
+      const expired = book.expired(now, retentionSeconds);
+      if (expired.length === 0) return 0;
+      await log.forget(expired);
+      book.forget(expired);
+      return expired.length;
+    },
     // The storage owns the connection; the daemon closes it.
     close: async () => undefined,
   };

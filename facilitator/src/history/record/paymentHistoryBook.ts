@@ -62,4 +62,51 @@ export class PaymentHistoryBook {
   proof(proofId: string): IssuedProof | undefined {
     return this.#proofs.get(proofId);
   }
+
+  /**
+   * The payments a retention of `retentionSeconds` lets go as of `now` (unix seconds): finalized, or never
+   * accepted, with their last record older than that, and no proof of them that is still valid. An accepted
+   * payment not yet finalized stays whatever its age.
+   */
+  expired(now: number, retentionSeconds: number): string[] {
+    const promised = new Set<string>();
+    for (const proof of this.#proofs.values()) if (proof.expiresAt >= now) promised.add(proof.paymentId);
+    const expired: string[] = [];
+    for (const [paymentId, entry] of this.#entries) {
+      if (entry.state === "accepted" || promised.has(paymentId)) continue;
+      const last = entry.finalizedAt ?? entry.at;
+      if (last + retentionSeconds < now) expired.push(paymentId);
+    }
+    return expired;
+  }
+
+  /** Drops these payments and their proofs. */
+  forget(paymentIds: readonly string[]): void {
+    const gone = new Set(paymentIds);
+    for (const paymentId of gone) this.#entries.delete(paymentId);
+    for (const [proofId, proof] of this.#proofs) if (gone.has(proof.paymentId)) this.#proofs.delete(proofId);
+  }
+
+  /** Records that fold back into exactly this book, payments in intent order, then the proofs. */
+  records(): HistoryRecord[] {
+    const records: HistoryRecord[] = [];
+    for (const { state, acceptedAt, burnTxHash, finalizedAt, mintTxHash, ...intent } of this.#entries.values()) {
+      records.push(intent);
+      if (acceptedAt !== undefined && burnTxHash !== undefined) {
+        records.push({
+          v: 1,
+          type: "accepted",
+          paymentId: intent.paymentId,
+          at: acceptedAt,
+          burnTxHash,
+          ...(intent.payer === undefined ? {} : { payer: intent.payer }),
+        });
+      }
+      if (state === "finalized" && finalizedAt !== undefined && mintTxHash !== undefined) {
+        records.push({ v: 1, type: "finalized", paymentId: intent.paymentId, at: finalizedAt, mintTxHash });
+      }
+    }
+    records.push(...this.#proofs.values());
+    return records;
+  }
 }
