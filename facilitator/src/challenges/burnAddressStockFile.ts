@@ -37,6 +37,8 @@ export type StockDiscardReason = "binding_changed" | "damaged";
 export type BurnAddressStockStore = {
   /** Entries left in stock at the last run, oldest first. */
   readonly restored: readonly StockedNonce[];
+  /** Why the stored stock was dropped at open (another binding, damage), if it was. */
+  readonly discarded?: StockDiscardReason | undefined;
   /** Records a newly stocked entry (durability is best effort: losing it only costs a re-derivation). */
   add(entry: StockedNonce): Promise<void>;
   /** Records that `paymentId` left the stock; resolves once durable. */

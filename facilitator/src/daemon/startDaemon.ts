@@ -10,7 +10,6 @@ import { getAddress, type Hex, type PublicClient } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 import { BurnAddressPool, DEFAULT_BURN_ADDRESS_WORKER_IDLE_MS } from "../challenges/burnAddressPool.js";
 import type { BurnTarget } from "../challenges/burnSecretInputs.js";
-import { BurnAddressStockFile } from "../challenges/burnAddressStockFile.js";
 import { choosePoseidon } from "../challenges/choosePoseidon.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import { ChallengeStore } from "../challenges/challengeStore.js";
@@ -33,7 +32,6 @@ import { readTokenFacts } from "../chain/readTokenFacts.js";
 import { capabilitiesOf } from "../config/capabilities.js";
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
 import { ChainIdentityMismatchError, isSameChain, readChainIdentity } from "../chain/chainIdentity.js";
-import { claimChainIdentityFile } from "../journal/chainIdentityFile.js";
 import { lockJournal, type JournalLock } from "../journal/journalLock.js";
 import type { FacilitatorStorage } from "../storage/storagePorts.js";
 import { checkStartupRules } from "../config/checkStartupRules.js";
@@ -46,7 +44,6 @@ import { historySecretValues, type HistoryOptions, noHistory, openHistory } from
 import type { AdminSettlement, AppDependencies, SettlementState } from "../http/appDependencies.js";
 import { createApp } from "../http/createApp.js";
 import { listenApp } from "../http/listenApp.js";
-import { COMPACT_EVERY_APPENDS, openSettlementJournal } from "../journal/openSettlementJournal.js";
 import { createLogger, type LogLevel } from "../log/createLogger.js";
 import { createFacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
 import { instrumentFinalize, instrumentSettlement, trackRelayerQueue } from "../metrics/instrumentSettlement.js";
@@ -65,11 +62,12 @@ import { selectProver } from "../finalize/provers/selectProver.js";
 import { createWitnessRejections } from "../finalize/witnessRejections.js";
 import { sweepFees, sweepIntervalSeconds } from "../finalize/sweepFees.js";
 import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
-import type { JournalRecord } from "../journal/journalRecord.js";
+import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
 import { createSettlementService } from "../settlement/createSettlementService.js";
 import { SettlementBook, type SettlementEntry } from "../settlement/settlementBook.js";
 import { shareSettlement } from "../settlement/shareSettlement.js";
 import { createJournalFollower } from "../storage/createJournalFollower.js";
+import { openEmbeddedStorage } from "../storage/openEmbeddedStorage.js";
 import { openStorageDatabase, storagePassword } from "../storage/storageConnection.js";
 
 /** How to start the daemon. */
@@ -177,7 +175,16 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     archiveRetentionSeconds: archiveDays === undefined ? undefined : archiveDays * 86_400,
     now: unixNow,
   };
-  const shared = config.storage === undefined ? undefined : await openStorageDatabase(config.storage, options.env, compaction);
+  // The daemon's one way to state: the embedded adapter (the journal file, memory) or PostgreSQL.
+  const storage =
+    config.storage === undefined
+      ? await openEmbeddedStorage({
+          journalPath: config.settlement.journal ?? null,
+          compaction,
+          challenges: { maxOpenChallenges: config.daemon.max_open_challenges, retentionSeconds: config.settlement.expired_challenge_retention_seconds },
+        })
+      : await openStorageDatabase(config.storage, options.env, compaction);
+  const shared = storage.kind === "postgres" ? storage : undefined;
   // Claims and leases name this process: a restarted instance is a new owner and waits out its old leases.
   const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
   // One sender and one transaction monitor per key; the monitors' loops run from `started` to stop.
@@ -190,7 +197,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
   const treasurySender = senderOf(treasuryAccount, "treasury");
   const finality = createChainFinality(client, { confirmations: config.network.confirmations, finality: finalityRule(config.network) });
   const rpcChainId = await readEndpointChainIds(config, endpointClients, rpcHealth);
-  await checkChainIdentity(config, client, shared);
+  await checkChainIdentity(client, storage);
   const deployed = await detectProtocolVersion(client, { token: getAddress(config.network.token), verifier: getAddress(config.network.verifier) });
   if (deployed.version !== config.network.protocol) {
     throw new ProtocolVersionMismatchError({ configured: config.network.protocol, deployed: deployed.version });
@@ -225,16 +232,20 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     retentionSeconds: config.history.retention_days === undefined ? undefined : config.history.retention_days * 86_400,
     options: options.history,
   });
-  // With [storage] the journal is the database's; the file journal is left closed.
-  const journal = await openSettlementJournal(shared ? null : config.settlement.journal, compaction);
-  if (journal.tornLine) logger.warn("journal_torn_line_repaired", { line: journal.tornLine.lineNumber, bytes: journal.tornLine.bytes });
+  if (storage.tornJournalLine) logger.warn("journal_torn_line_repaired", { line: storage.tornJournalLine.lineNumber, bytes: storage.tornJournalLine.bytes });
   const book = new SettlementBook();
-  for (const record of journal.restored) book.apply(record);
-  const follower = shared ? createJournalFollower(shared.journal, (record) => book.apply(record)) : undefined;
-  const followed = (await follower?.catchUp()) ?? 0;
+  // Challenges journaled before this start, restored into the store once the book knows which were settled.
+  const restoredChallenges: JournaledChallenge[] = [];
+  let restoring = true;
+  const follower = createJournalFollower(storage.journal, (record) => {
+    book.apply(record);
+    if (restoring && record.type === "challenge") restoredChallenges.push(record.challenge);
+  });
+  const restoredRecords = await follower.catchUp();
+  restoring = false;
   const pending = book.list("accepted").length;
   logger.info("journal_restored", {
-    records: journal.restored.length + followed,
+    records: restoredRecords,
     pending,
     open_intents: book.openIntents().length,
     ...(shared ? { storage: shared.kind } : {}),
@@ -254,10 +265,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
   const treasury = getAddress(config.settlement.treasury);
   const seed = deriveBurnSeed(secrets.treasuryPk);
   const burnTarget: BurnTarget = { protocol: config.network.protocol, chainId: config.network.chain_id, treasury };
-  const stock =
-    capabilities.issuesOffers && config.settlement.journal !== null && !shared
-      ? await BurnAddressStockFile.open(`${config.settlement.journal}.stock`, { ...burnTarget, seed })
-      : undefined;
+  const stock = capabilities.issuesOffers ? await storage.openBurnAddressStock({ ...burnTarget, seed }, owner) : undefined;
   if (stock) logger.info("burn_address_stock_restored", { entries: stock.restored.length, discarded: stock.discarded ?? null });
   const store = new ChallengeStore({
     maxOpenChallenges: config.daemon.max_open_challenges,
@@ -276,17 +284,10 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
       })
     : undefined;
   // Offers issued before a restart still settle: their match data comes back from the journal.
-  for (const record of journal.restored) {
-    if (record.type !== "challenge") continue;
-    const settled = book.entry(record.challenge.challengeNonce) !== undefined;
-    store.restore(fromJournaledChallenge(record.challenge), settled);
-  }
-  const archived = await (shared ? shared.journal.compact() : journal.compact());
+  for (const challenge of restoredChallenges) store.restore(fromJournaledChallenge(challenge), book.entry(challenge.challengeNonce) !== undefined);
+  const archived = await storage.journal.compact();
   if (archived > 0) logger.info("journal_compacted", { archived });
-  const recordChallenge = (record: ChallengeRecord) =>
-    shared
-      ? shared.challenges.put(toJournaledChallenge(record))
-      : journal.append({ type: "challenge", challenge: toJournaledChallenge(record), at: record.issuedAt });
+  const recordChallenge = (record: ChallengeRecord) => storage.challenges.put(toJournaledChallenge(record));
   const issuer = pool
     ? createChallengeIssuer({ config, seed, pool, store, record: recordChallenge, tokenHasPermit: token.permit, tokenDecimals: token.decimals })
     : undefined;
@@ -296,23 +297,11 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     verifier: getAddress(config.network.verifier),
     treasury,
   };
-  // The one append-and-apply: every journal record is fsynced first, then folded into the book.
-  // Shared: appended to the database and folded in the journal's one order; an accept also queues the mint.
-  let sharedAppends = 0;
+  // The one append-and-apply: every journal record is made durable, then folded into the book in the journal's
+  // one order (with [storage], together with what other instances appended); an accept also queues the mint.
   const journalAndApply = async (record: JournalRecord) => {
-    if (shared && follower) {
-      await follower.appendAndApply(record);
-      // As the file journal does by itself: every so many appends, closed payments past retention move out.
-      if (++sharedAppends % COMPACT_EVERY_APPENDS === 0) {
-        void shared.journal
-          .compact()
-          .catch((error: unknown) => logger.warn("journal_compaction_failed", { error: error instanceof Error ? error.name : "unknown" }));
-      }
-      if (record.type === "accepted") await shared.finalizeQueue.enqueue(record.challenge.challengeNonce);
-      return;
-    }
-    await journal.append(record);
-    book.apply(record);
+    await follower.appendAndApply(record);
+    if (shared && record.type === "accepted") await shared.finalizeQueue.enqueue(record.challenge.challengeNonce);
   };
   const trackedRelayer = trackRelayerQueue(senderOf(relayerAccount, "relayer"));
   const relayerSender = trackedRelayer.queue;
@@ -335,21 +324,20 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     permitReceiptTimeoutMs: config.settlement.permit_receipt_timeout_ms,
     watchJournaledRelays: !shared,
   });
-  const settlement =
-    shared && follower
-      ? shareSettlement({
-          settlement: core,
-          catchUp: follower.catchUp,
-          issued: shared.challenges,
-          store,
-          book,
-          claims: shared.settleClaims,
-          owner,
-          // A settle waits at most the permit receipt timeout on the chain; the margin covers its checks.
-          claimLeaseMs: config.settlement.permit_receipt_timeout_ms + SETTLE_CLAIM_MARGIN_MS,
-          network,
-        })
-      : core;
+  const settlement = shared
+    ? shareSettlement({
+        settlement: core,
+        catchUp: follower.catchUp,
+        issued: shared.challenges,
+        store,
+        book,
+        claims: shared.settleClaims,
+        owner,
+        // A settle waits at most the permit receipt timeout on the chain; the margin covers its checks.
+        claimLeaseMs: config.settlement.permit_receipt_timeout_ms + SETTLE_CLAIM_MARGIN_MS,
+        network,
+      })
+    : core;
 
   const poseidonStatus = { implementation: poseidon.implementation.name, path: poseidon.implementation.path ?? null };
   const metrics = createFacilitatorMetrics({
@@ -401,7 +389,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     logger,
     supported: () => supported,
     health: () => ({ status: "ok", profile: config.profile ?? null, chain_id: config.network.chain_id }),
-    ...(shared ? { rateLimits: shared.rateLimits } : {}),
+    rateLimits: storage.rateLimits,
     readiness: readiness.current,
     issueChallenge: async (listPrice) => {
       if (!issuer) throw new ProfileDisabledError(config.profile);
@@ -479,10 +467,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     schedule: { policy: config.finalize, key: deriveScheduleKey(seed) },
     prefetch: (entries) => reads.prefetch(entries),
     watch: reorgWatch.watch,
-    queue:
-      shared && follower && config.storage
-        ? { port: shared.finalizeQueue, owner, leaseMs: config.storage.finalize_lease_ms, catchUp: follower.catchUp }
-        : undefined,
+    queue: shared && config.storage ? { port: shared.finalizeQueue, owner, leaseMs: config.storage.finalize_lease_ms, catchUp: follower.catchUp } : undefined,
     finalize: instrumentFinalize(metrics, (entry) =>
       prover
         ? finalizeEntry(
@@ -558,9 +543,8 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
       await prover?.close();
       await pool?.close();
       await secretSearcher.close();
-      await journal.close();
       await history?.close();
-      await shared?.close();
+      await storage.close();
       await chainClients.close();
       await lock?.release();
       logger.info("stopped");
@@ -630,14 +614,11 @@ function dedupe<T extends { code: string; message: string }>(warnings: readonly 
 
 /**
  * Refuses a start on state written on another chain (chain/chainIdentity.ts); the first start on a state
- * records the chain it runs on. Without a journal or storage there is no state to mismatch.
+ * records the chain it runs on. Without a journal (`journal = "none"`) there is no state to mismatch: the claim
+ * answers with the chain itself.
  */
-async function checkChainIdentity(config: FacilitatorConfig, client: PublicClient, shared: FacilitatorStorage | undefined): Promise<void> {
-  const { journal } = config.settlement;
-  if (shared === undefined && journal === null) return;
+async function checkChainIdentity(client: PublicClient, storage: FacilitatorStorage): Promise<void> {
   const actual = await readChainIdentity(client);
-  const recorded = shared ? await shared.chainIdentity.claim(actual) : await claimChainIdentityFile(journal as string, actual);
-  if (!isSameChain(recorded, actual)) {
-    throw new ChainIdentityMismatchError({ state: shared ? "the [storage] database" : `the journal ${journal}`, recorded, actual });
-  }
+  const recorded = await storage.chainIdentity.claim(actual);
+  if (!isSameChain(recorded, actual)) throw new ChainIdentityMismatchError({ state: storage.location, recorded, actual });
 }

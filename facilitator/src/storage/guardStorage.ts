@@ -64,6 +64,8 @@ export function guardStorage(storage: FacilitatorStorage): FacilitatorStorage {
   const openStock = guard(storage.openBurnAddressStock.bind(storage));
   return {
     kind: storage.kind,
+    location: storage.location,
+    tornJournalLine: storage.tornJournalLine,
     challenges: guardPort(storage.challenges),
     journal: guardPort(storage.journal),
     settleClaims: guardPort(storage.settleClaims),

@@ -5,6 +5,7 @@
  * JSONL file, and claims, leases, nonces and rate-limit counts live in memory: with one process, memory is
  * where every caller meets.
  */
+import { access, constants } from "node:fs/promises";
 import type { Address, Hex } from "viem";
 import { BurnAddressStockFile } from "../challenges/burnAddressStockFile.js";
 import { ChallengeStore, type ChallengeStoreParameters } from "../challenges/challengeStore.js";
@@ -35,13 +36,16 @@ const key = (hex: string): string => hex.toLowerCase();
 export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Promise<FacilitatorStorage> {
   const now = options.now ?? Date.now;
   const journal = await openSettlementJournal(options.journalPath, options.compaction);
-  const records: JournalRecord[] = [...journal.restored];
+  // The records not yet read, from absolute position `read` on: the one process follows its own journal, so
+  // what it has read is dropped and memory holds only what is in flight, not every record since the start.
+  let unread: JournalRecord[] = [...journal.restored];
+  let read = 0;
   const store = new ChallengeStore(options.challenges);
-  for (const record of records) if (record.type === "challenge") store.restore(fromJournaledChallenge(record.challenge), false);
+  for (const record of journal.restored) if (record.type === "challenge") store.restore(fromJournaledChallenge(record.challenge), false);
 
   const append = async (record: JournalRecord): Promise<void> => {
     await journal.append(record);
-    records.push(record);
+    unread.push(record);
   };
   const claims = new Map<string, Lease | "complete">();
   const queue = new Map<string, Lease | undefined>();
@@ -51,6 +55,8 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
 
   return {
     kind: "embedded",
+    location: options.journalPath === null ? "no journal" : `the journal ${options.journalPath}`,
+    tornJournalLine: journal.tornLine,
     chainIdentity: {
       claim: async (identity) => (options.journalPath === null ? identity : claimChainIdentityFile(options.journalPath, identity)),
     },
@@ -71,7 +77,13 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
     },
     journal: {
       append,
-      readSince: async (cursor = 0n) => ({ records: records.slice(Number(cursor)), cursor: BigInt(records.length) }),
+      readSince: async (cursor = 0n) => {
+        const from = Number(cursor);
+        if (from < read) throw new RangeError(`journal records before ${read} were already read by this process`);
+        unread = unread.slice(from - read);
+        read = from;
+        return { records: [...unread], cursor: BigInt(read + unread.length) };
+      },
       // The file journal archives under the policy it was opened with; readers here keep their cursors.
       compact: () => journal.compact(),
     },
@@ -147,7 +159,10 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
       },
     },
     openBurnAddressStock: async (binding) => (options.journalPath === null ? undefined : BurnAddressStockFile.open(`${options.journalPath}.stock`, binding)),
-    ping: async () => undefined,
+    // A journal this process can no longer write takes no payment it could lose.
+    ping: async () => {
+      if (options.journalPath !== null) await access(options.journalPath, constants.W_OK);
+    },
     close: () => journal.close(),
   };
 }

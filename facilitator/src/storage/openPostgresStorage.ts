@@ -20,7 +20,7 @@
  * Burn-address stock rows belong to the instance (`owner`) that derived them: a stocked address is handed
  * out by one instance only, and a lost instance's stock costs nothing but a re-derivation.
  */
-import type { JournalCompactionOptions } from "../journal/openSettlementJournal.js";
+import { COMPACT_EVERY_APPENDS, type JournalCompactionOptions } from "../journal/openSettlementJournal.js";
 import { compactPostgresJournal } from "./compactPostgresJournal.js";
 import { ChainIdentitySchema } from "../chain/chainIdentity.js";
 import pg from "pg";
@@ -155,7 +155,13 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
   let takes = 0;
   // Per key, the tail of this instance's queue of broadcasts (see the module comment).
   const nonceTails = new Map<string, Promise<unknown>>();
+  let appendsSinceCompaction = 0;
   const append = async (record: JournalRecord): Promise<void> => {
+    // As the file journal does by itself: every so many appends of this instance, closed payments move out.
+    if (compaction !== undefined && ++appendsSinceCompaction >= (compaction.compactEvery ?? COMPACT_EVERY_APPENDS)) {
+      appendsSinceCompaction = 0;
+      void compact().catch(() => undefined);
+    }
     await inTransaction(pool, async (client) => {
       await client.query("select pg_advisory_xact_lock($1)", [JOURNAL_APPEND_LOCK]);
       await client.query("insert into journal_records (challenge_nonce, type, record) values ($1, $2, $3)", [
@@ -164,6 +170,17 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
         JSON.stringify(record),
       ]);
     });
+  };
+  const compact = async (): Promise<number> => {
+    if (compaction === undefined) return 0;
+    const moved = await compactPostgresJournal(pool, {
+      now: compaction.now(),
+      retentionSeconds: compaction.retentionSeconds,
+      lateBurnRetentionSeconds: compaction.lateBurnRetentionSeconds,
+      archiveRetentionSeconds: compaction.archiveRetentionSeconds,
+      appendLock: JOURNAL_APPEND_LOCK,
+    });
+    return moved.archived;
   };
   const appendHistory = async (record: HistoryRecord): Promise<void> => {
     await inTransaction(pool, async (client) => {
@@ -180,6 +197,7 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
 
   return guardStorage({
     kind: "postgres",
+    location: "the [storage] database",
     challenges: {
       put: async (challenge) => {
         await pool.query("insert into challenges (challenge_nonce, pay_to, record) values ($1, $2, $3) on conflict (challenge_nonce) do nothing", [
@@ -203,17 +221,7 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
           cursor: rows.length === 0 ? cursor : BigInt(rows[rows.length - 1]!.seq),
         };
       },
-      compact: async () => {
-        if (compaction === undefined) return 0;
-        const moved = await compactPostgresJournal(pool, {
-          now: compaction.now(),
-          retentionSeconds: compaction.retentionSeconds,
-          lateBurnRetentionSeconds: compaction.lateBurnRetentionSeconds,
-          archiveRetentionSeconds: compaction.archiveRetentionSeconds,
-          appendLock: JOURNAL_APPEND_LOCK,
-        });
-        return moved.archived;
-      },
+      compact,
     },
     chainIdentity: {
       claim: async (identity) => {

@@ -30,7 +30,8 @@ export type JournalPort = {
   readSince(cursor?: bigint): Promise<{ records: JournalRecord[]; cursor: bigint }>;
   /**
    * Archives the records of closed payments past retention under the adapter's compaction policy
-   * (journal/planCompaction.ts); resolves to how many records left the journal (0 without a policy).
+   * (journal/planCompaction.ts); resolves to how many records left the journal (0 without a policy). Each
+   * adapter also runs it by itself every `COMPACT_EVERY_APPENDS` appends.
    */
   compact(): Promise<number>;
 };
@@ -98,6 +99,10 @@ export type ChainIdentityPort = {
 export type FacilitatorStorage = {
   /** `embedded` or `postgres`, for logs and readiness. */
   readonly kind: "embedded" | "postgres";
+  /** Where the state lives, for messages: "the journal <path>", "the [storage] database". */
+  readonly location: string;
+  /** The torn last journal line cut off at open (the embedded file journal), if any. */
+  readonly tornJournalLine?: { lineNumber: number; bytes: number } | undefined;
   readonly challenges: ChallengeStorePort;
   readonly journal: JournalPort;
   readonly settleClaims: SettleClaimPort;
