@@ -100,6 +100,9 @@ export type RunningDaemon = {
 
 const unixNow = () => Math.floor(Date.now() / 1000);
 
+// With one process a lease only outlives a pass that threw; the PostgreSQL default, for one behaviour.
+const EMBEDDED_FINALIZE_LEASE_MS = 60_000;
+
 // A settle claim outlives the permit receipt timeout by this much before another instance may take it over.
 const SETTLE_CLAIM_MARGIN_MS = 10_000;
 
@@ -301,7 +304,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
   // one order (with [storage], together with what other instances appended); an accept also queues the mint.
   const journalAndApply = async (record: JournalRecord) => {
     await follower.appendAndApply(record);
-    if (shared && record.type === "accepted") await shared.finalizeQueue.enqueue(record.challenge.challengeNonce);
+    if (record.type === "accepted") await storage.finalizeQueue.enqueue(record.challenge.challengeNonce);
   };
   const trackedRelayer = trackRelayerQueue(senderOf(relayerAccount, "relayer"));
   const relayerSender = trackedRelayer.queue;
@@ -467,7 +470,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     schedule: { policy: config.finalize, key: deriveScheduleKey(seed) },
     prefetch: (entries) => reads.prefetch(entries),
     watch: reorgWatch.watch,
-    queue: shared && config.storage ? { port: shared.finalizeQueue, owner, leaseMs: config.storage.finalize_lease_ms, catchUp: follower.catchUp } : undefined,
+    queue: { port: storage.finalizeQueue, owner, leaseMs: config.storage?.finalize_lease_ms ?? EMBEDDED_FINALIZE_LEASE_MS, catchUp: follower.catchUp },
     finalize: instrumentFinalize(metrics, (entry) =>
       prover
         ? finalizeEntry(

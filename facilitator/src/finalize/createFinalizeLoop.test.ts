@@ -12,6 +12,7 @@ import { noHistory } from "../history/record/historyRecorder.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
 import { createLogger } from "../log/createLogger.js";
 import { SettlementBook } from "../settlement/settlementBook.js";
+import { openEmbeddedStorage } from "../storage/openEmbeddedStorage.js";
 import { openPostgresStorage } from "../storage/openPostgresStorage.js";
 import { migratePostgres } from "../storage/postgresMigrations.js";
 import type { FacilitatorStorage } from "../storage/storagePorts.js";
@@ -57,8 +58,15 @@ function accepted(n: number): JournalRecord & { type: "accepted" } {
   };
 }
 
+/** The embedded storage's finalize queue: what a single instance finalizes from. */
+async function embeddedQueue(): Promise<SharedFinalizeQueue> {
+  const storage = await openEmbeddedStorage({ journalPath: null, challenges: { maxOpenChallenges: 10, retentionSeconds: 0 } });
+  return { port: storage.finalizeQueue, owner: "loop-test/embedded", leaseMs: 60_000, catchUp: async () => undefined };
+}
+
 /** A loop over `count` accepted payments whose finalize step records the order it was called in. */
-function loopOver(count: number, queue?: SharedFinalizeQueue) {
+async function loopOver(count: number, given?: SharedFinalizeQueue) {
+  const queue = given ?? (await embeddedQueue());
   const book = new SettlementBook();
   const records = Array.from({ length: count }, (_, n) => accepted(n));
   for (const record of records) book.apply(record);
@@ -87,7 +95,7 @@ function loopOver(count: number, queue?: SharedFinalizeQueue) {
 
 describe("createFinalizeLoop with a schedule, one instance", () => {
   it("hands over nothing before it is due, then the due payments in the keyed order", async () => {
-    const { loop, clock, called, records, dueTimes } = loopOver(12);
+    const { loop, clock, called, records, dueTimes } = await loopOver(12);
     try {
       clock.now = Math.min(...dueTimes) - 1;
       await loop.runOnce();
@@ -108,26 +116,35 @@ describe("createFinalizeLoop with a schedule, one instance", () => {
 });
 
 describe("createFinalizeLoop when the prover fails", () => {
-  it("logs the failed pass with the error's name and the prover's reason code", async () => {
+  it("logs the failed pass with the error's name and the prover's reason code, and retries at the next pass", async () => {
     const book = new SettlementBook();
     book.apply(accepted(0));
     const lines: string[] = [];
+    let proverDown = true;
     const loop = createFinalizeLoop({
       active: true,
       intervalMs: 600_000,
       deployment,
       book,
       journal: async () => undefined,
-      finalize: () => Promise.reject(new ProverTimeoutError({ adapter: "command", circuit: "single", timeoutMs: 1000 })),
+      finalize: async (entry) => {
+        if (proverDown) throw new ProverTimeoutError({ adapter: "command", circuit: "single", timeoutMs: 1000 });
+        return { kind: "finalized", mintTxHash: entry.burnTxHash, minted: 1n };
+      },
       sweepFees: async () => [],
       history: noHistory,
       logger: createLogger({ write: (line) => lines.push(line) }),
       now: () => ACCEPTED_AT,
+      queue: await embeddedQueue(),
     });
     try {
       await loop.runOnce();
       const failed = lines.map((line) => JSON.parse(line)).find((event) => event.event === "finalize_pass_failed");
       expect(failed).toMatchObject({ level: "warn", error: "ProverTimeoutError", reason: "prover_timeout", failures: 1 });
+      // The failed pass handed its lease back: the very next pass mints, no lease time later.
+      proverDown = false;
+      await loop.runOnce();
+      expect(book.entry(accepted(0).challenge.challengeNonce)?.state).toBe("finalized");
     } finally {
       await loop.stop();
     }
@@ -154,7 +171,7 @@ describe("createFinalizeLoop with a schedule, from the shared queue", () => {
 
   it("releases a leased payment that is not due at once, and mints the due ones in the keyed order", async () => {
     const queue: SharedFinalizeQueue = { port: storage.finalizeQueue, owner: "loop-test/1", leaseMs: 60_000, catchUp: async () => undefined };
-    const { loop, clock, called, records, dueTimes } = loopOver(6, queue);
+    const { loop, clock, called, records, dueTimes } = await loopOver(6, queue);
     try {
       clock.now = Math.min(...dueTimes) - 1;
       await loop.runOnce();

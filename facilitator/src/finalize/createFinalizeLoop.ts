@@ -17,7 +17,7 @@ import { FINALIZE_WAITING_REASON } from "./finalizeReasons.js";
 import { releasablePayments, type FinalizeSchedule } from "./finalizeSchedule.js";
 import { ProverError } from "./provers/errors.js";
 
-/** The shared queue several instances finalize from, each payment under one instance's lease. */
+/** The queue payments are finalized from, each under one instance's lease (one instance or several alike). */
 export type SharedFinalizeQueue = {
   port: FinalizeQueuePort;
   /** This process's lease owner (unique per process). */
@@ -28,7 +28,7 @@ export type SharedFinalizeQueue = {
   catchUp: () => Promise<unknown>;
 };
 
-/** Payments one pass leases from the shared queue. */
+/** Payments one pass leases from the queue; a pass that leased a full batch is followed by another at once. */
 export const SHARED_FINALIZE_BATCH = 32;
 
 /** What the loop drives. */
@@ -45,7 +45,7 @@ export type FinalizeLoopDependencies = {
   history: HistoryRecorder;
   logger: Logger;
   now: () => number;
-  /** When accepted payments are minted and in which order; without one, every accepted payment in every pass. */
+  /** When accepted payments are minted and in which order; without one, every accepted payment leased. */
   schedule?: FinalizeSchedule | undefined;
   /**
    * Follows accepted burns and finalized mints until they are final, answering reorgs (watchReorgs.ts); runs
@@ -56,8 +56,8 @@ export type FinalizeLoopDependencies = {
   prefetch?: ((entries: SettlementEntry[]) => Promise<void>) | undefined;
   /** Called after every completed pass: how an operator (or a test) sees that the loop is alive. */
   onPass?: (() => void) | undefined;
-  /** With several instances: work comes from this queue under leases instead of from the whole book. */
-  queue?: SharedFinalizeQueue | undefined;
+  /** Where work comes from: the storage's finalize queue, under leases, so several instances never mint twice. */
+  queue: SharedFinalizeQueue;
 };
 
 /** A running loop. */
@@ -153,7 +153,10 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     await deps.watch([...book.list("accepted"), ...book.list("finalized")].filter(matchesDeployment));
   };
 
-  const sharedPass = async (queue: SharedFinalizeQueue): Promise<void> => {
+  // Resolves to whether the pass leased a full batch (more may be waiting).
+  const pass = async (): Promise<boolean> => {
+    if (!deps.active) return false;
+    const { queue } = deps;
     await queue.catchUp();
     await watchReorgs();
     // Whatever the book owes goes into the queue (idempotent), so an accept whose enqueue a crash cut off
@@ -162,27 +165,19 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
       if (entry.state === "accepted" ? matchesDeployment(entry) : owesFee(entry)) await queue.port.enqueue(entry.challenge.challengeNonce);
     }
     const leased = await queue.port.lease(queue.owner, SHARED_FINALIZE_BATCH, queue.leaseMs);
-    if (leased.length === 0) return;
+    if (leased.length === 0) return false;
     await queue.catchUp();
-    const released = releasedOf(leased);
-    await deps.prefetch?.(released.map((challengeNonce) => book.entry(challengeNonce)).filter((entry) => entry !== undefined));
-    for (const challengeNonce of released) if (!stopped) await finalizeLeased(challengeNonce);
-    // Only fees of payments this instance holds are swept here, so no two instances sweep the same fee.
-    await sweepFees(leased.map((challengeNonce) => book.entry(challengeNonce)).filter(owesFee));
-    for (const challengeNonce of leased) await handBack(queue, challengeNonce);
-  };
-
-  const pass = async (): Promise<void> => {
-    if (!deps.active) return;
-    if (deps.queue !== undefined) return sharedPass(deps.queue);
-    await watchReorgs();
-    const due = releasable();
-    await deps.prefetch?.(due);
-    for (const entry of due) {
-      if (stopped) return;
-      await finalizeOne(entry);
+    try {
+      const released = releasedOf(leased);
+      await deps.prefetch?.(released.map((challengeNonce) => book.entry(challengeNonce)).filter((entry) => entry !== undefined));
+      for (const challengeNonce of released) if (!stopped) await finalizeLeased(challengeNonce);
+      // Only fees of payments this instance holds are swept here, so no two instances sweep the same fee.
+      await sweepFees(leased.map((challengeNonce) => book.entry(challengeNonce)).filter(owesFee));
+    } finally {
+      // Also after a failed pass: the next pass (here or on another instance) retries at once, not a lease later.
+      for (const challengeNonce of leased) await handBack(queue, challengeNonce).catch(() => undefined);
     }
-    await sweepFees(book.list("finalized").filter(owesFee));
+    return leased.length === SHARED_FINALIZE_BATCH;
   };
 
   const schedule = (delayMs: number) => {
@@ -195,10 +190,10 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     if (running) return running;
     clearTimeout(timer);
     running = pass()
-      .then(() => {
+      .then((full) => {
         failures = 0;
         deps.onPass?.();
-        schedule(deps.intervalMs);
+        schedule(full ? 0 : deps.intervalMs);
       })
       .catch((error: unknown) => {
         failures++;
