@@ -11,15 +11,17 @@
  * (facilitators of their own, and a v1 stack for the v1 rows), then 4 finalize, which mints the payments the
  * earlier sections left pending, 7 privacy (its own facilitators, about 90 s; `runPrivacy.ts` runs it
  * alone), 10 real proofs (its own stack of real Groth16 proofs, two to three minutes;
- * `runRealProofs.ts` runs it alone), and last 11 settle latency under confirmations (its own stack mining a
- * block a second, about a minute and a half; `runConfirmations.ts` runs it alone). Counts come from `BENCH_*`
- * variables (see `harness/benchConfig.ts` and `measurements/realProofs.ts`).
+ * `runRealProofs.ts` runs it alone), 11 settle latency under confirmations (its own stack mining a block a
+ * second, about a minute and a half; `runConfirmations.ts` runs it alone), and last 12 startup with a large
+ * payment history (its own facilitators on this stack with the indexer back, about half a minute;
+ * `runLargeHistory.ts` runs it alone). Counts come from `BENCH_*` variables (see `harness/benchConfig.ts` and
+ * `measurements/realProofs.ts`).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startStack } from "@svc/anvil-fixtures";
+import { FIXTURE_PROVER_PRIVATE_KEY, startIndexer, startStack } from "@svc/anvil-fixtures";
 import { benchAccounts, fundBenchAccounts } from "./harness/benchAccounts.js";
 import { loadBenchConfig } from "./harness/benchConfig.js";
 import type { BenchContext } from "./harness/benchContext.js";
@@ -36,6 +38,7 @@ import { measureConcurrentSettles } from "./measurements/concurrentSettles.js";
 import { measureConfirmationLatency } from "./measurements/confirmationLatency.js";
 import { measureFacilitatorMemory, measureIdleMemory } from "./measurements/facilitatorMemory.js";
 import { measureFinalizeTiming } from "./measurements/finalizeTiming.js";
+import { measureLargeHistoryStartup } from "./measurements/largeHistoryStartup.js";
 import { measurePaidRequestLatency } from "./measurements/paidRequestLatency.js";
 import { measurePoseidonPaths } from "./measurements/poseidonPaths.js";
 import { measurePrivacy } from "./measurements/privacyAnonymity.js";
@@ -135,6 +138,19 @@ async function main(): Promise<void> {
     const privacy = await measurePrivacy(context, indexerPort);
     const realProofs = await measureRealProofs({ dir: join(dir, "real-proofs"), config: realProofsConfig(process.env), progress });
     const confirmations = await measureConfirmationLatency({ dir: join(dir, "confirmations"), runs: config.confirmationRuns, progress });
+    // `/readyz` checks the indexer, closed since section 7: back on the same URL for section 12's starts.
+    const indexer = await startIndexer({
+      rpcUrl: stack.deployment.rpcUrl,
+      chainId: stack.deployment.chainId,
+      token: stack.deployment.token,
+      verifier: stack.deployment.verifier,
+      rootProverKey: stack.deployment.accounts.rootProver.privateKey,
+      fixtureProverKey: FIXTURE_PROVER_PRIVATE_KEY,
+      port: indexerPort,
+      rootIntervalMs: 0,
+    });
+    stoppers.push(indexer.close);
+    const largeHistory = await measureLargeHistoryStartup({ dir, stack, progress, records: config.historyRecords });
 
     const results: BenchResults = {
       machine: { ...machine, loadAtEnd: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
@@ -153,6 +169,7 @@ async function main(): Promise<void> {
       poseidon: { paths: poseidonPaths, sustained },
       realProofs,
       confirmations,
+      largeHistory,
     };
     const report = renderReport(results);
     await writeFile(join(BENCH_DIR, "results.md"), report);

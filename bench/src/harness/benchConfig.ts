@@ -29,6 +29,8 @@ export type BenchConfig = {
   openChallenges: number;
   /** Timed settles per variant of section 11 (exact, ours at 1 and 2 confirmations, each path) on a 1 s block chain. `BENCH_CONFIRMATION_RUNS` */
   confirmationRuns: number;
+  /** Lines of the synthetic payment history section 12 starts the facilitator with. `BENCH_HISTORY_RECORDS` */
+  historyRecords: number;
 };
 
 /** The defaults (see the file comment). */
@@ -44,6 +46,7 @@ export const DEFAULT_BENCH_CONFIG: BenchConfig = {
   pending: 100,
   openChallenges: 0,
   confirmationRuns: 8,
+  historyRecords: 1_000_000,
 };
 
 const VARIABLES: Record<keyof BenchConfig, string> = {
@@ -58,6 +61,7 @@ const VARIABLES: Record<keyof BenchConfig, string> = {
   pending: "BENCH_PENDING",
   openChallenges: "BENCH_OPEN_CHALLENGES",
   confirmationRuns: "BENCH_CONFIRMATION_RUNS",
+  historyRecords: "BENCH_HISTORY_RECORDS",
 };
 
 /** The defaults with any `BENCH_*` override from `env` applied; a malformed value is a {@link BenchError}. */
