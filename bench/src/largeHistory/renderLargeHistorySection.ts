@@ -39,7 +39,7 @@ function failing(notReady: HistoryStartup["notReady"]): string {
 type Phases = {
   /** Spawn → the history file opened: Node, the configuration, the chain reads. */
   toOpen: number;
-  /** → `journal_restored`: the wait for the fold (up to 1 s), the journal. */
+  /** → `journal_restored`: the fold when the file is small, the journal. */
   toJournal: number;
   /** → `burn_address_stock_restored`: the burn-address stock file. */
   toStock: number;
@@ -63,7 +63,7 @@ function phases(startup: HistoryStartup): Phases {
 /** Short names of the phases, for the prose. */
 const PHASE_NAMES: Record<keyof Phases, string> = {
   toOpen: "reaching the history",
-  toJournal: "the wait for the fold and the journal",
+  toJournal: "the journal (and a small history's fold)",
   toStock: "the stock file",
   toStarted: "the first burn address and listening",
   toReady: "the readiness probe",
@@ -72,8 +72,8 @@ const PHASE_NAMES: Record<keyof Phases, string> = {
 /** The rows of the phases, ms: label, empty start, large start. */
 function phaseRows(empty: Phases, large: Phases): string[][] {
   const labels: Record<keyof Phases, string> = {
-    toOpen: "spawn → history file opened (`history_loaded` time minus its ms): Node, configuration, chain reads",
-    toJournal: "→ `journal_restored`: the wait for the fold (at most 1 s), the journal",
+    toOpen: "spawn → history file opened (`history_enabled`): Node, configuration, chain reads",
+    toJournal: "→ `journal_restored`: the journal (and the fold of a history up to 8 MiB)",
     toStock: "→ `burn_address_stock_restored`: the burn-address stock file",
     toStarted: "→ `started`: the first burn address derived on the worker, listening",
     toReady: "→ first `/readyz` 200",
@@ -110,8 +110,9 @@ export function largeHistoryVerdict(result: LargeHistoryStartupResult): { target
 
 /** Why the fold slows the phases after the history's opening. */
 function why(large: HistoryStartup): string {
-  if (!large.foldedInBackground) return `The fold ended within the daemon's 1 s wait (${figure(large.loadMs)} ms), so the startup waited for all of it.`;
-  return "Up to 1 s of it is the daemon's wait for the fold. Past the wait the fold goes on in the daemon's main thread a chunk of the file at a time (`facilitator/src/journal/jsonlFile.ts`), so each step of the startup that waits for I/O (the journal and stock files, the worker's answer, listening, the readiness probe's RPC and indexer calls) also waits for the chunk in progress, and the first burn address is derived on a worker thread that shares the cores with the fold and its garbage collection.";
+  if (!large.foldedInBackground)
+    return `The file was small enough to be folded before startup went on (${figure(large.loadMs)} ms), so the startup waited for all of it.`;
+  return "The fold starts once the daemon listens and runs on its main thread 256 KiB of the file at a time (`facilitator/src/journal/jsonlFile.ts`), so the readiness probe's own steps queue behind the chunk in progress, and the fold's garbage collection shares the cores with everything else.";
 }
 
 /** The Missed targets paragraph of section 12 (call it when the target was missed). */
@@ -124,7 +125,7 @@ export function largeHistoryMissedNote(result: LargeHistoryStartupResult): strin
     (grown === undefined
       ? "After the opening the large start kept pace with the empty one: what is missing is in the startup before the history. "
       : `After the opening the large start took longer than the empty one on ${grown} (section 12). ${why(result.large)} `) +
-    "What would close it: not holding the startup for the fold when the file is large (opening the history once the daemon is up, reads and writes still waiting for the fold), folding in shorter slices or off the main thread so the startup's own steps and the readiness probe do not queue behind it, and a shorter path to the history's opening."
+    "What would close it: folding off the main thread so the readiness probe does not queue behind it, and a shorter path to the history's opening."
   );
 }
 
@@ -160,7 +161,7 @@ export function renderLargeHistorySection(result: LargeHistoryStartupResult): st
     "## 12. Startup with a large history",
     "",
     `The built facilitator started twice on this run's stack, each time with a fresh journal and a stock of ${result.poolSize} burn addresses on ${result.workers} worker thread${result.workers === 1 ? "" : "s"} (readiness needs one in stock, so both starts include deriving it): once with an empty payment history file (\`PAYMENT_HISTORY_PATH\`), once with ${count(result.records)} synthetic records (${mib(result.fileBytes)}, three lines per payment: intent, accepted, finalized; written in ${seconds(result.writeMs)} just before, so read from the page cache). ` +
-      `Startup is the wall time from spawning the process to the first 200 of \`GET /readyz\`, polled every ${READY_POLL_MS} ms, split below at the daemon's log lines by their own timestamps. The daemon waits at most 1 s for its history, then logs \`history_loading\`, goes on and folds the rest in the background (history reads and writes wait for the fold); \`history_loaded\` gives the records folded and the fold's time.`,
+      `Startup is the wall time from spawning the process to the first 200 of \`GET /readyz\`, polled every ${READY_POLL_MS} ms, split below at the daemon's log lines by their own timestamps. A history file up to 8 MiB is folded before startup goes on; a larger one is folded once the daemon listens (\`history_loading\` at opening; history reads and writes wait for the fold); \`history_loaded\` gives the records folded and the fold's time.`,
     "",
     `| what | empty history | ${count(result.records)} records |`,
     "| --- | --- | --- |",

@@ -227,11 +227,17 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
   });
 
   // History is opened before the journal so a bad history or partial proof configuration stops startup early.
+  // A large history is folded once the daemon listens, so startup time does not grow with it.
+  let markUp: () => void = () => undefined;
+  const up = new Promise<void>((resolve) => {
+    markUp = resolve;
+  });
   const history = await openHistory({
     env: options.env,
     recipient: getAddress(config.settlement.treasury),
     logger,
     historyLog: shared?.historyLog,
+    loadAfter: up,
     retentionSeconds: config.history.retention_days === undefined ? undefined : config.history.retention_days * 86_400,
     options: options.history,
   });
@@ -528,6 +534,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     poseidon_path: poseidon.implementation.path ?? null,
     prover: prover === undefined ? "none" : config.prover.kind,
   });
+  markUp();
   for (const monitor of monitors) monitor.start();
   void settlement
     .reconcileIntents()

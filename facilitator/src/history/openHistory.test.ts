@@ -1,7 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { type FoldedJsonlFile, openFoldedJsonlFile } from "../journal/jsonlFile.js";
 import { createLogger } from "../log/createLogger.js";
 import { type OpenedHistory, openHistory } from "./openHistory.js";
 import {
@@ -27,23 +26,19 @@ function capturedLogger() {
   return { lines, logger: createLogger({ write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) }) };
 }
 
-/** A history file whose fold is reported done only when the test says so: a history too large to read at startup. */
-function gatedFile() {
-  let open: () => void = () => undefined;
-  const gate = new Promise<void>((resolve) => {
-    open = resolve;
+/** What the daemon passes as `loadAfter`: a promise the test resolves when "the daemon is up". */
+function daemonUp() {
+  let resolve: () => void = () => undefined;
+  const up = new Promise<void>((done) => {
+    resolve = done;
   });
-  const openFile = async (path: string, fold: (value: unknown, lineNumber: number) => void): Promise<FoldedJsonlFile> => {
-    const file = await openFoldedJsonlFile(path, fold);
-    return { ...file, loaded: gate.then(() => file.loaded) };
-  };
-  return { openFile, open: () => open() };
+  return { up, resolve: () => resolve() };
 }
 
 const payer = { subject: "payer", ...TEST_BINDINGS.payer } as const;
 
-describe("openHistory with a history that takes longer than startup waits", () => {
-  it("starts without it, makes reads and writes wait for the fold, then serves every stored record", async () => {
+describe("openHistory with a history larger than startup folds", () => {
+  it("starts without it, folds it once the daemon is up, and makes reads and writes wait for the fold", async () => {
     environment = await createHistoryTestEnvironment({ proofs: false });
     const stored = buildHistoryPayment();
     const first = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger: capturedLogger().logger });
@@ -51,8 +46,8 @@ describe("openHistory with a history that takes longer than startup waits", () =
     await first?.close();
 
     const { lines, logger } = capturedLogger();
-    const gated = gatedFile();
-    opened = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger, options: { openFile: gated.openFile, startWaitMs: 0 } });
+    const daemon = daemonUp();
+    opened = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger, loadAfter: daemon.up, options: { foregroundBytes: 0 } });
     expect(opened?.loading).toBeInstanceOf(Promise);
     expect(lines.map((line) => line.event)).toContain("history_loading");
     expect(lines.map((line) => line.event)).not.toContain("history_loaded");
@@ -66,7 +61,7 @@ describe("openHistory with a history that takes longer than startup waits", () =
     const early = await Promise.race([listed.then(() => "answered"), recorded?.then(() => "written"), Promise.resolve("waiting")]);
     expect(early).toBe("waiting");
 
-    gated.open();
+    daemon.resolve();
     await opened?.loading;
     await recorded;
     expect((await listed).map((payment) => payment.paymentId)).toContain(stored.challengeNonce.toLowerCase());
@@ -76,7 +71,7 @@ describe("openHistory with a history that takes longer than startup waits", () =
     expect(lines.find((line) => line.event === "history_loaded")).toMatchObject({ records: 1 });
   });
 
-  it("fails startup on a damaged record found within the wait, and leaves history unavailable (503) on one found later", async () => {
+  it("fails startup on a damaged record in a small file, and leaves history unavailable (503) on one found in the background", async () => {
     environment = await createHistoryTestEnvironment({ proofs: false });
     await writeFile(environment.files.history, '{"v":1,"type":"nonsense"}\n');
     await expect(openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger: capturedLogger().logger })).rejects.toMatchObject({
@@ -84,12 +79,24 @@ describe("openHistory with a history that takes longer than startup waits", () =
     });
 
     const { lines, logger } = capturedLogger();
-    const gated = gatedFile();
-    opened = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger, options: { openFile: gated.openFile, startWaitMs: 0 } });
-    gated.open();
+    const daemon = daemonUp();
+    opened = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger, loadAfter: daemon.up, options: { foregroundBytes: 0 } });
+    daemon.resolve();
     await opened?.loading;
     expect(lines.find((line) => line.event === "history_unavailable")).toMatchObject({ level: "error", error: "PaymentHistoryFileError" });
     await expect(opened?.service.listPayments(payer)).rejects.toMatchObject({ name: "HistoryUnavailableError", status: 503 });
     await expect(opened?.recorder.recordIntent(buildHistoryPayment())).rejects.toMatchObject({ name: "HistoryWriteError" });
+  });
+
+  it("closes at once when the daemon stops before it was up: the fold never starts", async () => {
+    environment = await createHistoryTestEnvironment({ proofs: false });
+    await writeFile(environment.files.history, '{"v":1,"type":"nonsense"}\n');
+    const { lines, logger } = capturedLogger();
+    const never = new Promise<void>(() => undefined);
+    const unopened = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger, loadAfter: never, options: { foregroundBytes: 0 } });
+    await unopened?.close();
+    await unopened?.loading;
+    // The damaged record was never read: nothing reports it.
+    expect(lines.map((line) => line.event)).not.toContain("history_unavailable");
   });
 });

@@ -6,12 +6,13 @@
  * (`record/`), builds the recorder for settlement, wallet
  * login and identity tokens (`login/`), reads, and (with the whole proof group) the proof service (`proofs/`).
  *
- * Startup waits at most {@link HISTORY_START_WAIT_MS} for the stored records to be folded; a larger history goes
- * on loading after the daemon is up, and history reads and writes wait for it (so a paid request in those
- * seconds waits, it is never served on half a history). A damaged record found within the wait stops startup;
- * one found later leaves history unavailable (503, and settles refuse with `intent_not_recorded`), logged as
- * `history_unavailable`.
+ * A history file up to {@link HISTORY_FOREGROUND_BYTES} is folded before startup goes on; a larger one, and the
+ * database's history, once `loadAfter` resolves (the daemon passes "listening"), so startup time does not grow
+ * with history. History reads and writes wait for the fold (a paid request in those seconds waits; it is never
+ * served on half a history). A damaged record in a small file stops startup; one found in the background
+ * leaves history unavailable (503, and settles refuse with `intent_not_recorded`), logged as `history_unavailable`.
  */
+import { stat } from "node:fs/promises";
 import type { Address } from "viem";
 
 import type { Environment } from "../config/parseSecrets.js";
@@ -45,14 +46,14 @@ export type HistoryOptions = {
   policy?: HistoryPolicy | undefined;
   /** Opens the history file; tests pass one whose writes can fail. */
   openFile?: OpenHistoryFile | undefined;
-  /** How long startup waits for the stored history; default {@link HISTORY_START_WAIT_MS}. */
-  startWaitMs?: number | undefined;
+  /** The largest history file folded before startup goes on; default {@link HISTORY_FOREGROUND_BYTES}. */
+  foregroundBytes?: number | undefined;
   /** Wall clock in unix milliseconds, for tests. */
   now?: (() => number) | undefined;
 };
 
-/** How long startup waits for the stored history before it lets the fold finish in the background. */
-export const HISTORY_START_WAIT_MS = 1_000;
+/** The largest history file folded before startup goes on (about 28,000 records, a few hundred ms here). */
+export const HISTORY_FOREGROUND_BYTES = 8 * 1024 * 1024;
 
 /** What the daemon wires when history is on. */
 export type OpenedHistory = {
@@ -73,6 +74,8 @@ export type OpenHistoryParameters = {
   logger: Logger;
   /** The storage's shared history log (`[storage]` on PostgreSQL): records go there, not to `PAYMENT_HISTORY_PATH`. */
   historyLog?: HistoryLogPort | undefined;
+  /** A larger history is folded once this resolves (default: at once). */
+  loadAfter?: Promise<unknown> | undefined;
   /** `history.retention_days` in seconds; unset keeps every record. */
   retentionSeconds?: number | undefined;
   options?: HistoryOptions | undefined;
@@ -90,6 +93,7 @@ export async function openHistory({
   recipient,
   logger,
   historyLog,
+  loadAfter,
   retentionSeconds,
   options = {},
 }: OpenHistoryParameters): Promise<OpenedHistory | undefined> {
@@ -105,22 +109,27 @@ export async function openHistory({
   // Everything that can refuse the configuration runs before the file is opened, so a refusal leaks no handle.
   const tokens = createIdentityTokens({ secret: settings.identitySecret, issuer: settings.loginDomain, ttlSeconds: options.tokenTtlSeconds, now });
   const issuer = parsed.proofs === undefined ? undefined : await loadProofIssuer(parsed.proofs, nowSeconds());
-  const history = historyLog === undefined ? await openPaymentHistory(settings.path, options.openFile) : openSharedPaymentHistory(historyLog);
-  const started = now();
+  const foreground = historyLog === undefined && (await storedBytes(settings.path)) <= (options.foregroundBytes ?? HISTORY_FOREGROUND_BYTES);
+  const after = foreground ? undefined : loadAfter;
+  let started = now();
+  void Promise.resolve(after).then(() => {
+    started = now();
+  });
+  const history =
+    historyLog === undefined ? await openPaymentHistory(settings.path, options.openFile, { after }) : openSharedPaymentHistory(historyLog, { after });
   const report = (load: HistoryLoad) => {
     if (load.tornLine) logger.warn("history_torn_line_repaired", { line: load.tornLine.lineNumber, bytes: load.tornLine.bytes });
     logger.info("history_loaded", { records: load.records, ms: now() - started });
   };
-  const inTime = await settlesWithin(history.loaded, options.startWaitMs ?? HISTORY_START_WAIT_MS);
-  if (inTime) {
+  if (foreground) {
     try {
       report(await history.loaded);
     } catch (error) {
       await history.close();
       throw error;
     }
-  } else logger.info("history_loading", { message: "the stored history is large: it goes on loading in the background; history reads and writes wait for it" });
-  const loading = inTime ? undefined : background(history, report, logger);
+  } else logger.info("history_loading", { message: "the stored history is folded once the daemon is up; history reads and writes wait for it" });
+  const loading = foreground ? undefined : background(history, report, logger);
   const retention = retentionSeconds === undefined ? undefined : keepRetention(history, retentionSeconds, nowSeconds, logger);
 
   const identitySource = options.identitySource ?? "wallet-token";
@@ -162,19 +171,12 @@ export async function openHistory({
   };
 }
 
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const settled = promise.then(
-    () => true as const,
-    () => true as const,
-  );
+async function storedBytes(path: string): Promise<number> {
   try {
-    return await Promise.race([settled, timeout]);
-  } finally {
-    clearTimeout(timer);
+    return (await stat(path)).size;
+  } catch {
+    // Missing: opening creates it; unreadable: opening says so by name.
+    return 0;
   }
 }
 

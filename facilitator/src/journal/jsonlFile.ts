@@ -51,21 +51,46 @@ export type FoldedJsonlFile = Omit<JsonlFile, "lines" | "tornLine"> & {
   readonly loaded: Promise<{ lines: number; tornLine: JsonlFile["tornLine"] }>;
 };
 
+/** When {@link openFoldedJsonlFile} starts reading. */
+export type FoldOptions = {
+  /** The read starts once this resolves (default: at once); closing the file first cancels it (`loaded` then holds nothing). */
+  after?: Promise<unknown> | undefined;
+};
+
 /**
- * Opens (creating if missing) the JSONL file at `path` and starts folding its lines into `fold`, in file order,
- * a chunk at a time: memory stays one chunk, and the event loop runs between chunks. The caller decides
- * whether to wait for `loaded`.
+ * Opens (creating if missing) the JSONL file at `path` and folds its lines into `fold`, in file order, a chunk
+ * at a time: memory stays one chunk, and the event loop runs between chunks. The caller decides whether to
+ * wait for `loaded`.
  */
-export async function openFoldedJsonlFile(path: string, fold: (value: unknown, lineNumber: number) => void): Promise<FoldedJsonlFile> {
+export async function openFoldedJsonlFile(
+  path: string,
+  fold: (value: unknown, lineNumber: number) => void,
+  options: FoldOptions = {},
+): Promise<FoldedJsonlFile> {
   await mkdir(dirname(path), { recursive: true });
   const handle = await open(path, "a+");
-  const loaded = readLines(handle, path, fold);
+  let cancel: () => void = () => undefined;
+  const cancelled = new Promise<"cancelled">((resolve) => {
+    cancel = () => resolve("cancelled");
+  });
+  const loaded = Promise.race([Promise.resolve(options.after).then(() => "go" as const), cancelled]).then((start) =>
+    start === "cancelled" ? { lines: 0, tornLine: undefined } : readLines(handle, path, fold),
+  );
   // The rejection is the caller's to see through `loaded`; the queue only needs to know the read is over.
   loaded.catch(() => undefined);
-  return { loaded, ...appender(path, handle, loaded) };
+  const appended = appender(path, handle, loaded);
+  return {
+    loaded,
+    ...appended,
+    close: () => {
+      cancel();
+      return appended.close();
+    },
+  };
 }
 
-const READ_CHUNK_BYTES = 4 * 1024 * 1024;
+// Small enough that one chunk's parsing (about 10 ms) never holds the event loop for long.
+const READ_CHUNK_BYTES = 256 * 1024;
 const NEWLINE = 0x0a;
 
 async function readLines(handle: FileHandle, path: string, fold: (value: unknown, lineNumber: number) => void) {

@@ -3,18 +3,19 @@
  * fsynced before it resolves and is applied to the in-memory book only after, so what reads show is durable;
  * a torn last line is cut off and reported.
  *
- * The file is folded into the book a chunk at a time from the moment it is opened, and `loaded` says when the
- * fold is over: a daemon with a million records can serve before its history is read. Every read and write
+ * The file is folded into the book a chunk at a time, from the moment it is opened or once `options.after`
+ * resolves, and `loaded` says when the fold is over: a daemon with a million records can serve before its
+ * history is read. Every read and write
  * awaits the fold first (`catchUp`), so none of them sees a half-read history.
  */
-import { type FoldedJsonlFile, openFoldedJsonlFile } from "../../journal/jsonlFile.js";
+import { type FoldedJsonlFile, type FoldOptions, openFoldedJsonlFile } from "../../journal/jsonlFile.js";
 import { HistoryUnavailableError, PaymentHistoryFileError } from "../errors.js";
 import { describeIssues } from "@svc/scheme";
 import { HistoryRecordSchema, type HistoryRecord } from "./historyRecord.js";
 import { PaymentHistoryBook } from "./paymentHistoryBook.js";
 
 /** Opens a JSONL file folding its lines; replaceable so a test can make writes fail. */
-export type OpenHistoryFile = (path: string, fold: (value: unknown, lineNumber: number) => void) => Promise<FoldedJsonlFile>;
+export type OpenHistoryFile = (path: string, fold: (value: unknown, lineNumber: number) => void, options?: FoldOptions) => Promise<FoldedJsonlFile>;
 
 /** What the fold of the stored history found. */
 export type HistoryLoad = {
@@ -48,7 +49,7 @@ export type PaymentHistory = {
  * Opens (creating if missing) the payment history at `path` and starts folding it; throws
  * `PaymentHistoryFileError` when the file cannot be opened.
  */
-export async function openPaymentHistory(path: string, openFile: OpenHistoryFile = openFoldedJsonlFile): Promise<PaymentHistory> {
+export async function openPaymentHistory(path: string, openFile: OpenHistoryFile = openFoldedJsonlFile, options: FoldOptions = {}): Promise<PaymentHistory> {
   const book = new PaymentHistoryBook();
   let records = 0;
   const fold = (line: unknown, lineNumber: number) => {
@@ -59,7 +60,7 @@ export async function openPaymentHistory(path: string, openFile: OpenHistoryFile
   };
   let file: FoldedJsonlFile;
   try {
-    file = await openFile(path, fold);
+    file = await openFile(path, fold, options);
   } catch (cause) {
     throw new PaymentHistoryFileError({ path, reason: "cannot be opened or is damaged", cause });
   }

@@ -9,22 +9,23 @@ import type { HistoryLogPort } from "../../storage/storagePorts.js";
 import type { PaymentHistory } from "./openPaymentHistory.js";
 import { PaymentHistoryBook } from "./paymentHistoryBook.js";
 
-/** Opens the shared history over `log` and starts folding what it holds so far (`loaded`). */
-export function openSharedPaymentHistory(log: HistoryLogPort): PaymentHistory {
+/** Opens the shared history over `log` and folds what it holds so far (`loaded`), at once or once `options.after` resolves. */
+export function openSharedPaymentHistory(log: HistoryLogPort, options: { after?: Promise<unknown> | undefined } = {}): PaymentHistory {
   const book = new PaymentHistoryBook();
   const follower = createJournalFollower(log, (record) => book.apply(record));
-  // Reads queue behind this first catch-up, as behind any other.
-  const loaded = follower.catchUp().then((records) => ({ records, tornLine: undefined }));
+  const loaded = Promise.resolve(options.after).then(async () => ({ records: await follower.catchUp(), tornLine: undefined }));
   loaded.catch(() => undefined);
   return {
     book,
     loaded,
     catchUp: async () => {
+      await loaded;
       await follower.catchUp();
     },
     append: follower.appendAndApply,
     // Deleted for every instance; another instance's book keeps them until it restarts.
     prune: async (now, retentionSeconds) => {
+      await loaded;
       await follower.catchUp();
       const expired = book.expired(now, retentionSeconds);
       if (expired.length === 0) return 0;
