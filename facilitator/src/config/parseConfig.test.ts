@@ -48,6 +48,7 @@ describe("parseConfig: a valid file", () => {
       },
       finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 },
       gas: { replace_after_seconds: 12.5, max_fee_gwei: 150 },
+      history: { retention_days: 365 },
       providers: { "shop-1": { key_sha256: "AB".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
       prover: { kind: "http", url: "https://prover.internal.example/prove", timeout_ms: 600_000, concurrency: 4 },
     });
@@ -96,6 +97,7 @@ describe("parseConfig: a valid file", () => {
       },
       finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 },
       gas: { replace_after_seconds: 12.5, max_fee_gwei: 150 },
+      history: { retention_days: 365 },
       providers: { "shop-1": { key_sha256: "ab".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
       prover: { kind: "http", url: "https://prover.internal.example/prove", timeout_ms: 600_000, concurrency: 4 },
     });

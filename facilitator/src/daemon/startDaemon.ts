@@ -236,7 +236,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     env: options.env,
     recipient: getAddress(config.settlement.treasury),
     logger,
-    historyLog: shared?.historyLog,
+    historyLog: storage.historyLog,
     loadAfter: up,
     retentionSeconds: config.history.retention_days === undefined ? undefined : config.history.retention_days * 86_400,
     options: options.history,
@@ -257,7 +257,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     records: restoredRecords,
     pending,
     open_intents: book.openIntents().length,
-    ...(shared ? { storage: shared.kind } : {}),
+    storage: storage.kind,
   });
   const reconcileHistory = async () => {
     const caughtUp = (await history?.recorder.reconcile(book.list())) ?? 0;

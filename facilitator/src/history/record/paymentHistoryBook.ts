@@ -2,6 +2,9 @@ import type { Hex } from "viem";
 
 import type { HistoryIntentRecord, HistoryProofIssuedRecord, HistoryRecord } from "./historyRecord.js";
 
+// Distinct shared values kept at most: past it, new values are simply not shared (memory stays bounded).
+const MAX_SHARED_VALUES = 10_000;
+
 /** One payment's history folded from its lines: the intent record plus how far it got. */
 export type PaymentHistoryEntry = HistoryIntentRecord & {
   state: "intent" | "accepted" | "finalized";
@@ -21,13 +24,32 @@ export type IssuedProof = HistoryProofIssuedRecord;
 export class PaymentHistoryBook {
   readonly #entries = new Map<string, PaymentHistoryEntry>();
   readonly #proofs = new Map<string, IssuedProof>();
+  // One copy of each value most payments repeat (network, asset, recipient, amount, bindings): parsed from JSON,
+  // every line would otherwise hold its own, and a million payments would hold a million copies of each.
+  readonly #shared = new Map<string, unknown>();
+
+  #share<T>(key: string, value: T): T {
+    const known = this.#shared.get(key);
+    if (known !== undefined) return known as T;
+    if (this.#shared.size < MAX_SHARED_VALUES) this.#shared.set(key, value);
+    return value;
+  }
+
+  #shareValues(entry: PaymentHistoryEntry): PaymentHistoryEntry {
+    entry.network = this.#share(`n:${entry.network}`, entry.network);
+    entry.asset = this.#share(`a:${entry.asset}`, entry.asset);
+    entry.recipient = this.#share(`r:${entry.recipient}`, entry.recipient);
+    entry.amount = this.#share(`v:${entry.amount}`, entry.amount);
+    entry.bindings = this.#share(`b:${JSON.stringify(entry.bindings)}`, entry.bindings);
+    return entry;
+  }
 
   /** Folds one line. */
   apply(record: HistoryRecord): void {
     const entry = this.#entries.get(record.paymentId);
     switch (record.type) {
       case "intent":
-        if (!entry) this.#entries.set(record.paymentId, { ...record, state: "intent" });
+        if (!entry) this.#entries.set(record.paymentId, this.#shareValues({ ...record, state: "intent" }));
         return;
       case "accepted":
         if (!entry) return;
