@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPublicClient, getContractAddress, http, parseUnits, type Address } from "viem";
+import { createPublicClient, createTestClient, getContractAddress, http, parseUnits, type Address } from "viem";
 import { fixtureCircuitTag, type ProtocolVersion, zerc20TokenAbiV1, zerc20VerifierAbi, zerc20VerifierAbiV2 } from "@svc/scheme";
 import { devAccounts, FIXTURE_PROVER_ADDRESS } from "../accounts/devAccounts.js";
 import { startAnvil, type StartAnvilReturnType } from "../anvil/startAnvil.js";
@@ -109,6 +109,19 @@ describe.each<ProtocolVersion>(["zerc20-v1", "zerc20-v2"])("deployContracts %s",
     expect(again.deployBlockNumber).toBeGreaterThan(deployment.readyBlockNumber);
     expect(again.feeSplit.bps).toBe(250);
     expect(await tokenBalance(again.token, accounts.payer2.address)).toBe(5n);
+  });
+
+  it("names the step whose transaction is not mined by the deadline, and says the node still holds it", async () => {
+    const stalled = await startAnvil();
+    try {
+      await createTestClient({ mode: "anvil", transport: http(stalled.rpcUrl) }).setAutomine(false);
+      await expect(deployContracts({ rpcUrl: stalled.rpcUrl, accounts, protocol, receiptDeadlineMs: 300 })).rejects.toMatchObject({
+        name: "DeploymentTransactionNotMinedError",
+        message: expect.stringContaining("still pending on the node"),
+      });
+    } finally {
+      await stalled.stop();
+    }
   });
 
   it("refuses an out-of-range fee before sending anything", async () => {

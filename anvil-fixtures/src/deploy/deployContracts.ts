@@ -16,6 +16,7 @@ import {
   getContractAddress,
   http,
   parseUnits,
+  WaitForTransactionReceiptTimeoutError,
   type Address,
   type Hash,
   type Hex,
@@ -28,7 +29,12 @@ import type { ContractArtifact } from "../compile/artifactCache.js";
 import { loadArtifacts, type DeployableContractName, type LoadArtifactsReturnType } from "../compile/loadArtifacts.js";
 import { buildSingleTeleportCircuit } from "../circuits/buildSingleTeleportCircuit.js";
 import { fixtureTokenAdminAbi, fixtureVerifierV2AdminAbi } from "../contracts/fixtureAdminAbis.js";
-import { DeploymentAddressMismatchError, DeploymentTransactionFailedError, InvalidDeploymentParameterError } from "./errors.js";
+import {
+  DeploymentAddressMismatchError,
+  DeploymentTransactionFailedError,
+  DeploymentTransactionNotMinedError,
+  InvalidDeploymentParameterError,
+} from "./errors.js";
 
 /** Name of the fixture token (also its EIP-2612 domain name under v2). */
 export const FIXTURE_TOKEN_NAME = "Fixture zERC20";
@@ -73,6 +79,8 @@ export type DeployContractsParameters = {
   protocol?: ProtocolVersion;
   /** Token decimals (v2 only, 0..36; zUSDC has 6); defaults to {@link FIXTURE_TOKEN_DECIMALS}. */
   decimals?: number;
+  /** How long each step's receipt is awaited before `DeploymentTransactionNotMinedError`; default 30 s. */
+  receiptDeadlineMs?: number;
   /** The named dev accounts; defaults to {@link devAccounts}. */
   accounts?: Record<DevAccountName, DevAccount>;
   /** FeeSplitter fee share in basis points, 1..10000; defaults to {@link DEFAULT_FEE_BPS}. */
@@ -284,7 +292,8 @@ export async function deployContracts(parameters: DeployContractsParameters): Pr
     if (step === undefined) continue;
     submitted.push({ step, hash: await client.sendRawTransaction({ serializedTransaction }) });
   }
-  const blockNumbers = await Promise.all(submitted.map(({ step, hash }) => confirmStep(client, step, hash)));
+  const deadlineMs = parameters.receiptDeadlineMs ?? RECEIPT_DEADLINE_MS;
+  const blockNumbers = await Promise.all(submitted.map(({ step, hash }) => confirmStep(client, step, hash, deadlineMs)));
 
   return {
     protocol,
@@ -311,8 +320,18 @@ export async function deployContracts(parameters: DeployContractsParameters): Pr
   };
 }
 
-async function confirmStep(client: PublicClient, step: Step, hash: Hash): Promise<bigint> {
-  const receipt = await client.waitForTransactionReceipt({ hash });
+// Well past what an automining node needs; a miss then fails with the step named instead of a test timeout.
+const RECEIPT_DEADLINE_MS = 30_000;
+
+async function confirmStep(client: PublicClient, step: Step, hash: Hash, deadlineMs: number): Promise<bigint> {
+  const receipt = await client.waitForTransactionReceipt({ hash, timeout: deadlineMs }).catch(async (error: unknown) => {
+    if (!(error instanceof WaitForTransactionReceiptTimeoutError)) throw error;
+    const knownToNode = await client.getTransaction({ hash }).then(
+      () => true,
+      () => false,
+    );
+    throw new DeploymentTransactionNotMinedError(step.label, hash, { timeoutMs: deadlineMs, knownToNode });
+  });
   if (receipt.status !== "success") throw new DeploymentTransactionFailedError(step.label, hash);
   const { expectedAddress } = step;
   if (expectedAddress !== undefined && receipt.contractAddress?.toLowerCase() !== expectedAddress.toLowerCase()) {

@@ -3,6 +3,23 @@ import type { Address, Hash } from "viem";
 import { BaseError } from "../errors.js";
 
 /** A deployment or wiring transaction was mined but reverted. */
+/** A deployment step's transaction was not mined within the deadline: whether the node still holds it says why. */
+export class DeploymentTransactionNotMinedError extends BaseError {
+  override name = "DeploymentTransactionNotMinedError";
+  /** Which step waited, e.g. `deploy Verifier`. */
+  readonly step: string;
+  /** The transaction that was not mined. */
+  readonly transactionHash: Hash;
+
+  constructor(step: string, transactionHash: Hash, { timeoutMs, knownToNode }: { timeoutMs: number; knownToNode: boolean }) {
+    super(
+      `Deployment step "${step}" was not mined within ${timeoutMs} ms (transaction ${transactionHash}, ${knownToNode ? "still pending on the node" : "unknown to the node"}).`,
+    );
+    this.step = step;
+    this.transactionHash = transactionHash;
+  }
+}
+
 export class DeploymentTransactionFailedError extends BaseError {
   override name = "DeploymentTransactionFailedError";
   /** Which step failed, e.g. `deploy Verifier` or `mint payer`. */
