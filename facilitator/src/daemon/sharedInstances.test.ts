@@ -295,15 +295,28 @@ describe("facilitator instances sharing PostgreSQL", () => {
       // The survivor names the relayed burn its peer journaled before the broadcast.
       expect((await settle(y.url, interruptedBody)).body).toMatchObject({ success: false, errorReason: "pending_burn", transaction: broadcast.burn_tx });
       miner.hold(() => false);
-      // The dead instance's claim runs out, then the survivor follows its journaled relay to the one burn.
-      const recovered = await waitFor(
+      await waitFor(async () => ((await burnsTo(interrupted)).length > 0 ? true : undefined), {
+        what: "the relayed burn mined",
+        timeoutMs: 10_000,
+        intervalMs: 100,
+      });
+      // Once the dead instance's settle claim has run out, an instance starting on the database takes the open
+      // intent over and reconciles it to accepted from the chain, before any re-send.
+      await waitFor(
         async () => {
-          const { body } = await settle(y.url, interruptedBody);
-          return body.success === true ? body : undefined;
+          const { rows: claims } = await database.query<{ expired: boolean }>(
+            "select lease_until < now() as expired from settle_claims where challenge_nonce = $1",
+            [interrupted.extra.challengeNonce.toLowerCase()],
+          );
+          return claims[0]?.expired === true ? true : undefined;
         },
-        { what: "the interrupted permit settle accepted on the survivor", timeoutMs: 30_000, intervalMs: 500 },
+        { what: "the dead instance's settle claim expired", timeoutMs: 30_000, intervalMs: 250 },
       );
-      expect(recovered.transaction).toBe(broadcast.burn_tx);
+      const d = await startInstance();
+      expect(JSON.parse(await waitForLine(d, '"event":"intents_resumed"'))).toMatchObject({ claimed: 1, left: 0 });
+      expect(JSON.parse(await waitForLine(d, '"event":"intents_reconciled"'))).toMatchObject({ accepted: 1 });
+      const recovered = await settle(y.url, interruptedBody);
+      expect(recovered.body).toMatchObject({ success: true, transaction: broadcast.burn_tx });
       expect(await burnsTo(interrupted)).toEqual([broadcast.burn_tx]);
 
       const payments = [sold!, transferred, permitted, interrupted].map((requirements) => requirements.extra.challengeNonce);

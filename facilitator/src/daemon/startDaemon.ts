@@ -18,7 +18,7 @@ import { createChainFinality, describeFinality, finalityRule } from "../chain/ch
 import { createReorgWatch } from "../finalize/watchReorgs.js";
 import { createChainClients } from "../chain/createChainClients.js";
 import type { RpcEndpointHealth } from "../chain/rpcEndpointHealth.js";
-import { createSerialSender, type SerialSender } from "../chain/createSerialSender.js";
+import type { SerialSender } from "../chain/createSerialSender.js";
 import { createSharedKeySender } from "../chain/createSharedKeySender.js";
 import type { MonitorEvent } from "../chain/createTransactionMonitor.js";
 import { gasPolicyOf } from "../chain/gasPolicyOf.js";
@@ -50,7 +50,7 @@ import { instrumentFinalize, instrumentSettlement, trackRelayerQueue } from "../
 import { readAdminStatus } from "../operator/readAdminStatus.js";
 import { settlementBacklog } from "../operator/settlementBacklog.js";
 import { createReadinessProbe } from "../readiness/createReadinessProbe.js";
-import { checkIndexerReadiness, checkJournalReadiness, checkRpcReadiness, checkStockReadiness, checkStorageReadiness } from "../readiness/readinessChecks.js";
+import { checkIndexerReadiness, checkRpcReadiness, checkStockReadiness, checkStorageReadiness } from "../readiness/readinessChecks.js";
 import { createFinalizeLoop } from "../finalize/createFinalizeLoop.js";
 import { createFinalizePrefetch } from "../finalize/createFinalizePrefetch.js";
 import { createTransferScanner } from "../finalize/createTransferScanner.js";
@@ -187,15 +187,12 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
           challenges: { maxOpenChallenges: config.daemon.max_open_challenges, retentionSeconds: config.settlement.expired_challenge_retention_seconds },
         })
       : await openStorageDatabase(config.storage, options.env, compaction);
-  const shared = storage.kind === "postgres" ? storage : undefined;
   // Claims and leases name this process: a restarted instance is a new owner and waits out its old leases.
   const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
   // One sender and one transaction monitor per key; the monitors' loops run from `started` to stop.
   const senderOf = (account: PrivateKeyAccount, role: string): SerialSender => {
     const monitor = { role, policy: gasPolicyOf(config.gas), logger, onEvent: (event: MonitorEvent) => metrics.txReplaced(event) };
-    return shared
-      ? createSharedKeySender({ client, chain, account, nonces: shared.relayNonces, monitor })
-      : createSerialSender({ client, chain, account, monitor });
+    return createSharedKeySender({ client, chain, account, nonces: storage.relayNonces, monitor });
   };
   const treasurySender = senderOf(treasuryAccount, "treasury");
   const finality = createChainFinality(client, { confirmations: config.network.confirmations, finality: finalityRule(config.network) });
@@ -331,22 +328,23 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     logger,
     now: unixNow,
     permitReceiptTimeoutMs: config.settlement.permit_receipt_timeout_ms,
-    watchJournaledRelays: !shared,
   });
-  const settlement = shared
-    ? shareSettlement({
-        settlement: core,
-        catchUp: follower.catchUp,
-        issued: shared.challenges,
-        store,
-        book,
-        claims: shared.settleClaims,
-        owner,
-        // A settle waits at most the permit receipt timeout on the chain; the margin covers its checks.
-        claimLeaseMs: config.settlement.permit_receipt_timeout_ms + SETTLE_CLAIM_MARGIN_MS,
-        network,
-      })
-    : core;
+  const settlement = shareSettlement({
+    settlement: core,
+    catchUp: follower.catchUp,
+    issued: storage.challenges,
+    store,
+    book,
+    claims: storage.settleClaims,
+    owner,
+    // A settle waits at most the permit receipt timeout on the chain; the margin covers its checks.
+    claimLeaseMs: config.settlement.permit_receipt_timeout_ms + SETTLE_CLAIM_MARGIN_MS,
+    network,
+  });
+  // Relays signed before a restart are watched before anything new is signed: a new send never takes their
+  // nonce (the node counts nothing above a gap), and a stuck or dropped one is re-sent or bumped, journal first.
+  const resumed = await settlement.resume();
+  if (resumed.claimed + resumed.left > 0) logger.info("intents_resumed", resumed);
 
   const poseidonStatus = { implementation: poseidon.implementation.name, path: poseidon.implementation.path ?? null };
   const metrics = createFacilitatorMetrics({
@@ -379,10 +377,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
           health: rpcHealth,
         }),
       indexer: () => checkIndexerReadiness({ indexerUrl: config.network.indexer_url, timeoutMs: READINESS_TIMEOUT_MS }),
-      journal: () =>
-        shared && config.storage
-          ? checkStorageReadiness({ storageUrl: config.storage.url, ping: shared.ping, timeoutMs: READINESS_TIMEOUT_MS })
-          : checkJournalReadiness(config.settlement.journal),
+      journal: () => checkStorageReadiness({ storage, timeoutMs: READINESS_TIMEOUT_MS }),
       stock: () => checkStockReadiness(pool?.stats()),
     },
   });
@@ -528,8 +523,8 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     finality: describeFinality(finalityRule(config.network)),
     token_decimals: token.decimals,
     permit_path: config.settlement.permit_burner !== undefined && token.permit,
-    journal: shared ? "storage" : (config.settlement.journal ?? "none"),
-    ...(config.storage ? { storage: redactUrl(config.storage.url) } : {}),
+    ...storage.readiness.detail,
+    state: storage.location,
     poseidon: poseidon.implementation.name,
     poseidon_path: poseidon.implementation.path ?? null,
     prover: prover === undefined ? "none" : config.prover.kind,

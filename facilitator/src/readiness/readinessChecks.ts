@@ -2,14 +2,12 @@
  * The four component checks behind `GET /readyz`. Each answers within its timeout, never throws, and reports
  * only redacted URLs and reason codes: a library error message can quote an RPC URL with its API key.
  */
-import { constants } from "node:fs";
-import { access } from "node:fs/promises";
-
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
 import type { RpcEndpointHealth } from "../chain/rpcEndpointHealth.js";
 import { redactUrl } from "../config/redactUrl.js";
 import { type ComponentReadiness, READINESS_REASON } from "./readinessReport.js";
 import { withTimeout } from "../operator/withTimeout.js";
+import type { FacilitatorStorage } from "../storage/storagePorts.js";
 
 /** One RPC endpoint as the readiness probe sees it. */
 export type RpcReadinessEndpoint = {
@@ -82,28 +80,24 @@ export async function checkIndexerReadiness(params: { indexerUrl: string; timeou
   }
 }
 
-/** Whether the journal file is still writable; a disabled journal (`none`) has nothing to write to. */
-export async function checkJournalReadiness(path: string | null): Promise<ComponentReadiness> {
-  if (path === null) return { ready: true, detail: { journal: "none" } };
-  try {
-    await access(path, constants.W_OK);
-    return { ready: true };
-  } catch {
-    return { ready: false, reason: READINESS_REASON.notWritable };
-  }
-}
-
 /**
- * Whether the shared database answers (the journal, claims and leases live there with `[storage]`): a
- * daemon that cannot write its journal must not take a payment it could lose.
+ * Whether the store answers (the journal file is still writable; the database answers): a daemon that cannot
+ * write its journal must not take a payment it could lose. Without a journal (`none`) the ping always answers.
  */
-export async function checkStorageReadiness(params: { storageUrl: string; ping: () => Promise<void>; timeoutMs: number }): Promise<ComponentReadiness> {
-  const url = redactUrl(params.storageUrl);
+export async function checkStorageReadiness(params: {
+  storage: Pick<FacilitatorStorage, "ping" | "readiness">;
+  timeoutMs: number;
+}): Promise<ComponentReadiness> {
+  const { ping, readiness } = params.storage;
   try {
-    await withTimeout(params.ping(), params.timeoutMs);
-    return { ready: true, detail: { storage: "postgres", url } };
+    await withTimeout(ping(), params.timeoutMs);
+    return { ready: true, detail: readiness.detail };
   } catch {
-    return { ready: false, reason: READINESS_REASON.unreachable, detail: { storage: "postgres", url } };
+    return {
+      ready: false,
+      reason: readiness.failure === "unreachable" ? READINESS_REASON.unreachable : READINESS_REASON.notWritable,
+      detail: readiness.detail,
+    };
   }
 }
 

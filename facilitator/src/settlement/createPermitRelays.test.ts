@@ -77,7 +77,6 @@ describe("createPermitRelays", () => {
         return { success: false, errorReason: reason, transaction: "", network: "eip155:31337" };
       },
       receiptTimeoutMs: 100,
-      watchJournaled: false,
     });
     const payment = {
       challenge: { challengeNonce: CHALLENGE_NONCE } as ChallengeRecord,

@@ -69,11 +69,6 @@ export type PermitRelaysContext = {
   /** How long to wait for a receipt before `pending_burn`. */
   receiptTimeoutMs: number;
   receiptPollMs?: number | undefined;
-  /**
-   * Whether a followed relay signed earlier (another process's life) joins this relayer's monitor, to be
-   * re-sent or fee-bumped: true for one instance; false when instances share the key (the one that sent it does).
-   */
-  watchJournaled: boolean;
 };
 
 /** Relays and follows permit burns. */
@@ -169,7 +164,8 @@ export function createPermitRelays(context: PermitRelaysContext): PermitRelays {
     }
     // Already known to the node, or back into its pool after a restart: either way the same transaction.
     await client.sendRawTransaction({ serializedTransaction: journaled.rawTransaction as Hex }).catch(() => undefined);
-    if (context.watchJournaled) context.relayer.monitor.adopt(journaled.rawTransaction as Hex, journalRelay(relay.challenge.challengeNonce));
+    // The follower holds the intent's settle claim: its monitor re-sends or bumps the relay from here on.
+    context.relayer.monitor.adopt(journaled.rawTransaction as Hex, journalRelay(relay.challenge.challengeNonce));
     return awaitReceipt(relay, journaled.txHash as Hex);
   };
 

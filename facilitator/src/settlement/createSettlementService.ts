@@ -92,27 +92,37 @@ export type SettlementServiceDependencies = {
   permitReceiptTimeoutMs: number;
   /** Receipt polling interval (default 100 ms). */
   receiptPollMs?: number;
-  /**
-   * Whether this process's relayer monitor takes over journaled relays (re-sends, fee bumps), from the start:
-   * true for a single instance (default); false when instances share the key, so only the sender bumps its own.
-   */
-  watchJournaledRelays?: boolean;
 };
 
-/** The settlement core behind `/verify` and `/settle`. */
+/** `/verify` and `/settle` as the daemon serves them, with the start-up sweep of what a stop left open. */
 export type SettlementService = {
   verify: (body: ClassifiedFacilitatorBody) => Promise<VerifyResponse>;
   settle: (body: ClassifiedFacilitatorBody) => Promise<SettleResponse>;
-  /** Resolves permit intents left by a crash whose burn executed on-chain; returns how many were accepted. */
+  /**
+   * Takes over the permit intents a stop left open that this instance may follow now: their journaled relays
+   * are watched (re-sent, fee-bumped) from here on. Runs before the daemon listens, so no new send takes the
+   * nonce of a relay signed before the restart. Resolves to how many open intents this instance took over
+   * and how many it left to the instance whose settle claim holds them.
+   */
+  resume: () => Promise<{ claimed: number; left: number }>;
+  /** Resolves the intents `resume` took over whose burn executed on-chain; returns how many were accepted. */
   reconcileIntents: () => Promise<number>;
   /** Settles still running, for a graceful shutdown. */
   inflight: () => Promise<SettleResponse>[];
 };
 
+/** The single-process settlement core; {@link shareSettlement} puts it under the storage's settle claims. */
+export type SettlementCore = Pick<SettlementService, "verify" | "settle" | "inflight"> & {
+  /** Watches the relay journaled for this open intent with this process's relayer monitor. */
+  adoptRelay: (challengeNonce: Hex) => void;
+  /** Accepts this open intent when its burn executed and is confirmed; false when it stays open. */
+  reconcileIntent: (challengeNonce: Hex) => Promise<boolean>;
+};
+
 type PaymentPath = AcceptedPayload["kind"];
 
 /** Wires the settlement core. */
-export function createSettlementService(deps: SettlementServiceDependencies): SettlementService {
+export function createSettlementService(deps: SettlementServiceDependencies): SettlementCore {
   const { client, book, logger } = deps;
   const coordinator = new SettlementCoordinator();
   let tokenName: Promise<string> | undefined;
@@ -217,16 +227,12 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     failure,
     receiptTimeoutMs: deps.permitReceiptTimeoutMs,
     receiptPollMs: deps.receiptPollMs,
-    watchJournaled: deps.watchJournaledRelays ?? true,
   });
-  // Relays signed before a restart are watched before anything new is signed: a new send never takes their
-  // nonce (the node counts nothing above a gap), and a stuck or dropped one is re-sent or bumped, journal first.
-  if (deps.watchJournaledRelays ?? true) {
-    for (const intent of book.openIntents()) {
-      const journaled = book.relay(intent.challenge.challengeNonce);
-      if (journaled) deps.relayer.monitor.adopt(journaled.rawTransaction as Hex, relays.journalRelay(intent.challenge.challengeNonce));
-    }
-  }
+  // A stuck or dropped relay is re-sent or bumped, journal first, by whichever instance holds its intent's claim.
+  const adoptRelay = (challengeNonce: Hex): void => {
+    const journaled = book.relay(challengeNonce);
+    if (journaled) deps.relayer.monitor.adopt(journaled.rawTransaction as Hex, relays.journalRelay(challengeNonce));
+  };
 
   const recordLateBurn = async (challenge: ChallengeRecord, burnTxHash: Hex, evidence: SelfTransferBurnEvidence) => {
     if (book.burnTxOwner(burnTxHash) !== undefined) return;
@@ -372,32 +378,30 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     });
   };
 
-  const reconcileIntents = async (): Promise<number> => {
-    let accepted = 0;
-    for (const intent of book.openIntents()) {
-      const challenge = fromJournaledChallenge(intent.challenge);
-      if (!intent.authorizationId || !challenge.helper || coordinator.running(challenge.challengeNonce)) continue;
-      const burn = await findPermitBurn(client, { helper: challenge.helper, authorizationId: intent.authorizationId, fromBlock: BigInt(intent.fromBlock) });
-      if (!burn) {
-        // A relay signed before the crash goes out again unchanged, ahead of anything new on its nonce.
-        const relay = book.relay(challenge.challengeNonce);
-        if (relay) await client.sendRawTransaction({ serializedTransaction: relay.rawTransaction as Hex }).catch(() => undefined);
-        continue;
-      }
-      // Not deep enough yet: the intent stays, and the payer's re-send follows the burn.
-      const confirmed = await confirm({ burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber }, 0);
-      if (!confirmed) continue;
-      const receipt = await client.getTransactionReceipt({ hash: burn.txHash });
-      const payer = receipt.from === deps.relayer.address ? undefined : receipt.from;
-      const relay = book.relay(challenge.challengeNonce);
-      const calldata = relay === undefined ? undefined : parseTransaction(relay.rawTransaction as Hex).data;
-      await accept(challenge, "permit", intent.payloadDigest, payer, confirmed, { authorizationId: intent.authorizationId, calldata });
-      accepted++;
+  const reconcileIntent = async (challengeNonce: Hex): Promise<boolean> => {
+    const intent = book.intent(challengeNonce);
+    if (intent === undefined || book.entry(challengeNonce) !== undefined) return false;
+    const challenge = fromJournaledChallenge(intent.challenge);
+    if (!intent.authorizationId || !challenge.helper || coordinator.running(challengeNonce)) return false;
+    const burn = await findPermitBurn(client, { helper: challenge.helper, authorizationId: intent.authorizationId, fromBlock: BigInt(intent.fromBlock) });
+    if (!burn) {
+      // A relay signed before the crash goes out again unchanged, ahead of anything new on its nonce.
+      const relay = book.relay(challengeNonce);
+      if (relay) await client.sendRawTransaction({ serializedTransaction: relay.rawTransaction as Hex }).catch(() => undefined);
+      return false;
     }
-    return accepted;
+    // Not deep enough yet: the intent stays, and the payer's re-send follows the burn.
+    const confirmed = await confirm({ burnTxHash: burn.txHash, burnBlockNumber: burn.blockNumber }, 0);
+    if (!confirmed) return false;
+    const receipt = await client.getTransactionReceipt({ hash: burn.txHash });
+    const payer = receipt.from === deps.relayer.address ? undefined : receipt.from;
+    const relay = book.relay(challengeNonce);
+    const calldata = relay === undefined ? undefined : parseTransaction(relay.rawTransaction as Hex).data;
+    await accept(challenge, "permit", intent.payloadDigest, payer, confirmed, { authorizationId: intent.authorizationId, calldata });
+    return true;
   };
 
-  return { verify, settle, reconcileIntents, inflight: () => coordinator.inflight() };
+  return { verify, settle, adoptRelay, reconcileIntent, inflight: () => coordinator.inflight() };
 }
 
 // The RPC failing: the transport (unreachable, timed out, HTTP error) or the node answering a read with a

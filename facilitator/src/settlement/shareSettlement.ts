@@ -1,13 +1,18 @@
 /**
- * `/verify` and `/settle` of one instance among several on one database. Before either runs, the instance
- * catches up the shared journal and fetches the challenge if another instance issued it, so the settlement
- * core sees what every instance wrote. A settle then takes the payment's database claim: two instances
+ * `/verify` and `/settle` through the storage, for one instance (the embedded adapter: claims in memory) or
+ * several on one database alike. Before either runs, the instance catches up the journal and fetches the
+ * challenge if another instance issued it, so the settlement core sees what every instance wrote. A settle then takes the payment's database claim: two instances
  * settling one payment at once never both reach the chain (the second answers `pending_burn` while the first
  * runs, and the first's answer once it is journaled). A settle that ends accepted makes its claim permanent;
  * any other outcome lets go of it, because everything it did before an irreversible step is journaled and
  * the next settle, on any instance, follows it from there. A crashed instance's claim passes on after its
  * lease. The database going away mid-way answers `storage_unavailable` (the payer re-sends the same payload),
  * never an acceptance: a settle is accepted only once its `accepted` record is in the database.
+ *
+ * The start-up sweep runs under the same claims: an open permit intent is taken over (its journaled relay
+ * watched, its burn looked up on-chain) only by the instance that claims it. Another instance's settle in
+ * flight holds its claim and is left alone; a crashed instance's intent passes on once its lease runs out,
+ * at the latest on the payer's re-send.
  */
 import { PENDING_BURN, STORAGE_UNAVAILABLE, type ClassifiedFacilitatorBody, type Network, type SettleResponse, type VerifyResponse } from "@svc/scheme";
 import type { Hex } from "viem";
@@ -15,12 +20,12 @@ import type { ChallengeStore } from "../challenges/challengeStore.js";
 import { fromJournaledChallenge } from "../journal/journaledChallenge.js";
 import { StorageUnavailableError } from "../storage/errors.js";
 import type { ChallengeStorePort, SettleClaimPort } from "../storage/storagePorts.js";
-import type { SettlementService } from "./createSettlementService.js";
+import type { SettlementCore, SettlementService } from "./createSettlementService.js";
 import type { SettlementBook } from "./settlementBook.js";
 
 /** What a shared instance's settlement adds to the single-process core. */
 export type ShareSettlementParameters = {
-  settlement: SettlementService;
+  settlement: SettlementCore;
   /** Folds every journal record any instance appended since the last call. */
   catchUp: () => Promise<unknown>;
   /** The challenges every instance issued. */
@@ -90,9 +95,43 @@ export function shareSettlement(parameters: ShareSettlementParameters): Settleme
       return { success: false, errorReason: STORAGE_UNAVAILABLE, transaction: "", network: parameters.network };
     });
 
-  // An open intent may be another instance's settle in flight, which the start-up sweep cannot tell from a
-  // crashed one without its claim: here an interrupted permit settle completes on the payer's re-send instead.
-  return { verify, settle, reconcileIntents: async () => 0, inflight: settlement.inflight };
+  // The open intents this instance claimed at start; the sweep after listening resolves them.
+  let resumed: Hex[] = [];
+
+  const resume = async (): Promise<{ claimed: number; left: number }> => {
+    await catchUp();
+    resumed = [];
+    let left = 0;
+    for (const intent of book.openIntents()) {
+      const challengeNonce = intent.challenge.challengeNonce as Hex;
+      if (!(await claims.claim(challengeNonce, owner, claimLeaseMs))) {
+        left++;
+        continue;
+      }
+      settlement.adoptRelay(challengeNonce);
+      resumed.push(challengeNonce);
+    }
+    return { claimed: resumed.length, left };
+  };
+
+  const reconcileIntents = async (): Promise<number> => {
+    let accepted = 0;
+    for (const challengeNonce of resumed.splice(0)) {
+      // Claimed again to renew the lease; lost meanwhile means another instance follows it now.
+      if (!(await claims.claim(challengeNonce, owner, claimLeaseMs))) continue;
+      let done = false;
+      try {
+        done = await settlement.reconcileIntent(challengeNonce);
+      } finally {
+        if (done) await claims.complete(challengeNonce, owner).catch(ignoreStorageUnavailable);
+        else await claims.release(challengeNonce, owner).catch(ignoreStorageUnavailable);
+      }
+      if (done) accepted++;
+    }
+    return accepted;
+  };
+
+  return { verify, settle, resume, reconcileIntents, inflight: settlement.inflight };
 }
 
 // Rethrows anything but the database being unavailable: that one becomes the caller's `storage_unavailable`.

@@ -65,6 +65,7 @@ export function guardStorage(storage: FacilitatorStorage): FacilitatorStorage {
   return {
     kind: storage.kind,
     location: storage.location,
+    readiness: storage.readiness,
     tornJournalLine: storage.tornJournalLine,
     challenges: guardPort(storage.challenges),
     journal: guardPort(storage.journal),

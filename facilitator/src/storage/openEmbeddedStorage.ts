@@ -26,9 +26,18 @@ export type EmbeddedStorageOptions = {
   challenges: ChallengeStoreParameters;
   /** Clock in milliseconds for claims and leases; `Date.now` unless a test moves it. */
   now?: () => number;
+  /** Completed settle claims remembered (default {@link EMBEDDED_COMPLETED_CLAIMS_KEPT}). */
+  completedClaimsKept?: number;
 };
 
 type Lease = { owner: string; until: number };
+
+/**
+ * Completed settle claims remembered. In one process a settled payment's re-send is answered from its
+ * `accepted` record in the book before anything reaches the chain, so the marker is not what prevents a second
+ * burn; keeping only the latest ones bounds memory on a daemon that runs for months.
+ */
+export const EMBEDDED_COMPLETED_CLAIMS_KEPT = 10_000;
 
 const key = (hex: string): string => hex.toLowerCase();
 
@@ -48,6 +57,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
     unread.push(record);
   };
   const claims = new Map<string, Lease | "complete">();
+  const completed: string[] = [];
   const queue = new Map<string, Lease | undefined>();
   const nonces = new Map<string, number>();
   const nonceTails = new Map<string, Promise<unknown>>();
@@ -56,6 +66,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
   return {
     kind: "embedded",
     location: options.journalPath === null ? "no journal" : `the journal ${options.journalPath}`,
+    readiness: { detail: options.journalPath === null ? { storage: "embedded", journal: "none" } : { storage: "embedded" }, failure: "not_writable" },
     tornJournalLine: journal.tornLine,
     chainIdentity: {
       claim: async (identity) => (options.journalPath === null ? identity : claimChainIdentityFile(options.journalPath, identity)),
@@ -103,6 +114,11 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
         const held = claims.get(key(challengeNonce));
         if (held === undefined || held === "complete" || held.owner !== owner) return false;
         claims.set(key(challengeNonce), "complete");
+        completed.push(key(challengeNonce));
+        if (completed.length > (options.completedClaimsKept ?? EMBEDDED_COMPLETED_CLAIMS_KEPT)) {
+          const oldest = completed.shift();
+          if (oldest !== undefined && claims.get(oldest) === "complete") claims.delete(oldest);
+        }
         return true;
       },
     },

@@ -20,6 +20,7 @@
  * Burn-address stock rows belong to the instance (`owner`) that derived them: a stocked address is handed
  * out by one instance only, and a lost instance's stock costs nothing but a re-derivation.
  */
+import { redactUrl } from "../config/redactUrl.js";
 import { COMPACT_EVERY_APPENDS, type JournalCompactionOptions } from "../journal/openSettlementJournal.js";
 import { compactPostgresJournal } from "./compactPostgresJournal.js";
 import { ChainIdentitySchema } from "../chain/chainIdentity.js";
@@ -84,7 +85,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await pool.end();
     throw error;
   }
-  return createPostgresStorage(pool, { lockPool, rateLimitSweepEvery: options.rateLimitSweepEvery, compaction: options.compaction });
+  return createPostgresStorage(pool, { lockPool, rateLimitSweepEvery: options.rateLimitSweepEvery, compaction: options.compaction, url: options.url });
 }
 
 /** How long opening one database connection may take before the database counts as unavailable. */
@@ -144,13 +145,15 @@ export type PostgresStorageParameters = {
   lockPool: pg.Pool;
   rateLimitSweepEvery?: number | undefined;
   compaction?: JournalCompactionOptions | undefined;
+  /** The database URL, shown redacted by readiness. */
+  url?: string | undefined;
 };
 
 /**
  * The ports over open pools whose schema is current (both are closed by `close`); a lost connection
  * surfaces as `StorageUnavailableError` (see {@link guardStorage}).
  */
-export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepEvery, compaction }: PostgresStorageParameters): FacilitatorStorage {
+export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepEvery, compaction, url }: PostgresStorageParameters): FacilitatorStorage {
   const sweepEvery = rateLimitSweepEvery ?? RATE_LIMIT_SWEEP_EVERY;
   let takes = 0;
   // Per key, the tail of this instance's queue of broadcasts (see the module comment).
@@ -198,6 +201,7 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
   return guardStorage({
     kind: "postgres",
     location: "the [storage] database",
+    readiness: { detail: url === undefined ? { storage: "postgres" } : { storage: "postgres", url: redactUrl(url) }, failure: "unreachable" },
     challenges: {
       put: async (challenge) => {
         await pool.query("insert into challenges (challenge_nonce, pay_to, record) values ($1, $2, $3) on conflict (challenge_nonce) do nothing", [

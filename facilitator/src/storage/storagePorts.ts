@@ -89,18 +89,27 @@ export type RateLimitPort = {
   take(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
 };
 
-/** All ports of one storage adapter. */
+/** How readiness reports one storage adapter. */
+export type StorageReadinessFacts = {
+  detail: Record<string, string>;
+  /** `not_writable` for a journal file this process can no longer write, `unreachable` for a database. */
+  failure: "not_writable" | "unreachable";
+};
+
 /** The chain the stored state belongs to (see chain/chainIdentity.ts). */
 export type ChainIdentityPort = {
   /** Records `identity` when none is recorded; resolves to the recorded one, for the caller to compare. */
   claim: (identity: ChainIdentity) => Promise<ChainIdentity>;
 };
 
+/** All ports of one storage adapter. */
 export type FacilitatorStorage = {
   /** `embedded` or `postgres`, for logs and readiness. */
   readonly kind: "embedded" | "postgres";
   /** Where the state lives, for messages: "the journal <path>", "the [storage] database". */
   readonly location: string;
+  /** What `/readyz` says of this store: public facts only (a redacted URL), and its reason when `ping` fails. */
+  readonly readiness: StorageReadinessFacts;
   /** The torn last journal line cut off at open (the embedded file journal), if any. */
   readonly tornJournalLine?: { lineNumber: number; bytes: number } | undefined;
   readonly challenges: ChallengeStorePort;
