@@ -10,14 +10,19 @@ import { createPublicClient, http, toHex, type Hex, type PublicClient, type Tran
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createSerialSender, type EstimatedCall } from "./createSerialSender.js";
+import { openEmbeddedStorage } from "../storage/openEmbeddedStorage.js";
+import type { FacilitatorStorage } from "../storage/storagePorts.js";
+import { createKeySender, type EstimatedCall } from "./createKeySender.js";
 import type { GasPolicy, MonitorEvent } from "./createTransactionMonitor.js";
 
 let anvil: StartAnvilReturnType;
 let client: PublicClient;
+// The one process's storage: every test's key is new to it, as to a freshly started daemon.
+let storage: FacilitatorStorage;
 
 beforeAll(async () => {
   anvil = await startAnvil();
+  storage = await openEmbeddedStorage({ journalPath: null, challenges: { maxOpenChallenges: 10, retentionSeconds: 60 } });
   client = createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl, { batch: { wait: 0 }, retryCount: 0 }), pollingInterval: 50 });
 });
 
@@ -26,6 +31,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  await storage?.close();
   await anvil?.stop();
 });
 
@@ -53,7 +59,13 @@ async function fundedAccount(index: number) {
 
 function senderOf(account: Awaited<ReturnType<typeof fundedAccount>>["account"], policy: GasPolicy) {
   const events: MonitorEvent[] = [];
-  const sender = createSerialSender({ client, chain: foundry, account, monitor: { role: "relayer", policy, onEvent: (event) => events.push(event) } });
+  const sender = createKeySender({
+    client,
+    chain: foundry,
+    account,
+    nonces: storage.relayNonces,
+    monitor: { role: "relayer", policy, onEvent: (event) => events.push(event) },
+  });
   return { sender, events };
 }
 

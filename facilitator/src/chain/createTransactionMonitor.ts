@@ -62,8 +62,9 @@ export type GasPolicy = {
   /** How often the loop looks (default: a third of `replaceAfterMs`, between 200 ms and 5 s). */
   intervalMs?: number | undefined;
   /**
-   * How long a gap must stand before it is filled (default `replaceAfterMs`). Instances sharing a key set it
-   * longer, so the instance that sent the missing transaction re-sends it before anyone else signs its nonce.
+   * How long a gap must stand before it is filled (default `replaceAfterMs`). The key sender sets it to twice
+   * that, so where instances share a key the one that sent the missing transaction re-sends it before anyone
+   * else signs its nonce.
    */
   gapFillAfterMs?: number | undefined;
 };

@@ -18,8 +18,7 @@ import { createChainFinality, describeFinality, finalityRule } from "../chain/ch
 import { createReorgWatch } from "../finalize/watchReorgs.js";
 import { createChainClients } from "../chain/createChainClients.js";
 import type { RpcEndpointHealth } from "../chain/rpcEndpointHealth.js";
-import type { SerialSender } from "../chain/createSerialSender.js";
-import { createSharedKeySender } from "../chain/createSharedKeySender.js";
+import { createKeySender, type SerialSender } from "../chain/createKeySender.js";
 import type { MonitorEvent } from "../chain/createTransactionMonitor.js";
 import { gasPolicyOf } from "../chain/gasPolicyOf.js";
 import { BurnAddressWorker } from "../challenges/burnAddressWorker.js";
@@ -189,10 +188,11 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
       : await openStorageDatabase(config.storage, options.env, compaction);
   // Claims and leases name this process: a restarted instance is a new owner and waits out its old leases.
   const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
-  // One sender and one transaction monitor per key; the monitors' loops run from `started` to stop.
+  // One sender and one transaction monitor per key, its nonces from the storage whichever adapter it is; the
+  // monitors' loops run from `started` to stop.
   const senderOf = (account: PrivateKeyAccount, role: string): SerialSender => {
     const monitor = { role, policy: gasPolicyOf(config.gas), logger, onEvent: (event: MonitorEvent) => metrics.txReplaced(event) };
-    return createSharedKeySender({ client, chain, account, nonces: storage.relayNonces, monitor });
+    return createKeySender({ client, chain, account, nonces: storage.relayNonces, monitor });
   };
   const treasurySender = senderOf(treasuryAccount, "treasury");
   const finality = createChainFinality(client, { confirmations: config.network.confirmations, finality: finalityRule(config.network) });

@@ -22,7 +22,7 @@ import {
   type PublicClient,
 } from "viem";
 import type { BurnSecret } from "../challenges/challengeRecord.js";
-import type { SerialSender } from "../chain/createSerialSender.js";
+import type { SerialSender } from "../chain/createKeySender.js";
 import type { SettlementEntry } from "../settlement/settlementBook.js";
 import {
   FINALIZE_FAILED_REASON,

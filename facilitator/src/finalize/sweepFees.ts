@@ -9,7 +9,7 @@
  */
 import { feeSplitterAbi, zerc20TokenAbi } from "@svc/scheme";
 import { encodeFunctionData, parseTransaction, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
-import type { SerialSender } from "../chain/createSerialSender.js";
+import type { SerialSender } from "../chain/createKeySender.js";
 import { pollReceipt } from "../chain/pollReceipt.js";
 import type { FacilitatorConfig, FeeConfig } from "../config/facilitatorConfigSchema.js";
 import type { JournalRecord } from "../journal/journalRecord.js";

@@ -16,7 +16,7 @@
  */
 import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
 import type { ChainFinality } from "../chain/chainFinality.js";
-import type { SerialSender } from "../chain/createSerialSender.js";
+import type { SerialSender } from "../chain/createKeySender.js";
 import { readRelayFees } from "../chain/readRelayFees.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
 import type { Logger } from "../log/createLogger.js";

@@ -4,7 +4,7 @@
  */
 import type { ClassifiedFacilitatorBody, SettleResponse, VerifyResponse } from "@svc/scheme";
 
-import type { SerialSender } from "../chain/createSerialSender.js";
+import type { SerialSender } from "../chain/createKeySender.js";
 import type { FinalizeOutcome } from "../finalize/finalizeEntry.js";
 import type { SettlementEntry } from "../settlement/settlementBook.js";
 import type { FacilitatorMetrics } from "./createFacilitatorMetrics.js";

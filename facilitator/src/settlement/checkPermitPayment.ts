@@ -25,7 +25,7 @@ import {
 } from "@svc/scheme";
 import { encodeFunctionData, hashTypedData, hexToBigInt, isAddressEqual, type Address, type Hex, type PublicClient } from "viem";
 import { readRelayFees } from "../chain/readRelayFees.js";
-import type { EstimatedCall } from "../chain/createSerialSender.js";
+import type { EstimatedCall } from "../chain/createKeySender.js";
 import { createSignerRecovery, SIGNER_RECOVERY_CAPACITY, type SignerRecovery } from "./createSignerRecovery.js";
 
 const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;

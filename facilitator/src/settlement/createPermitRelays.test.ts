@@ -1,7 +1,7 @@
 /**
  * A relay whose storage fails before the relay is journaled sent nothing: the `StorageUnavailableError` goes
  * up (the HTTP layer's `storage_unavailable`), nothing is released, nothing is broadcast, and the answer is
- * never `relay_failed`. Real parts: the PostgreSQL adapter and the shared-key sender over a database nobody
+ * never `relay_failed`. Real parts: the PostgreSQL adapter and the key sender over a database nobody
  * answers for, and a JSON-RPC endpoint that counts every request.
  */
 import { createServer, type AddressInfo } from "node:net";
@@ -11,7 +11,7 @@ import { createPublicClient, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSharedKeySender } from "../chain/createSharedKeySender.js";
+import { createKeySender } from "../chain/createKeySender.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
 import { createLogger } from "../log/createLogger.js";
 import { StorageUnavailableError } from "../storage/errors.js";
@@ -56,7 +56,7 @@ describe("createPermitRelays", () => {
   it("lets a storage failure before the relay is journaled go up, and sends and releases nothing", async () => {
     const client = createPublicClient({ chain: foundry, transport: http(rpcUrl, { retryCount: 0 }) });
     const account = privateKeyToAccount(`0x${"11".repeat(32)}`);
-    const relayer = createSharedKeySender({ client, chain: foundry, account, nonces: storage.relayNonces });
+    const relayer = createKeySender({ client, chain: foundry, account, nonces: storage.relayNonces });
     const recorded: JournalRecord[] = [];
     const answers: string[] = [];
     const relays = createPermitRelays({

@@ -21,7 +21,7 @@
  */
 import { BURN_REVERTED, PENDING_BURN, RELAY_FAILED, type SettleResponse } from "@svc/scheme";
 import { parseTransaction, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
-import type { EstimatedCall, SerialSender } from "../chain/createSerialSender.js";
+import type { EstimatedCall, SerialSender } from "../chain/createKeySender.js";
 import type { BeforeBroadcast } from "../chain/createTransactionMonitor.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { JournalRecord, RelayRecord } from "../journal/journalRecord.js";

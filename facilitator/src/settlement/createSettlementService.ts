@@ -41,7 +41,7 @@ import {
   type PublicClient,
 } from "viem";
 import type { ChainFinality } from "../chain/chainFinality.js";
-import type { SerialSender } from "../chain/createSerialSender.js";
+import type { SerialSender } from "../chain/createKeySender.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { Capabilities } from "../config/capabilities.js";
 import type { HistoryPayment, HistoryRecorder } from "../history/record/historyRecorder.js";

@@ -59,7 +59,10 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
   const claims = new Map<string, Lease | "complete">();
   const completed: string[] = [];
   const queue = new Map<string, Lease | undefined>();
+  // Per key: the nonce after the last successful broadcast, and the keys whose next nonce that is known to be
+  // (no broadcast threw since the pending count was last read).
   const nonces = new Map<string, number>();
+  const nonceKnown = new Set<string>();
   const nonceTails = new Map<string, Promise<unknown>>();
   const limiters = new Map<string, SlidingWindowRateLimiter>();
 
@@ -151,9 +154,14 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
       withNextNonce: (chainId, account, pendingNonce, broadcast) => {
         const slot = `${chainId}:${key(account)}`;
         const run = (nonceTails.get(slot) ?? Promise.resolve()).then(async () => {
-          const nonce = Math.max(await pendingNonce(), nonces.get(slot) ?? 0);
+          // This process alone sends with the key, so after a successful broadcast it knows the next nonce and
+          // skips the node round trip; a failure may have left the node anywhere, so the next turn reads it.
+          const known = nonceKnown.has(slot) ? nonces.get(slot) : undefined;
+          const nonce = known ?? Math.max(await pendingNonce(), nonces.get(slot) ?? 0);
+          nonceKnown.delete(slot);
           const result = await broadcast(nonce);
           nonces.set(slot, nonce + 1);
+          nonceKnown.add(slot);
           return result;
         });
         nonceTails.set(

@@ -251,7 +251,7 @@ describe.each([
   it("broadcasts of one key from two instances get distinct consecutive nonces; a failed one leaves no gap", async () => {
     const { a, b } = await openPair();
     const account = addressOf("relayer");
-    let pending = 5;
+    const pending = 5;
     let running = 0;
     let overlapped = false;
     const broadcast = async (nonce: number) => {
@@ -284,15 +284,6 @@ describe.each([
         async (nonce) => nonce,
       ),
     ).toBe(35);
-    pending = 100;
-    expect(
-      await a.relayNonces.withNextNonce(
-        31337,
-        account,
-        async () => pending,
-        async (nonce) => nonce,
-      ),
-    ).toBe(100);
     expect(
       await b.relayNonces.withNextNonce(
         1,
@@ -335,8 +326,57 @@ describe.each([
   });
 });
 
+describe("relay nonces and the chain's pending count", () => {
+  /** The chain's pending count as the port sees it, counting how often the port asks. */
+  const readCounted = (pending: () => number) => {
+    const counted = {
+      reads: 0,
+      read: async () => {
+        counted.reads++;
+        return pending();
+      },
+    };
+    return counted;
+  };
+  const sendWith = (storage: FacilitatorStorage, read: () => Promise<number>, outcome: "broadcast" | "refused" = "broadcast") =>
+    storage.relayNonces.withNextNonce(31337, addressOf("relayer"), read, async (nonce) => {
+      if (outcome === "refused") throw new Error("node refused the transaction");
+      return nonce;
+    });
+
+  it("postgres reads the pending count on every turn: a nonce another sender took is skipped", async () => {
+    const { a } = await postgresPair();
+    let pending = 5;
+    const chain = readCounted(() => pending);
+    expect(await sendWith(a, chain.read)).toBe(5);
+    pending = 100;
+    expect(await sendWith(a, chain.read)).toBe(100);
+    expect(chain.reads).toBe(2);
+  });
+
+  it("embedded reads the pending count on a key's first use and after a failed broadcast, else counts on from the last success", async () => {
+    const { a } = await embeddedPair();
+    let pending = 5;
+    const chain = readCounted(() => pending);
+    expect(await Promise.all([sendWith(a, chain.read), sendWith(a, chain.read), sendWith(a, chain.read)])).toEqual([5, 6, 7]);
+    expect(chain.reads).toBe(1);
+    // The process alone sends with the key: a larger count now is not read while the next nonce is known.
+    pending = 100;
+    expect(await sendWith(a, chain.read)).toBe(8);
+    expect(chain.reads).toBe(1);
+    await expect(sendWith(a, chain.read, "refused")).rejects.toThrow("node refused");
+    expect(await sendWith(a, chain.read)).toBe(100);
+    expect(chain.reads).toBe(2);
+    // Never below the one after the last success, whatever the node says after a failure.
+    await expect(sendWith(a, chain.read, "refused")).rejects.toThrow("node refused");
+    pending = 3;
+    expect(await sendWith(a, chain.read)).toBe(101);
+    expect(chain.reads).toBe(3);
+  });
+});
+
 describe("postgres nonce locks and the pool", () => {
-  // A broadcast journals its signed transaction while it holds the key's nonce lock (createSharedKeySender's
+  // A broadcast journals its signed transaction while it holds the key's nonce lock (createKeySender's
   // beforeBroadcast hook). Holding a pooled connection for the lock while the append waits for another one
   // deadlocks the pool as soon as every connection waits on the lock: each case below failed that way.
   it.each([1, 10])(
