@@ -65,7 +65,7 @@ export type FacilitatorMemoryResult = IdleMemory & {
 };
 
 /** Reads both facilitators' idle RSS (call once, right after our stock is first full). */
-export async function measureIdleMemory(context: BenchContext): Promise<IdleMemory> {
+export async function measureIdleMemory(context: Pick<BenchContext, "ours" | "exact">): Promise<IdleMemory> {
   const oursPid = context.ours.facilitatorPid;
   const exactPid = context.exact.facilitator.pid;
   const oursAtFullStockBytes = readRssBytes(oursPid);

@@ -77,7 +77,7 @@ async function loopOver(count: number, given?: SharedFinalizeQueue) {
     intervalMs: 600_000,
     deployment,
     book,
-    journal: async () => undefined,
+    journal: async (record) => book.apply(record),
     finalize: async (entry) => {
       called.push(entry.challenge.challengeNonce);
       return { kind: "finalized", mintTxHash: entry.burnTxHash, minted: 1n };
@@ -126,7 +126,7 @@ describe("createFinalizeLoop when the prover fails", () => {
       intervalMs: 600_000,
       deployment,
       book,
-      journal: async () => undefined,
+      journal: async (record) => book.apply(record),
       finalize: async (entry) => {
         if (proverDown) throw new ProverTimeoutError({ adapter: "command", circuit: "single", timeoutMs: 1000 });
         return { kind: "finalized", mintTxHash: entry.burnTxHash, minted: 1n };

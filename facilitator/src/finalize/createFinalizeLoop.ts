@@ -38,6 +38,7 @@ export type FinalizeLoopDependencies = {
   intervalMs: number;
   deployment: { chainId: number; token: Address; verifier: Address; treasury: Address };
   book: SettlementBook;
+  /** Journals one record and folds it into `book` (the daemon's one append-and-apply): the loop never folds by itself. */
   journal: (record: JournalRecord) => Promise<void>;
   finalize: (entry: SettlementEntry) => Promise<FinalizeOutcome>;
   /** Pays what it can of the fees the given finalized entries owe, in one sweep; returns the nonces now settled. */
@@ -97,13 +98,11 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     if (outcome.kind === "failed") {
       const record: JournalRecord = { type: "failed", challengeNonce, reason: outcome.reason, at: deps.now() };
       await deps.journal(record);
-      book.apply(record);
       logger.warn("payment_failed", outcomeFields(challengeNonce, outcome));
       return;
     }
     const record: JournalRecord = { type: "finalized", challengeNonce, mintTxHash: outcome.mintTxHash, at: deps.now() };
     await deps.journal(record);
-    book.apply(record);
     logger.info("payment_finalized", { challenge_nonce: challengeNonce, mint_tx: outcome.mintTxHash, minted: outcome.minted });
     deps.history
       .recordFinalized({ challengeNonce, mintTxHash: outcome.mintTxHash })
