@@ -16,7 +16,13 @@ const MOONSHOT_RATIO = 1.2;
 
 runSection("idle", async ({ dir, stack, progress }) => {
   progress("starting our facilitator and the exact facilitator");
-  const ours = await startOurFacilitator({ stack, dir, name: "facilitator", price: "1000000000000000", overrides: { finalizeIntervalMs: 1000, challengeTtlSeconds: 1800, maxOpenChallenges: 1000 } });
+  const ours = await startOurFacilitator({
+    stack,
+    dir,
+    name: "facilitator",
+    price: "1000000000000000",
+    overrides: { finalizeIntervalMs: 1000, challengeTtlSeconds: 1800, maxOpenChallenges: 1000 },
+  });
   const exact = await startExactSide({ stack, price: "1000" });
   try {
     progress("waiting for our facilitator's full burn-address stock");

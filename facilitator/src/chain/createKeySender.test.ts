@@ -7,6 +7,7 @@
  * With both instances' monitors running, a drop of the lowest nonce (anvil drops its successors with it) is
  * re-sent by whichever instance sent each transaction, and no nonce is ever signed by both.
  */
+import { countSignedNonces } from "../testing/countingSigner.js";
 import { devAccounts, startAnvil, waitFor, type StartAnvilReturnType } from "@svc/anvil-fixtures";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
 import { openTestPool } from "../testing/openTestPool.js";
@@ -56,15 +57,7 @@ async function fundedKey(base: bigint, index: number) {
 /** A fresh funded key whose signer records the nonces it signed, in order. */
 async function countedKey(index: number) {
   const account = await fundedKey(0xa11ce0n, index);
-  const signedNonces: number[] = [];
-  const counted = {
-    address: account.address,
-    signTransaction: (transaction: TransactionSerializable) => {
-      signedNonces.push(transaction.nonce ?? -1);
-      return account.signTransaction(transaction);
-    },
-  };
-  return { account: counted as unknown as typeof account, signedNonces };
+  return countSignedNonces(account);
 }
 
 /** A client on the same node that counts the nonce reads (`eth_getTransactionCount`) made through it. */

@@ -5,6 +5,7 @@
  * (counted once) and the capped transaction lands once the base fee comes down; a fresh sender after a
  * restart adopts the journaled transactions and fills the nonce nobody holds.
  */
+import { countSignedNonces } from "../testing/countingSigner.js";
 import { devAccounts, startAnvil, waitFor, type StartAnvilReturnType } from "@svc/anvil-fixtures";
 import { createPublicClient, http, toHex, type Hex, type PublicClient, type TransactionSerializable } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -46,15 +47,7 @@ async function transferCall(): Promise<EstimatedCall> {
 async function fundedAccount(index: number) {
   const account = privateKeyToAccount(`0x${(0x6a5e0n + BigInt(index)).toString(16).padStart(64, "0")}` as Hex);
   await rpc("anvil_setBalance", [account.address, "0x56bc75e2d63100000"]);
-  const signedNonces: number[] = [];
-  const counted = {
-    address: account.address,
-    signTransaction: (transaction: TransactionSerializable) => {
-      signedNonces.push(transaction.nonce ?? -1);
-      return account.signTransaction(transaction);
-    },
-  };
-  return { account: counted as unknown as typeof account, signedNonces };
+  return countSignedNonces(account);
 }
 
 function senderOf(account: Awaited<ReturnType<typeof fundedAccount>>["account"], policy: GasPolicy) {

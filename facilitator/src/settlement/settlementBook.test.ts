@@ -1,27 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { JournalRecordSchema, type JournalRecord } from "../journal/journalRecord.js";
+import { TEST_TOKEN, testJournaledChallenge, testNonce } from "../testing/journalRecords.js";
 import { SettlementBook } from "./settlementBook.js";
 
-const nonce = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
+const nonce = testNonce;
 const hash = (n: number) => `0x${(n + 0xabc).toString(16).padStart(64, "0")}` as const;
-const TOKEN = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+const TOKEN = TEST_TOKEN;
 
 function accepted(n: number): JournalRecord {
   return {
     type: "accepted",
-    challenge: {
-      challengeNonce: nonce(n),
-      protocol: "zerc20-v2" as const,
-      network: "eip155:31337",
-      chainId: 31337,
-      asset: TOKEN,
-      payTo: `0x${n.toString(16).padStart(40, "0")}`,
-      amount: "1010",
-      fee: "10",
-      payout: "1000",
-      issuedAt: 1,
-      expiresAt: 301,
-    },
+    challenge: testJournaledChallenge(n),
     path: "self-transfer",
     payloadDigest: hash(n),
     burnTxHash: hash(n),

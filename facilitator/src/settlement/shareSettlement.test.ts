@@ -10,28 +10,16 @@ import { ChallengeStore } from "../challenges/challengeStore.js";
 import { JournalRecordSchema } from "../journal/journalRecord.js";
 import { openEmbeddedStorage } from "../storage/openEmbeddedStorage.js";
 import type { SettlementCore } from "./createSettlementService.js";
+import { testJournaledChallenge, testNonce } from "../testing/journalRecords.js";
 import { SettlementBook } from "./settlementBook.js";
 import { shareSettlement } from "./shareSettlement.js";
 
-const nonce = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as Hex;
-const TOKEN = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+const nonce = testNonce;
 
 function intent(n: number) {
   return JournalRecordSchema.parse({
     type: "intent",
-    challenge: {
-      challengeNonce: nonce(n),
-      protocol: "zerc20-v2",
-      network: "eip155:31337",
-      chainId: 31337,
-      asset: TOKEN,
-      payTo: `0x${n.toString(16).padStart(40, "0")}`,
-      amount: "1010",
-      fee: "10",
-      payout: "1000",
-      issuedAt: 1,
-      expiresAt: 301,
-    },
+    challenge: testJournaledChallenge(n),
     path: "permit",
     payloadDigest: nonce(n + 100),
     authorizationId: nonce(n + 200),
