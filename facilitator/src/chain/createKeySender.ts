@@ -16,7 +16,7 @@
 import { keccak256, type Address, type Chain, type Hex, type PublicClient } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 import type { Logger } from "../log/createLogger.js";
-import { relayMayHaveReachedChain } from "../settlement/relayReachedChain.js";
+import { relayMayHaveReachedChain } from "./relayReachedChain.js";
 import type { RelayNoncePort } from "../storage/storagePorts.js";
 import {
   createTransactionMonitor,

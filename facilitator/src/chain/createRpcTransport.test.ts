@@ -22,7 +22,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { relayMayHaveReachedChain } from "../settlement/relayReachedChain.js";
+import { relayMayHaveReachedChain } from "./relayReachedChain.js";
 import { startFaultRpcProxy, type FaultRpcProxy } from "../testing/faultRpcProxy.js";
 import { classifyRpcFailure, createRpcTransport, RPC_FAILURE, rpcEndpointLabels } from "./createRpcTransport.js";
 import { RpcEndpointSkippedError } from "./errors.js";

@@ -28,7 +28,7 @@ import {
 } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 import type { Logger } from "../log/createLogger.js";
-import { relayMayHaveReachedChain } from "../settlement/relayReachedChain.js";
+import { relayMayHaveReachedChain } from "./relayReachedChain.js";
 
 /** A fully estimated call, ready to sign. */
 export type EstimatedCall = {

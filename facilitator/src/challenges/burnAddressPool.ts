@@ -31,14 +31,8 @@ import { BurnAddressWorker, type WorkerPoseidon } from "./burnAddressWorker.js";
 import { type BurnTarget, burnSecretInputs, type BurnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret } from "./challengeRecord.js";
 import { DecayingRate } from "./decayingRate.js";
-import {
-  DEFAULT_BURN_ADDRESS_POOL_GROWTH,
-  DERIVATION_TIME_WEIGHT,
-  derivationsPerSecond,
-  OFFER_RATE_TIME_CONSTANT_MS,
-  stockLastsSeconds,
-  stockTarget,
-} from "./stockSizing.js";
+import { DEFAULT_BURN_ADDRESS_POOL_GROWTH } from "../config/facilitatorConfigSchema.js";
+import { DERIVATION_TIME_WEIGHT, derivationsPerSecond, OFFER_RATE_TIME_CONSTANT_MS, stockLastsSeconds, stockTarget } from "./stockSizing.js";
 
 /** Default number of addresses kept ready: enough to absorb a burst while the workers refill. */
 export const DEFAULT_BURN_ADDRESS_POOL_SIZE = 16;

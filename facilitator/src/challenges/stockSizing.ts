@@ -11,9 +11,6 @@
  * memory-only stock loses on restart.
  */
 
-/** By default the stock may grow to this many times its configured size under sustained demand. */
-export const DEFAULT_BURN_ADDRESS_POOL_GROWTH = 4;
-
 /** How far back the offer rate looks: the time constant of its exponential weighting. */
 export const OFFER_RATE_TIME_CONSTANT_MS = 60_000;
 

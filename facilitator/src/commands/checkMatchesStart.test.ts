@@ -16,7 +16,7 @@ import { ProverCircuitError } from "../finalize/provers/errors.js";
 import { startDaemon } from "../daemon/startDaemon.js";
 import { startTestStack, writeConfigVariant, type ConfigPatch, type TestStack } from "../testing/localFacilitator.js";
 import { countProblems, runCheck, type CheckFinding } from "./check.js";
-import { runHistoryKeysInit } from "../history/commands/historyKeys/init.js";
+import { runHistoryKeysInit } from "./history/historyKeys/init.js";
 
 let stack: TestStack;
 let dir: string;

@@ -11,13 +11,13 @@ import { CheckCommand } from "./check.js";
 import { describeError } from "./describeError.js";
 import { MigrateCommand } from "./migrate.js";
 import { redactOutput } from "./redactOutput.js";
-import { HistoryKeysInitCommand } from "../history/commands/historyKeys/init.js";
-import { HistoryKeysRevokeCommand } from "../history/commands/historyKeys/revoke.js";
-import { HistoryKeysRotateCommand } from "../history/commands/historyKeys/rotate.js";
+import { HistoryKeysInitCommand } from "./history/historyKeys/init.js";
+import { HistoryKeysRevokeCommand } from "./history/historyKeys/revoke.js";
+import { HistoryKeysRotateCommand } from "./history/historyKeys/rotate.js";
 import { StartCommand } from "./start.js";
 import { StatusCommand } from "./status.js";
 import { WithdrawalWitnessCommand } from "./withdrawalWitness.js";
-import { VerifyProofCommand } from "../history/commands/verifyProof.js";
+import { VerifyProofCommand } from "./history/verifyProof.js";
 
 /** Exit code for a usage mistake (unknown command, missing or malformed option). */
 export const EXIT_USAGE = 2;

@@ -24,8 +24,10 @@ import { isIP } from "node:net";
 import { DEFAULT_PROTOCOL_VERSION } from "@svc/scheme";
 import { isAddress, isAddressEqual, zeroAddress } from "viem";
 import { z } from "zod";
-import { DEFAULT_BURN_ADDRESS_POOL_GROWTH } from "../challenges/stockSizing.js";
 import { NETWORK_PRESETS } from "./networkPresets.js";
+
+/** By default the burn-address stock may grow to this many times its configured size under sustained demand. */
+export const DEFAULT_BURN_ADDRESS_POOL_GROWTH = 4;
 
 /** Largest zERC20 transfer value: the token reverts above 2^248 - 1, so no larger amount can ever be paid. */
 export const MAX_TRANSFER_VALUE = (1n << 248n) - 1n;

@@ -4,7 +4,7 @@
  * answered as `{ error }` by the app's error middleware.
  */
 import { BaseError } from "../errors/base.js";
-import { HttpAnswerError } from "../http/errors.js";
+import { HttpAnswerError } from "../errors/httpAnswerError.js";
 
 /** A history environment variable is set but unusable; `reason` states the rule, not the value. */
 export class InvalidHistoryVariableError extends BaseError {

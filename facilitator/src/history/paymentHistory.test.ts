@@ -9,7 +9,7 @@ import { waitFor } from "@svc/anvil-fixtures";
 import { createHistoryClient, type HistoryPaymentView } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { runVerifyProof } from "./commands/verifyProof.js";
+import { runVerifyProof } from "../commands/history/verifyProof.js";
 import { openFoldedJsonlFile, type FoldedJsonlFile } from "../journal/jsonlFile.js";
 import {
   balanceOf,

@@ -8,29 +8,11 @@ import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
 import type { HistoryService } from "../history/createHistoryService.js";
 import type { Logger } from "../log/createLogger.js";
 import type { FacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
+import type { AdminSettlement, SettlementState } from "../operator/adminSettlement.js";
 import type { AdminStatus } from "../operator/adminStatus.js";
 import type { WithdrawalWitness } from "../operator/withdrawalWitness.js";
 import type { ReadinessReport } from "../readiness/readinessReport.js";
 import type { RateLimitPort } from "../storage/storagePorts.js";
-
-/** States `GET /admin/settlements?state=` filters on. */
-export const SETTLEMENT_STATES = ["accepted", "finalized", "failed", "late_burn"] as const;
-
-/** One of {@link SETTLEMENT_STATES}. */
-export type SettlementState = (typeof SETTLEMENT_STATES)[number];
-
-/** A settlement as the admin surface lists it (no secrets, no payer-to-mint linkage beyond the entry). */
-export type AdminSettlement = {
-  challengeNonce: string;
-  state: SettlementState;
-  path: "permit" | "self-transfer";
-  amount: string;
-  burnTxHash: string;
-  acceptedAt?: number;
-  finalizedAt?: number;
-  mintTxHash?: string;
-  reason?: string;
-};
 
 /** The daemon's functions the routes call. */
 export type AppDependencies = {

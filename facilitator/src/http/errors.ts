@@ -3,22 +3,8 @@
  * headers it needs, and a short message written by us: the error middleware sends that message verbatim, so
  * none of these may quote a request body, a header value or a secret.
  */
-import { BaseError, type BaseErrorParameters } from "../errors/base.js";
-
-/** An error that is answered with its own status, `{ error: shortMessage }` and `headers`. */
-export class HttpAnswerError extends BaseError {
-  override name = "HttpAnswerError";
-  /** HTTP status of the answer. */
-  readonly status: number;
-  /** Response headers the answer must carry (for example `Retry-After`). */
-  readonly headers: Readonly<Record<string, string>>;
-
-  constructor(shortMessage: string, { status, headers = {}, ...parameters }: BaseErrorParameters & { status: number; headers?: Record<string, string> }) {
-    super(shortMessage, parameters);
-    this.status = status;
-    this.headers = headers;
-  }
-}
+import { BaseError } from "../errors/base.js";
+import { HttpAnswerError } from "../errors/httpAnswerError.js";
 
 /** The request body is larger than the limit (HTTP 413). */
 export class RequestBodyTooLargeError extends HttpAnswerError {

@@ -1,7 +1,7 @@
 import { BaseError } from "../errors/base.js";
 import { BurnAddressUnavailableError, ChallengeCapacityError, ChallengeNotRecordedError, ProfileDisabledError } from "../challenges/errors.js";
 import { QuoteOutOfRangeError } from "../challenges/errors.js";
-import { HttpAnswerError } from "./errors.js";
+import { HttpAnswerError } from "../errors/httpAnswerError.js";
 import { StorageUnavailableError } from "../storage/errors.js";
 import { NOT_READY_RETRY_AFTER_SECONDS } from "./requireReady.js";
 import type { Logger } from "../log/createLogger.js";

@@ -2,7 +2,8 @@ import { Router } from "@koa/router";
 import Koa from "koa";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { HttpAnswerError, RateLimitExceededError } from "./errors.js";
+import { RateLimitExceededError } from "./errors.js";
+import { HttpAnswerError } from "../errors/httpAnswerError.js";
 import { createFacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
 import { parsePrometheusText, sampleValue } from "../testing/parsePrometheusText.js";
 import { listenApp, type ListeningApp } from "./listenApp.js";

@@ -1,6 +1,7 @@
 import { BurnAddressUnavailableError, ChallengeCapacityError, ProfileDisabledError } from "../challenges/errors.js";
 import { QuoteOutOfRangeError } from "../challenges/errors.js";
-import { HttpAnswerError, RateLimitExceededError } from "./errors.js";
+import { RateLimitExceededError } from "./errors.js";
+import { HttpAnswerError } from "../errors/httpAnswerError.js";
 import { NotReadyError } from "../readiness/errors.js";
 import { type FacilitatorMetrics, type HistoryOperation, OFFER_REFUSAL, type OfferRefusal } from "../metrics/createFacilitatorMetrics.js";
 import type { HttpMiddleware } from "./httpState.js";

@@ -11,7 +11,7 @@ import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
 import type { FinalizeFailedReason } from "../finalize/finalizeReasons.js";
 import type { PoseidonStatus, RpcEndpointStatus } from "../operator/adminStatus.js";
 import { BACKLOG_STATES, type SettlementBacklog } from "../operator/settlementBacklog.js";
-import { withTimeout } from "../operator/withTimeout.js";
+import { withTimeout } from "../readiness/withTimeout.js";
 import type { ReorgOutcome } from "../finalize/watchReorgs.js";
 import { BURN_VANISHED_REASON } from "../settlement/settlementBook.js";
 

@@ -6,7 +6,7 @@
 import type { FacilitatorConfig, FinalizeConfig } from "../config/facilitatorConfigSchema.js";
 import { scheduleWarning } from "../config/linkabilityWarnings.js";
 import { DECOY_LEAVES } from "../finalize/mixProofLeaves.js";
-import type { AdminSettlement } from "../http/appDependencies.js";
+import type { AdminSettlement } from "./adminSettlement.js";
 import type { ReadinessReport } from "../readiness/readinessReport.js";
 import type { AdminStatus } from "./adminStatus.js";
 

@@ -7,7 +7,7 @@ import type { Address } from "viem";
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
 import type { AdminStatus, PoseidonStatus, RpcEndpointStatus } from "./adminStatus.js";
 import type { SettlementBacklog } from "./settlementBacklog.js";
-import { withTimeout } from "./withTimeout.js";
+import { withTimeout } from "../readiness/withTimeout.js";
 
 // A status call is interactive: past this the balance is shown as unknown.
 const BALANCE_TIMEOUT_MS = 2_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import type { AdminSettlement } from "../http/appDependencies.js";
+import type { AdminSettlement } from "./adminSettlement.js";
 import { buildAppDependencies } from "../http/testing/buildAppDependencies.js";
 import type { ReadinessReport } from "../readiness/readinessReport.js";
 import type { AdminStatus } from "./adminStatus.js";

@@ -1,5 +1,5 @@
 /** Errors of the readiness gate. */
-import { HttpAnswerError } from "../http/errors.js";
+import { HttpAnswerError } from "../errors/httpAnswerError.js";
 
 /**
  * `/challenge` while the daemon is not ready (HTTP 503 with `Retry-After`): an offer issued now could not be

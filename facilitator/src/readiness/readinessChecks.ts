@@ -6,7 +6,7 @@ import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
 import type { RpcEndpointHealth } from "../chain/rpcEndpointHealth.js";
 import { redactUrl } from "../config/redactUrl.js";
 import { type ComponentReadiness, READINESS_REASON } from "./readinessReport.js";
-import { withTimeout } from "../operator/withTimeout.js";
+import { withTimeout } from "./withTimeout.js";
 import type { FacilitatorStorage } from "../storage/storagePorts.js";
 
 /** One RPC endpoint as the readiness probe sees it. */

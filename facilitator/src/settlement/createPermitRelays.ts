@@ -28,7 +28,7 @@ import type { JournalRecord, RelayRecord } from "../journal/journalRecord.js";
 import type { JournaledRelay } from "./settlementBook.js";
 import type { Logger } from "../log/createLogger.js";
 import { findPermitBurn } from "./findPermitBurn.js";
-import { relayMayHaveReachedChain } from "./relayReachedChain.js";
+import { relayMayHaveReachedChain } from "../chain/relayReachedChain.js";
 import { StorageUnavailableError } from "../storage/errors.js";
 
 /**

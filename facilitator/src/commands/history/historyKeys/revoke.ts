@@ -2,10 +2,10 @@
 import { join, resolve } from "node:path";
 import { formatArtifactTime } from "@svc/scheme";
 
-import { updateIssuerManifest } from "../../proofs/updateIssuerManifest.js";
-import { Command, Option, UsageError } from "../../../commands/clipanion.js";
+import { updateIssuerManifest } from "../../../history/proofs/updateIssuerManifest.js";
+import { Command, Option, UsageError } from "../../clipanion.js";
 import { KEY_FILES, readKeyDirectory, writeJson } from "./keyDirectory.js";
-import { parseTimeOption } from "../../../commands/parseTimeOption.js";
+import { parseTimeOption } from "../../parseTimeOption.js";
 import { asUsageError } from "./asUsageError.js";
 
 /** Parameters of {@link runHistoryKeysRevoke}. */

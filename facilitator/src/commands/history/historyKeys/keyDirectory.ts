@@ -9,9 +9,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ed25519PublicKeyOf, type IssuerManifest, type TrustAnchor, verifyIssuerManifest } from "@svc/scheme";
 
-import type { NamedKey } from "../../proofs/createIssuerKeySet.js";
-import { writeFileDurably } from "../../proofs/writeFileDurably.js";
-import { UsageError } from "../../../commands/clipanion.js";
+import type { NamedKey } from "../../../history/proofs/createIssuerKeySet.js";
+import { writeFileDurably } from "../../../history/proofs/writeFileDurably.js";
+import { UsageError } from "../../clipanion.js";
 
 /** File names inside a key folder. */
 export const KEY_FILES = {

@@ -19,7 +19,7 @@ import {
 } from "@svc/scheme";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { EXIT_USAGE, runCli } from "../../commands/runCli.js";
+import { EXIT_USAGE, runCli } from "../runCli.js";
 
 let dir: string | undefined;
 

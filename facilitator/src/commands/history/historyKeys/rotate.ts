@@ -7,8 +7,8 @@ import { readFile, rename } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { ed25519PublicKeyOf } from "@svc/scheme";
 
-import { updateIssuerManifest } from "../../proofs/updateIssuerManifest.js";
-import { Command, Option, UsageError } from "../../../commands/clipanion.js";
+import { updateIssuerManifest } from "../../../history/proofs/updateIssuerManifest.js";
+import { Command, Option, UsageError } from "../../clipanion.js";
 import { asUsageError } from "./asUsageError.js";
 import { KEY_FILES, readKeyDirectory, writeJson, writePrivateKey } from "./keyDirectory.js";
 

@@ -5,8 +5,8 @@
 import { readFile } from "node:fs/promises";
 import { type PaymentProofVerification, readStatusChainText, verifyPaymentProof } from "@svc/scheme";
 
-import { Command, Option, UsageError } from "../../commands/clipanion.js";
-import { parseTimeOption } from "../../commands/parseTimeOption.js";
+import { Command, Option, UsageError } from "../clipanion.js";
+import { parseTimeOption } from "../parseTimeOption.js";
 
 /** Paths of the artifacts and the verification time. */
 export type RunVerifyProofParameters = {

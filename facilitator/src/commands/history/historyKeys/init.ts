@@ -7,8 +7,8 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { artifactDigest, VisibleIdSchema } from "@svc/scheme";
 
-import { createIssuerKeySet, DEFAULT_ISSUER_ID } from "../../proofs/createIssuerKeySet.js";
-import { Command, Option, UsageError } from "../../../commands/clipanion.js";
+import { createIssuerKeySet, DEFAULT_ISSUER_ID } from "../../../history/proofs/createIssuerKeySet.js";
+import { Command, Option, UsageError } from "../../clipanion.js";
 import { KEY_FILES, writeJson, writePrivateKey } from "./keyDirectory.js";
 
 /** Parameters of {@link runHistoryKeysInit}. */

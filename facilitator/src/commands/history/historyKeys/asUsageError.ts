@@ -1,5 +1,5 @@
 import { BaseError } from "../../../errors/base.js";
-import { UsageError } from "../../../commands/clipanion.js";
+import { UsageError } from "../../clipanion.js";
 
 /** Runs `run`, turning a named refusal (unknown or already revoked key, bad time) into a usage mistake (exit 2). */
 export function asUsageError<T>(run: () => T): T {
