@@ -9,7 +9,7 @@ import { access, constants } from "node:fs/promises";
 import type { Address, Hex } from "viem";
 import { BurnAddressStockFile } from "../challenges/burnAddressStockFile.js";
 import { ChallengeStore, type ChallengeStoreParameters } from "../challenges/challengeStore.js";
-import { SlidingWindowRateLimiter } from "../http/slidingWindowRateLimiter.js";
+import { SlidingWindowRateLimiter } from "../rateLimits/slidingWindowRateLimiter.js";
 import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
 import { claimChainIdentityFile } from "../journal/chainIdentityFile.js";

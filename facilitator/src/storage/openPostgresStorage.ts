@@ -30,7 +30,7 @@ import { InvalidStorageUrlError, StorageUnreachableError } from "./errors.js";
 import { HistoryRecordSchema, type HistoryRecord } from "../history/record/historyRecord.js";
 import { JournaledChallengeSchema, JournalRecordSchema, paymentNonceOf, type JournalRecord } from "../journal/journalRecord.js";
 import { assertSchemaCurrent } from "./postgresMigrations.js";
-import { decideSlidingWindow } from "./decideSlidingWindow.js";
+import { decideSlidingWindow } from "../rateLimits/decideSlidingWindow.js";
 import { guardStorage } from "./guardStorage.js";
 import type { FacilitatorStorage } from "./storagePorts.js";
 

@@ -9,7 +9,7 @@
 import type { ChainIdentity } from "../chain/chainIdentity.js";
 import type { Address, Hex } from "viem";
 import type { BurnAddressStockBinding, BurnAddressStockStore } from "../challenges/burnAddressStockFile.js";
-import type { RateLimitDecision } from "../http/slidingWindowRateLimiter.js";
+import type { RateLimitDecision } from "../rateLimits/slidingWindowRateLimiter.js";
 import type { HistoryRecord } from "../history/record/historyRecord.js";
 import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
 
