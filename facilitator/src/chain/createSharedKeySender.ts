@@ -10,7 +10,7 @@
  */
 import { keccak256, type Chain, type PublicClient } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
-import type { RelayNoncePort } from "../storage/storagePorts.js";
+import type { RelayNoncePort } from "./relayNoncePort.js";
 import { relayMayHaveReachedChain } from "../settlement/relayReachedChain.js";
 import { DEFAULT_SENDER_MONITOR, type SenderMonitorOptions, type SerialSender } from "./createSerialSender.js";
 import { createTransactionMonitor } from "./createTransactionMonitor.js";

@@ -66,7 +66,7 @@ import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord
 import { createSettlementService } from "../settlement/createSettlementService.js";
 import { SettlementBook, type SettlementEntry } from "../settlement/settlementBook.js";
 import { shareSettlement } from "../settlement/shareSettlement.js";
-import { createJournalFollower } from "../storage/createJournalFollower.js";
+import { createJournalFollower } from "../journal/createJournalFollower.js";
 import { openEmbeddedStorage } from "../storage/openEmbeddedStorage.js";
 import { openStorageDatabase, storagePassword } from "../storage/storageConnection.js";
 

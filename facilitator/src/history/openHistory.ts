@@ -30,7 +30,7 @@ import { createProofArtifactStore } from "./proofs/proofArtifactStore.js";
 import { createHistoryRecorder, type PaymentHistoryRecorder } from "./record/createHistoryRecorder.js";
 import { type HistoryLoad, type OpenHistoryFile, openPaymentHistory, type PaymentHistory } from "./record/openPaymentHistory.js";
 import { openSharedPaymentHistory } from "./record/openSharedPaymentHistory.js";
-import type { HistoryLogPort } from "../storage/storagePorts.js";
+import type { HistoryLogPort } from "./record/historyLogPort.js";
 
 // The daemon's one door into history: what it wires when history is off comes through here too.
 export { historySecretValues } from "./parseHistoryEnvironment.js";

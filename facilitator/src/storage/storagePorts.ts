@@ -7,10 +7,11 @@
  * in-process lock.
  */
 import type { ChainIdentity } from "../chain/chainIdentity.js";
+import type { RelayNoncePort } from "../chain/relayNoncePort.js";
 import type { Address, Hex } from "viem";
 import type { BurnAddressStockBinding, BurnAddressStockStore } from "../challenges/burnAddressStockFile.js";
 import type { RateLimitDecision } from "../rateLimits/slidingWindowRateLimiter.js";
-import type { HistoryRecord } from "../history/record/historyRecord.js";
+import type { HistoryLogPort } from "../history/record/historyLogPort.js";
 import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
 
 /** Issued challenges, visible to every instance once `put` resolves. */
@@ -36,19 +37,6 @@ export type JournalPort = {
   compact(): Promise<number>;
 };
 
-/**
- * Payment history records (`intent`, `accepted`, `finalized`, `proof_issued`) shared by every instance: the
- * same append-then-follow shape as the journal, so each instance folds every record once, in one order.
- */
-export type HistoryLogPort = {
-  /** Resolves once `record` is durable; the caller folds it when it comes back from `readSince`. */
-  append(record: HistoryRecord): Promise<void>;
-  /** Records appended after `cursor` (from the start when omitted) in append order, and the cursor to pass next. */
-  readSince(cursor?: bigint): Promise<{ records: HistoryRecord[]; cursor: bigint }>;
-  /** Deletes every record of these payments (history retention). */
-  forget(paymentIds: readonly string[]): Promise<void>;
-};
-
 /** Who may settle one payment right now: a unique claim with a lease, so two instances never burn twice. */
 export type SettleClaimPort = {
   /** True when `owner` now holds the claim: it was free, its lease ran out, or `owner` held it already. */
@@ -71,31 +59,18 @@ export type FinalizeQueuePort = {
   complete(challengeNonce: Hex, owner: string): Promise<boolean>;
 };
 
-/**
- * Nonces of a key shared by several instances (the relayer, the treasury). Each broadcast runs while it holds
- * the key's nonce lock, and the counter moves past a nonce only when its broadcast succeeded, so two
- * instances never sign the same nonce and a refused broadcast leaves no gap that would hold later ones back.
- */
-export type RelayNoncePort = {
-  /**
-   * Runs `broadcast` with the next nonce of `account` on `chainId` (the larger of the chain's pending count,
-   * read under the lock, and the one after the last successful broadcast) and resolves to its result.
-   */
-  withNextNonce<T>(chainId: number, account: Address, pendingNonce: () => Promise<number>, broadcast: (nonce: number) => Promise<T>): Promise<T>;
-};
-
 /** Request counters shared by every instance: a sliding window per key. */
 export type RateLimitPort = {
   take(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
 };
 
-/** All ports of one storage adapter. */
 /** The chain the stored state belongs to (see chain/chainIdentity.ts). */
 export type ChainIdentityPort = {
   /** Records `identity` when none is recorded; resolves to the recorded one, for the caller to compare. */
   claim: (identity: ChainIdentity) => Promise<ChainIdentity>;
 };
 
+/** All ports of one storage adapter. */
 export type FacilitatorStorage = {
   /** `embedded` or `postgres`, for logs and readiness. */
   readonly kind: "embedded" | "postgres";
