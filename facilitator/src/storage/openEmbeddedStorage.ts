@@ -62,18 +62,14 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
     },
     challenges: {
       put: async (challenge) => {
-        await append({ type: "challenge", challenge, at: Math.floor(now() / 1000) });
-        // The issuer reserved the slot under the cap before deriving; storing it here never refuses.
-        store.restore(fromJournaledChallenge(challenge), false);
+        const journaled = toJournaledChallenge(challenge);
+        await append({ type: "challenge", challenge: journaled, at: Math.floor(now() / 1000) });
+        // The issuer reserved the slot under the cap before deriving; storing it here never refuses. What is
+        // kept is what the journal holds (no burn secret), so a read answers the same before and after a restart.
+        store.restore(fromJournaledChallenge(journaled), false);
       },
-      get: async (challengeNonce: Hex) => {
-        const stored = store.get(challengeNonce);
-        return stored === undefined ? undefined : toJournaledChallenge(stored.record);
-      },
-      findByPayTo: async (payTo: Address) => {
-        const stored = store.findByPayTo(payTo);
-        return stored === undefined ? undefined : toJournaledChallenge(stored.record);
-      },
+      get: async (challengeNonce: Hex) => store.get(challengeNonce)?.record,
+      findByPayTo: async (payTo: Address) => store.findByPayTo(payTo)?.record,
     },
     journal: {
       append,

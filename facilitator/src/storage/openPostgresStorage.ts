@@ -28,6 +28,7 @@ import { concat, keccak256, toHex, type Address, type Hex } from "viem";
 import { BURN_ADDRESS_STOCK_TAG, type BurnAddressStockBinding, type BurnAddressStockStore, type StockedNonce } from "../challenges/burnAddressStockFile.js";
 import { InvalidStorageUrlError, StorageUnreachableError } from "./errors.js";
 import { HistoryRecordSchema, type HistoryRecord } from "../history/record/historyRecord.js";
+import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
 import { JournaledChallengeSchema, JournalRecordSchema, paymentNonceOf, type JournalRecord } from "../journal/journalRecord.js";
 import { assertSchemaCurrent } from "./postgresMigrations.js";
 import { decideSlidingWindow } from "../rateLimits/decideSlidingWindow.js";
@@ -193,7 +194,9 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
       ]);
     });
   };
-  const readChallenge = (rows: { record: unknown }[]) => (rows[0] === undefined ? undefined : JournaledChallengeSchema.parse(rows[0].record));
+  // A challenge row holds its journal form, the same JSON a `challenge` journal record carries (no burn secret).
+  const readChallenge = (rows: { record: unknown }[]) =>
+    rows[0] === undefined ? undefined : fromJournaledChallenge(JournaledChallengeSchema.parse(rows[0].record));
 
   return guardStorage({
     kind: "postgres",
@@ -203,7 +206,7 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
         await pool.query("insert into challenges (challenge_nonce, pay_to, record) values ($1, $2, $3) on conflict (challenge_nonce) do nothing", [
           key(challenge.challengeNonce),
           key(challenge.payTo),
-          JSON.stringify(challenge),
+          JSON.stringify(toJournaledChallenge(challenge)),
         ]);
       },
       get: async (challengeNonce: Hex) =>

@@ -4,7 +4,7 @@
  * the one process-wide store for the embedded adapter, whose callers all live in one process.
  */
 import type { JournalCompactionOptions } from "../journal/openSettlementJournal.js";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
@@ -13,13 +13,22 @@ import { openTestPool } from "../testing/openTestPool.js";
 import { keccak256, toHex, type Address, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { HistoryRecord } from "../history/record/historyRecord.js";
+import type { ChallengeRecord } from "../challenges/challengeRecord.js";
+import { buildChallengeRecord } from "../challenges/testing/buildChallengeRecord.js";
+import { toJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
 import { openEmbeddedStorage } from "./openEmbeddedStorage.js";
 import { openPostgresStorage } from "./openPostgresStorage.js";
 import { migratePostgres } from "./postgresMigrations.js";
 import type { FacilitatorStorage } from "./storagePorts.js";
 
-type Pair = { a: FacilitatorStorage; b: FacilitatorStorage; reopen: () => Promise<FacilitatorStorage> };
+type Pair = {
+  a: FacilitatorStorage;
+  b: FacilitatorStorage;
+  reopen: () => Promise<FacilitatorStorage>;
+  /** Everything the adapter wrote for challenges and the journal, as stored text. */
+  written: () => Promise<string>;
+};
 
 let server: RunningPostgres;
 const cleanups: (() => Promise<void>)[] = [];
@@ -56,6 +65,7 @@ async function embeddedPair(compaction?: JournalCompactionOptions): Promise<Pair
       cleanups.push(() => reopened.close());
       return reopened;
     },
+    written: () => readFile(journalPath, "utf8"),
   };
 }
 
@@ -69,7 +79,16 @@ async function postgresPair(compaction?: JournalCompactionOptions): Promise<Pair
     cleanups.push(() => storage.close());
     return storage;
   };
-  return { a: await open(), b: await open(), reopen: open };
+  const written = async () => {
+    const reader = openTestPool(url);
+    try {
+      const { rows } = await reader.query<{ text: string }>("select record::text as text from challenges union all select record::text from journal_records");
+      return rows.map((row) => row.text).join("\n");
+    } finally {
+      await reader.end();
+    }
+  };
+  return { a: await open(), b: await open(), reopen: open, written };
 }
 
 const nonceOf = (label: string): Hex => keccak256(toHex(label));
@@ -78,21 +97,22 @@ const addressOf = (label: string): Address => `0x${keccak256(toHex(label)).slice
 // Issued now: the embedded store keeps match data only while open or retained.
 const issuedAt = Math.floor(Date.now() / 1000);
 
-function challenge(label: string): JournaledChallenge {
-  return {
+/** A challenge as the issuer puts it, burn secret included. */
+function issued(label: string): ChallengeRecord {
+  return buildChallengeRecord({
     challengeNonce: nonceOf(label),
-    protocol: "zerc20-v2" as const,
-    network: "eip155:31337",
-    chainId: 31337,
     asset: addressOf("asset"),
     payTo: addressOf(`payTo:${label}`),
-    amount: "1000",
-    fee: "10",
-    payout: "990",
     issuedAt,
     expiresAt: issuedAt + 300,
-  };
+  });
 }
+
+/** A challenge as the storage gives it back: everything but the burn secret. */
+const stored = (label: string): ChallengeRecord => ({ ...issued(label), burn: undefined });
+
+/** A challenge in its journal form, as journal records carry it. */
+const challenge = (label: string): JournaledChallenge => toJournaledChallenge(issued(label));
 
 describe.each([
   ["embedded", embeddedPair],
@@ -114,7 +134,7 @@ describe.each([
       treasury: addressOf("treasury"),
       at: issuedAt,
     });
-    for (const label of ["closed", "open", "unpaid"]) await pair.a.challenges.put(challenge(label));
+    for (const label of ["closed", "open", "unpaid"]) await pair.a.challenges.put(issued(label));
     await pair.a.journal.append(accepted("closed"));
     await pair.a.journal.append({ type: "finalized", challengeNonce: nonceOf("closed"), mintTxHash: nonceOf("mint:closed"), at: issuedAt });
     await pair.a.journal.append({ type: "fee_settled", challengeNonce: nonceOf("closed"), amount: "10", at: issuedAt });
@@ -124,7 +144,7 @@ describe.each([
     const reopened = await pair.reopen();
     const kept = (await reopened.journal.readSince()).records;
     expect(kept.filter((record) => record.type !== "challenge")).toEqual([accepted("open")]);
-    expect(await reopened.challenges.get(nonceOf("open"))).toEqual(challenge("open"));
+    expect(await reopened.challenges.get(nonceOf("open"))).toEqual(stored("open"));
     expect(await reopened.challenges.get(nonceOf("closed"))).toBeUndefined();
     expect(await reopened.challenges.get(nonceOf("unpaid"))).toBeUndefined();
     // Nothing more is past retention.
@@ -142,11 +162,24 @@ describe.each([
 
   it("a challenge put through one instance is found by nonce and by payTo through the other", async () => {
     const { a, b } = await openPair();
-    await a.challenges.put(challenge("one"));
-    expect(await b.challenges.get(nonceOf("one"))).toEqual(challenge("one"));
-    expect(await b.challenges.findByPayTo(addressOf("payTo:one"))).toEqual(challenge("one"));
+    await a.challenges.put(issued("one"));
+    expect(await b.challenges.get(nonceOf("one"))).toEqual(stored("one"));
+    expect(await b.challenges.findByPayTo(addressOf("payTo:one"))).toEqual(stored("one"));
     expect(await b.challenges.get(nonceOf("other"))).toBeUndefined();
     expect(await b.challenges.findByPayTo(addressOf("payTo:other"))).toBeUndefined();
+  });
+
+  it("a challenge is stored in its journal form: no part of its burn secret is written", async () => {
+    const pair = await openPair();
+    const record = issued("secret");
+    const burn = record.burn!;
+    await pair.a.challenges.put(record);
+    const written = (await pair.written()).toLowerCase();
+    expect(written).toContain(nonceOf("secret").slice(2));
+    for (const part of [burn.paymentId.slice(2), burn.tweak.slice(2), burn.recipientHash.slice(2), burn.secret.toString(), burn.secret.toString(16)]) {
+      expect(written).not.toContain(part.toLowerCase());
+    }
+    expect((await pair.b.challenges.get(nonceOf("secret")))?.burn).toBeUndefined();
   });
 
   it("journal records appended by both instances read back in one order, and from a cursor only the new ones", async () => {
@@ -171,10 +204,10 @@ describe.each([
   it("journal records and challenges survive a reopen", async () => {
     const pair = await openPair();
     const record: JournalRecord = { type: "intent_released", challengeNonce: nonceOf("kept"), reason: "relay dropped", at: 1 };
-    await pair.a.challenges.put(challenge("kept"));
+    await pair.a.challenges.put(issued("kept"));
     await pair.a.journal.append(record);
     const reopened = await pair.reopen();
-    expect(await reopened.challenges.get(nonceOf("kept"))).toEqual(challenge("kept"));
+    expect(await reopened.challenges.get(nonceOf("kept"))).toEqual(stored("kept"));
     expect((await reopened.journal.readSince()).records).toContainEqual(record);
   });
 

@@ -10,17 +10,22 @@ import type { ChainIdentity } from "../chain/chainIdentity.js";
 import type { RelayNoncePort } from "../chain/relayNoncePort.js";
 import type { Address, Hex } from "viem";
 import type { BurnAddressStockBinding, BurnAddressStockStore } from "../challenges/burnAddressStockFile.js";
+import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { RateLimitDecision } from "../rateLimits/slidingWindowRateLimiter.js";
 import type { HistoryLogPort } from "../history/record/historyLogPort.js";
-import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
+import type { JournalRecord } from "../journal/journalRecord.js";
 
-/** Issued challenges, visible to every instance once `put` resolves. */
+/**
+ * Issued challenges, visible to every instance once `put` resolves. Each adapter encodes them in its own form
+ * (journal/journaledChallenge.ts), which leaves the burn secret out: a challenge read back has `burn:
+ * undefined`, and the secret is re-derived from the seed and the nonce when the mint needs it.
+ */
 export type ChallengeStorePort = {
-  /** Records an issued challenge durably, before the offer is returned. */
-  put(challenge: JournaledChallenge): Promise<void>;
-  get(challengeNonce: Hex): Promise<JournaledChallenge | undefined>;
+  /** Records an issued challenge durably, before the offer is returned; its burn secret is not stored. */
+  put(challenge: ChallengeRecord): Promise<void>;
+  get(challengeNonce: Hex): Promise<ChallengeRecord | undefined>;
   /** The challenge whose one-time burn address is `payTo`. */
-  findByPayTo(payTo: Address): Promise<JournaledChallenge | undefined>;
+  findByPayTo(payTo: Address): Promise<ChallengeRecord | undefined>;
 };
 
 /** The settlement journal: records appended durably, then folded by every reader in one order. */
