@@ -236,7 +236,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     env: options.env,
     recipient: getAddress(config.settlement.treasury),
     logger,
-    historyLog: storage.historyLog,
+    store: storage.history,
     loadAfter: up,
     retentionSeconds: config.history.retention_days === undefined ? undefined : config.history.retention_days * 86_400,
     options: options.history,

@@ -2,7 +2,7 @@
  * The embedded storage adapter: today's single-process state behind the storage ports. The journal is the
  * fsynced JSONL file (or nothing with `journal = "none"`), issued challenges are journaled `challenge`
  * records held by a {@link ChallengeStore} (with its retention and bounds), the burn-address stock is its
- * JSONL file, and claims, leases, nonces and rate-limit counts live in memory: with one process, memory is
+ * JSONL file, payment history is the `PAYMENT_HISTORY_PATH` file, and claims, leases, nonces and rate-limit counts live in memory: with one process, memory is
  * where every caller meets.
  */
 import { access, constants } from "node:fs/promises";
@@ -14,6 +14,7 @@ import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journal
 import type { JournalRecord } from "../journal/journalRecord.js";
 import { claimChainIdentityFile } from "../journal/chainIdentityFile.js";
 import { openSettlementJournal, type JournalCompactionOptions } from "../journal/openSettlementJournal.js";
+import { paymentHistoryFileStore } from "../history/record/paymentHistoryFileStore.js";
 import type { FacilitatorStorage } from "./storagePorts.js";
 
 /** Where the embedded adapter keeps its files. */
@@ -154,6 +155,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
         return limiter.take(rateKey);
       },
     },
+    history: paymentHistoryFileStore,
     openBurnAddressStock: async (binding) => (options.journalPath === null ? undefined : BurnAddressStockFile.open(`${options.journalPath}.stock`, binding)),
     // A journal this process can no longer write takes no payment it could lose.
     ping: async () => {

@@ -13,6 +13,7 @@ import { openTestPool } from "../testing/openTestPool.js";
 import { keccak256, toHex, type Address, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { HistoryRecord } from "../history/record/historyRecord.js";
+import type { PaymentHistory } from "../history/record/openPaymentHistory.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import { buildChallengeRecord } from "../challenges/testing/buildChallengeRecord.js";
 import { toJournaledChallenge } from "../journal/journaledChallenge.js";
@@ -448,33 +449,93 @@ describe("postgres stock ownership", () => {
   });
 });
 
-describe("postgres payment history log", () => {
-  const finalized = (index: number): HistoryRecord => ({
+describe("payment history through the storage", () => {
+  const intent = (index: number): HistoryRecord => ({
     v: 1,
-    type: "finalized",
+    type: "intent",
     paymentId: nonceOf(`h${index}`),
     at: 1_700_000_000 + index,
-    mintTxHash: nonceOf(`mint${index}`),
+    path: "permit",
+    network: "eip155:31337",
+    asset: addressOf("asset"),
+    payTo: addressOf(`payTo:h${index}`),
+    amount: "1000",
+    recipient: addressOf("treasury"),
+    bindings: { payer: { tenantId: "tenant-payer", actorId: "agent-1" } },
+    salt: nonceOf(`salt${index}`).slice(2),
+  });
+  const paymentIds = (history: PaymentHistory) => history.book.entries().map((entry) => entry.paymentId);
+
+  /** A fresh `PAYMENT_HISTORY_PATH`, which only the embedded adapter uses. */
+  async function historyPath(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), "svc-history-"));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    return join(dir, "history.jsonl");
+  }
+
+  /** Opens `storage`'s history at `path` and waits for its fold, whichever way it runs. */
+  async function openLoaded(storage: FacilitatorStorage, path: string, foregroundBytes = 8 * 1024 * 1024): Promise<PaymentHistory> {
+    const { history } = await storage.history.open(path, { foregroundBytes });
+    await history.loaded;
+    return history;
+  }
+
+  it.each([
+    ["embedded", embeddedPair],
+    ["postgres", postgresPair],
+  ] as const)("%s: what was appended is folded again after a reopen, in the order it was written", async (_kind, openPair) => {
+    const pair = await openPair();
+    const path = await historyPath();
+    const first = await openLoaded(pair.a, path);
+    for (const index of [3, 1, 2]) await first.append(intent(index));
+    await first.close();
+    const reopened = await openLoaded(await pair.reopen(), path);
+    cleanups.push(reopened.close);
+    expect(paymentIds(reopened)).toEqual([3, 1, 2].map((index) => nonceOf(`h${index}`)));
+    expect(await reopened.loaded).toMatchObject({ records: 3 });
   });
 
-  it("records appended by both instances read back in one order, from a cursor only the new ones, and survive a reopen", async () => {
-    const pair = await postgresPair();
-    const { a, b } = pair;
-    await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? a : b).historyLog!.append(finalized(index))));
-    const fromA = await a.historyLog!.readSince();
-    const fromB = await b.historyLog!.readSince();
-    expect(fromB.records).toEqual(fromA.records);
-    expect(new Set(fromA.records.map((record) => record.paymentId)).size).toBe(20);
-    await b.historyLog!.append(finalized(20));
-    const next = await a.historyLog!.readSince(fromA.cursor);
-    expect(next.records).toEqual([finalized(20)]);
-    expect((await a.historyLog!.readSince(next.cursor)).records).toEqual([]);
-    const reopened = await pair.reopen();
-    expect((await reopened.historyLog!.readSince()).records).toHaveLength(21);
-  });
-
-  it("the embedded adapter has no history log: its history stays the PAYMENT_HISTORY_PATH file", async () => {
+  it("embedded: the history is the PAYMENT_HISTORY_PATH file, folded in the foreground up to foregroundBytes, larger once `after` resolves", async () => {
     const { a } = await embeddedPair();
-    expect(a.historyLog).toBeUndefined();
+    expect(a.history.kind).toBe("file");
+    const path = await historyPath();
+    const small = await a.history.open(path, { foregroundBytes: 0 });
+    expect(small.foreground).toBe(true);
+    await small.history.append(intent(1));
+    await small.history.close();
+    expect(await readFile(path, "utf8")).toContain(nonceOf("h1"));
+
+    let start: () => void = () => undefined;
+    const after = new Promise<void>((resolve) => {
+      start = resolve;
+    });
+    const large = await a.history.open(path, { foregroundBytes: 1, after });
+    cleanups.push(large.history.close);
+    expect(large.foreground).toBe(false);
+    const loaded = large.history.loaded.then(() => "loaded");
+    expect(await Promise.race([loaded, new Promise((resolve) => setTimeout(() => resolve("waiting"), 50))])).toBe("waiting");
+    start();
+    expect(await loaded).toBe("loaded");
+    expect(paymentIds(large.history)).toEqual([nonceOf("h1")]);
+  });
+
+  it("postgres: records appended through both instances are folded by both, in one order, always in the background and into no file", async () => {
+    const pair = await postgresPair();
+    expect(pair.a.history.kind).toBe("shared");
+    const path = await historyPath();
+    const opened = await pair.a.history.open(path, { foregroundBytes: Number.MAX_SAFE_INTEGER });
+    expect(opened.foreground).toBe(false);
+    const [a, b] = [opened.history, await openLoaded(pair.b, path)];
+    await a.loaded;
+    await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? a : b).append(intent(index))));
+    await a.catchUp();
+    await b.catchUp();
+    expect(new Set(paymentIds(a)).size).toBe(20);
+    expect(paymentIds(b)).toEqual(paymentIds(a));
+    await b.append(intent(20));
+    await a.catchUp();
+    expect(paymentIds(a).at(-1)).toBe(nonceOf("h20"));
+    expect(paymentIds(await openLoaded(await pair.reopen(), path))).toEqual(paymentIds(a));
+    await expect(readFile(path, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
   });
 });

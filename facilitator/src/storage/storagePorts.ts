@@ -12,7 +12,7 @@ import type { Address, Hex } from "viem";
 import type { BurnAddressStockBinding, BurnAddressStockStore } from "../challenges/burnAddressStockFile.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { RateLimitDecision } from "../rateLimits/slidingWindowRateLimiter.js";
-import type { HistoryLogPort } from "../history/record/historyLogPort.js";
+import type { PaymentHistoryStore } from "../history/record/paymentHistoryStore.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
 
 /**
@@ -90,8 +90,11 @@ export type FacilitatorStorage = {
   readonly relayNonces: RelayNoncePort;
   readonly rateLimits: RateLimitPort;
   readonly chainIdentity: ChainIdentityPort;
-  /** Shared payment history; absent for the embedded adapter, whose history stays the `PAYMENT_HISTORY_PATH` file. */
-  readonly historyLog?: HistoryLogPort;
+  /**
+   * The payment history, opened only when history is configured: the `PAYMENT_HISTORY_PATH` file for the
+   * embedded adapter, the database's history log every instance shares for PostgreSQL.
+   */
+  readonly history: PaymentHistoryStore;
   /** Opens the burn-address stock of this instance (`owner`) for `binding`; none without a journal. */
   openBurnAddressStock(binding: BurnAddressStockBinding, owner: string): Promise<BurnAddressStockStore | undefined>;
   /** Resolves when the store answers; throws otherwise (readiness). */
