@@ -1,7 +1,7 @@
 /**
  * One sender per key: the daemon builds one for the relayer (permit burns), the minter and the treasury
  * (custodial fee sweeps). Gas and fee estimates run concurrently, outside the sender. Each nonce comes from the
- * storage's per-key nonce port (storage/storagePorts.ts), which runs one broadcast of the key at a time, in
+ * storage's per-key nonce port (relayNoncePort.ts), which runs one broadcast of the key at a time, in
  * nonce order, and moves past a nonce only when its broadcast succeeded: concurrent settles, mints and
  * sweeps never collide on a nonce, two instances sharing the key through PostgreSQL never sign the same
  * one, and a failed send (a journal hook that threw, a node that refused) leaves no gap that would hold
@@ -17,7 +17,7 @@ import { keccak256, type Address, type Chain, type Hex, type PublicClient } from
 import type { PrivateKeyAccount } from "viem/accounts";
 import type { Logger } from "../log/createLogger.js";
 import { relayMayHaveReachedChain } from "./relayReachedChain.js";
-import type { RelayNoncePort } from "../storage/storagePorts.js";
+import type { RelayNoncePort } from "./relayNoncePort.js";
 import {
   createTransactionMonitor,
   type BeforeBroadcast,

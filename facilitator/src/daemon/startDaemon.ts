@@ -61,12 +61,12 @@ import { createIndexerClient } from "../finalize/indexerClient.js";
 import { selectProver } from "../finalize/provers/selectProver.js";
 import { createWitnessRejections } from "../finalize/witnessRejections.js";
 import { sweepFees, sweepIntervalSeconds } from "../finalize/sweepFees.js";
-import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
+import { fromJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
 import { createSettlementService } from "../settlement/createSettlementService.js";
 import { SettlementBook, type SettlementEntry } from "../settlement/settlementBook.js";
 import { shareSettlement } from "../settlement/shareSettlement.js";
-import { createJournalFollower } from "../storage/createJournalFollower.js";
+import { createJournalFollower } from "../journal/createJournalFollower.js";
 import { openEmbeddedStorage } from "../storage/openEmbeddedStorage.js";
 import { openStorageDatabase, storagePassword } from "../storage/storageConnection.js";
 
@@ -234,7 +234,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     env: options.env,
     recipient: getAddress(config.settlement.treasury),
     logger,
-    historyLog: storage.historyLog,
+    store: storage.history,
     loadAfter: up,
     retentionSeconds: config.history.retention_days === undefined ? undefined : config.history.retention_days * 86_400,
     options: options.history,
@@ -294,7 +294,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
   for (const challenge of restoredChallenges) store.restore(fromJournaledChallenge(challenge), book.entry(challenge.challengeNonce) !== undefined);
   const archived = await storage.journal.compact();
   if (archived > 0) logger.info("journal_compacted", { archived });
-  const recordChallenge = (record: ChallengeRecord) => storage.challenges.put(toJournaledChallenge(record));
+  const recordChallenge = (record: ChallengeRecord) => storage.challenges.put(record);
   const issuer = pool
     ? createChallengeIssuer({ config, seed, pool, store, record: recordChallenge, tokenHasPermit: token.permit, tokenDecimals: token.decimals })
     : undefined;

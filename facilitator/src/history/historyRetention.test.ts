@@ -14,7 +14,7 @@ import { openTestPool } from "../testing/openTestPool.js";
 import { openHistory } from "./openHistory.js";
 import type { HistoryRecord } from "./record/historyRecord.js";
 import { openPaymentHistory } from "./record/openPaymentHistory.js";
-import { openSharedPaymentHistory } from "./record/openSharedPaymentHistory.js";
+import { paymentHistoryFileStore } from "./record/paymentHistoryFileStore.js";
 import { PaymentHistoryBook } from "./record/paymentHistoryBook.js";
 import { createHistoryTestEnvironment, type HistoryTestEnvironment, TEST_BINDINGS, TEST_RECIPIENT } from "./testing/historyTestEnvironment.js";
 
@@ -23,6 +23,9 @@ const DAY = 86_400;
 const RETENTION = 30 * DAY;
 const OLD = NOW - RETENTION - DAY;
 const RECENT = NOW - DAY;
+
+/** The shared history keeps no file: the path it is opened with is not used. */
+const UNUSED_PATH = "/nonexistent/payment-history.jsonl";
 
 const id = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
 const tx = (n: number) => `0x${(n + 0x1000).toString(16).padStart(64, "0")}` as const;
@@ -155,7 +158,14 @@ describe("history retention", () => {
 
     const lines: Record<string, unknown>[] = [];
     const logger = createLogger({ write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) });
-    const opened = await openHistory({ env: env.env, recipient: TEST_RECIPIENT, logger, retentionSeconds: RETENTION, options: { now: () => NOW * 1000 } });
+    const opened = await openHistory({
+      env: env.env,
+      recipient: TEST_RECIPIENT,
+      logger,
+      store: paymentHistoryFileStore,
+      retentionSeconds: RETENTION,
+      options: { now: () => NOW * 1000 },
+    });
     if (opened === undefined) throw new Error("history is on");
     cleanups.push(opened.close);
     const deadline = Date.now() + 10_000;
@@ -173,15 +183,15 @@ describe("history retention", () => {
     await migratePostgres(pool);
     const storage = await openPostgresStorage({ url });
     cleanups.push(() => storage.close());
-    const log = storage.historyLog;
-    if (log === undefined) throw new Error("PostgreSQL keeps a history log");
-    const history = openSharedPaymentHistory(log);
+    const history = (await storage.history.open(UNUSED_PATH, { foregroundBytes: 0 })).history;
+    cleanups.push(history.close);
     for (const record of STORED) await history.append(record);
 
     expect(await history.prune(NOW, RETENTION)).toBe(GONE.length);
     const { rows } = await pool.query<{ payment_id: string }>("select distinct payment_id from history_records order by payment_id");
     expect(rows.map((row) => row.payment_id)).toEqual(KEPT);
-    const next = openSharedPaymentHistory(log);
+    const next = (await storage.history.open(UNUSED_PATH, { foregroundBytes: 0 })).history;
+    cleanups.push(next.close);
     await next.loaded;
     expect(next.book.entries().map((entry) => entry.paymentId)).toEqual(KEPT);
   });

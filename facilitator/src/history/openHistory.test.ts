@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { createLogger } from "../log/createLogger.js";
 import { type OpenedHistory, openHistory } from "./openHistory.js";
+import { paymentHistoryFileStore } from "./record/paymentHistoryFileStore.js";
 import {
   buildHistoryPayment,
   createHistoryTestEnvironment,
@@ -41,13 +42,20 @@ describe("openHistory with a history larger than startup folds", () => {
   it("starts without it, folds it once the daemon is up, and makes reads and writes wait for the fold", async () => {
     environment = await createHistoryTestEnvironment({ proofs: false });
     const stored = buildHistoryPayment();
-    const first = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger: capturedLogger().logger });
+    const first = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger: capturedLogger().logger, store: paymentHistoryFileStore });
     await first?.recorder.recordIntent(stored);
     await first?.close();
 
     const { lines, logger } = capturedLogger();
     const daemon = daemonUp();
-    opened = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger, loadAfter: daemon.up, options: { foregroundBytes: 0 } });
+    opened = await openHistory({
+      env: environment.env,
+      recipient: TEST_RECIPIENT,
+      logger,
+      store: paymentHistoryFileStore,
+      loadAfter: daemon.up,
+      options: { foregroundBytes: 0 },
+    });
     expect(opened?.loading).toBeInstanceOf(Promise);
     expect(lines.map((line) => line.event)).toContain("history_loading");
     expect(lines.map((line) => line.event)).not.toContain("history_loaded");
@@ -69,18 +77,29 @@ describe("openHistory with a history larger than startup folds", () => {
       [stored, fresh].map((payment) => payment.challengeNonce.toLowerCase()),
     );
     expect(lines.find((line) => line.event === "history_loaded")).toMatchObject({ records: 1 });
+    // The file is this process's own history: only the shared one says so.
+    expect(lines.find((line) => line.event === "history_enabled")).not.toHaveProperty("storage");
   });
 
   it("fails startup on a damaged record in a small file, and leaves history unavailable (503) on one found in the background", async () => {
     environment = await createHistoryTestEnvironment({ proofs: false });
     await writeFile(environment.files.history, '{"v":1,"type":"nonsense"}\n');
-    await expect(openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger: capturedLogger().logger })).rejects.toMatchObject({
+    await expect(
+      openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger: capturedLogger().logger, store: paymentHistoryFileStore }),
+    ).rejects.toMatchObject({
       name: "PaymentHistoryFileError",
     });
 
     const { lines, logger } = capturedLogger();
     const daemon = daemonUp();
-    opened = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger, loadAfter: daemon.up, options: { foregroundBytes: 0 } });
+    opened = await openHistory({
+      env: environment.env,
+      recipient: TEST_RECIPIENT,
+      logger,
+      store: paymentHistoryFileStore,
+      loadAfter: daemon.up,
+      options: { foregroundBytes: 0 },
+    });
     daemon.resolve();
     await opened?.loading;
     expect(lines.find((line) => line.event === "history_unavailable")).toMatchObject({ level: "error", error: "PaymentHistoryFileError" });
@@ -93,7 +112,14 @@ describe("openHistory with a history larger than startup folds", () => {
     await writeFile(environment.files.history, '{"v":1,"type":"nonsense"}\n');
     const { lines, logger } = capturedLogger();
     const never = new Promise<void>(() => undefined);
-    const unopened = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger, loadAfter: never, options: { foregroundBytes: 0 } });
+    const unopened = await openHistory({
+      env: environment.env,
+      recipient: TEST_RECIPIENT,
+      logger,
+      store: paymentHistoryFileStore,
+      loadAfter: never,
+      options: { foregroundBytes: 0 },
+    });
     await unopened?.close();
     await unopened?.loading;
     // The damaged record was never read: nothing reports it.

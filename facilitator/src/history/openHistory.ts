@@ -2,8 +2,8 @@
  * Switches payment history on from the environment, for the daemon: the one entry the daemon wires history
  * through. With any of the six history variables missing it returns `undefined` (no recorder, no routes;
  * settlement runs with `noHistory`) after logging which names are missing; a partial proof group fails startup
- * either way. Otherwise it opens the history file, or with `[storage]` the database's shared history log
- * (`record/`), builds the recorder for settlement, wallet
+ * either way. Otherwise it opens the history where the storage keeps it (`store`: the history file, or with
+ * `[storage]` the database's shared history log, see `record/`), builds the recorder for settlement, wallet
  * login and identity tokens (`login/`), reads, and (with the whole proof group) the proof service (`proofs/`).
  *
  * A history file up to {@link HISTORY_FOREGROUND_BYTES} is folded before startup goes on; a larger one, and the
@@ -12,7 +12,6 @@
  * served on half a history). A damaged record in a small file stops startup; one found in the background
  * leaves history unavailable (503, and settles refuse with `intent_not_recorded`), logged as `history_unavailable`.
  */
-import { stat } from "node:fs/promises";
 import type { Address } from "viem";
 
 import type { Environment } from "../config/parseSecrets.js";
@@ -28,9 +27,8 @@ import { defaultHistoryPolicy, type HistoryPolicy } from "./proofs/historyPolicy
 import { loadProofIssuer } from "./proofs/loadProofIssuer.js";
 import { createProofArtifactStore } from "./proofs/proofArtifactStore.js";
 import { createHistoryRecorder, type PaymentHistoryRecorder } from "./record/createHistoryRecorder.js";
-import { type HistoryLoad, type OpenHistoryFile, openPaymentHistory, type PaymentHistory } from "./record/openPaymentHistory.js";
-import { openSharedPaymentHistory } from "./record/openSharedPaymentHistory.js";
-import type { HistoryLogPort } from "../storage/storagePorts.js";
+import type { HistoryLoad, OpenHistoryFile, PaymentHistory } from "./record/openPaymentHistory.js";
+import type { PaymentHistoryStore } from "./record/paymentHistoryStore.js";
 
 // The daemon's one door into history: what it wires when history is off comes through here too.
 export { historySecretValues } from "./parseHistoryEnvironment.js";
@@ -44,7 +42,7 @@ export type HistoryOptions = {
   tokenTtlSeconds?: number | undefined;
   /** Proof authorization; default {@link defaultHistoryPolicy}. */
   policy?: HistoryPolicy | undefined;
-  /** Opens the history file; tests pass one whose writes can fail. */
+  /** Opens the history file (the embedded storage's); tests pass one whose writes can fail. */
   openFile?: OpenHistoryFile | undefined;
   /** The largest history file folded before startup goes on; default {@link HISTORY_FOREGROUND_BYTES}. */
   foregroundBytes?: number | undefined;
@@ -72,8 +70,11 @@ export type OpenHistoryParameters = {
   /** `settlement.treasury`: recorded as provider-side evidence. */
   recipient: Address;
   logger: Logger;
-  /** The storage's shared history log (`[storage]` on PostgreSQL): records go there, not to `PAYMENT_HISTORY_PATH`. */
-  historyLog?: HistoryLogPort | undefined;
+  /**
+   * Where the storage keeps the history (`storage.history`): the `PAYMENT_HISTORY_PATH` file, or with
+   * `[storage]` on PostgreSQL the database's shared history log.
+   */
+  store: PaymentHistoryStore;
   /** A larger history is folded once this resolves (default: at once). */
   loadAfter?: Promise<unknown> | undefined;
   /** `history.retention_days` in seconds; unset keeps every record. */
@@ -85,14 +86,14 @@ export type OpenHistoryParameters = {
  * Opens history from `env`, or returns `undefined` when the history group is incomplete.
  *
  * @example
- * const history = await openHistory({ env: process.env, recipient: treasury, logger });
+ * const history = await openHistory({ env: process.env, recipient: treasury, logger, store: storage.history });
  * const recorder = history?.recorder ?? noHistory;
  */
 export async function openHistory({
   env,
   recipient,
   logger,
-  historyLog,
+  store,
   loadAfter,
   retentionSeconds,
   options = {},
@@ -109,14 +110,16 @@ export async function openHistory({
   // Everything that can refuse the configuration runs before the file is opened, so a refusal leaks no handle.
   const tokens = createIdentityTokens({ secret: settings.identitySecret, issuer: settings.loginDomain, ttlSeconds: options.tokenTtlSeconds, now });
   const issuer = parsed.proofs === undefined ? undefined : await loadProofIssuer(parsed.proofs, nowSeconds());
-  const foreground = historyLog === undefined && (await storedBytes(settings.path)) <= (options.foregroundBytes ?? HISTORY_FOREGROUND_BYTES);
-  const after = foreground ? undefined : loadAfter;
   let started = now();
-  void Promise.resolve(after).then(() => {
+  // A history folded in the background starts once `loadAfter` resolves: its fold is timed from then.
+  const after = Promise.resolve(loadAfter).then(() => {
     started = now();
   });
-  const history =
-    historyLog === undefined ? await openPaymentHistory(settings.path, options.openFile, { after }) : openSharedPaymentHistory(historyLog, { after });
+  const { history, foreground } = await store.open(settings.path, {
+    after,
+    foregroundBytes: options.foregroundBytes ?? HISTORY_FOREGROUND_BYTES,
+    openFile: options.openFile,
+  });
   const report = (load: HistoryLoad) => {
     if (load.tornLine) logger.warn("history_torn_line_repaired", { line: load.tornLine.lineNumber, bytes: load.tornLine.bytes });
     logger.info("history_loaded", { records: load.records, ms: now() - started });
@@ -155,7 +158,7 @@ export async function openHistory({
   if (identitySource === "legacy-headers")
     logger.warn("history_legacy_header_identity", { message: "x-history-* headers are trusted as identity; use only on a trusted network" });
   logger.info("history_enabled", {
-    ...(historyLog === undefined ? {} : { storage: "shared" }),
+    ...(store.kind === "shared" ? { storage: "shared" } : {}),
     proofs: issuer !== undefined,
     wallet_login: (["payer", "provider"] as const).filter((subject) => settings.wallets[subject] !== undefined),
     provider_settlement_evidence: settings.providerSettlementEvidence,
@@ -169,15 +172,6 @@ export async function openHistory({
       await history.close();
     },
   };
-}
-
-async function storedBytes(path: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
-  } catch {
-    // Missing: opening creates it; unreadable: opening says so by name.
-    return 0;
-  }
 }
 
 // A damaged record found after startup leaves history unavailable: said once, loudly, by name only.

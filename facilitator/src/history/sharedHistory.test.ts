@@ -42,22 +42,25 @@ afterAll(async () => {
 });
 
 /** Two instances' history over one database, with the proof group configured. */
-async function twoInstances(): Promise<{ a: OpenedHistory; b: OpenedHistory; environment: HistoryTestEnvironment }> {
+async function twoInstances(): Promise<{ a: OpenedHistory; b: OpenedHistory; environment: HistoryTestEnvironment; logs: string[] }> {
   const url = await server.createDatabase();
   const pool = openTestPool(url);
   await migratePostgres(pool);
   await pool.end();
   const environment = await createHistoryTestEnvironment({ proofs: true });
   cleanups.push(environment.close);
+  const logs: string[] = [];
   const open = async (): Promise<OpenedHistory> => {
     const storage: FacilitatorStorage = await openPostgresStorage({ url });
     cleanups.push(() => storage.close());
-    const history = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger: buildMemoryLogger().logger, historyLog: storage.historyLog });
+    const { logger, lines } = buildMemoryLogger();
+    const history = await openHistory({ env: environment.env, recipient: TEST_RECIPIENT, logger, store: storage.history });
+    logs.push(...lines);
     if (history === undefined) throw new TypeError("history did not open");
     cleanups.push(history.close);
     return history;
   };
-  return { a: await open(), b: await open(), environment };
+  return { a: await open(), b: await open(), environment, logs };
 }
 
 describe("payment history shared through PostgreSQL", () => {
@@ -86,5 +89,15 @@ describe("payment history shared through PostgreSQL", () => {
     await b.recorder.recordIntent(payment);
     expect((await a.service.listPayments(PAYER)).length).toBe(1);
     await expect(access(environment.files.history)).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("says at start that the history is the shared one, folded in the background", async () => {
+    const { logs } = await twoInstances();
+    const events = logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events.filter((event) => event.event === "history_loading")).toHaveLength(2);
+    expect(events.filter((event) => event.event === "history_enabled")).toEqual([
+      expect.objectContaining({ storage: "shared" }),
+      expect.objectContaining({ storage: "shared" }),
+    ]);
   });
 });

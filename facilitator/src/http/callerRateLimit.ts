@@ -3,7 +3,7 @@ import type { AuthenticatedProvider, HttpMiddleware, HttpState } from "./httpSta
 import { rateLimitKey } from "./rateLimitKey.js";
 import { StorageUnavailableError } from "../storage/errors.js";
 import type { RateLimitPort } from "../storage/storagePorts.js";
-import { SlidingWindowRateLimiter } from "./slidingWindowRateLimiter.js";
+import { SlidingWindowRateLimiter } from "../rateLimits/slidingWindowRateLimiter.js";
 
 /** How one limit keys and sizes its buckets. */
 export type CallerRateLimitParameters = {

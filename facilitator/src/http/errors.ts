@@ -112,17 +112,6 @@ export class TrustedProxiesError extends BaseError {
   }
 }
 
-/** A rate limiter was built with a limit it cannot enforce (it must be a positive integer). */
-export class InvalidRateLimitError extends BaseError {
-  override name = "InvalidRateLimitError";
-
-  constructor({ limit }: { limit: number }) {
-    super(`a rate limit must be a positive integer, got ${limit}`, {
-      details: "a limit of 0 or less means disabled: build no limiter at all",
-    });
-  }
-}
-
 /** The HTTP server could not bind its address (port taken, host not local, permission). */
 export class ListenError extends BaseError {
   override name = "ListenError";

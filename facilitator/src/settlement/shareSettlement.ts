@@ -17,7 +17,6 @@
 import { PENDING_BURN, STORAGE_UNAVAILABLE, type ClassifiedFacilitatorBody, type Network, type SettleResponse, type VerifyResponse } from "@svc/scheme";
 import type { Hex } from "viem";
 import type { ChallengeStore } from "../challenges/challengeStore.js";
-import { fromJournaledChallenge } from "../journal/journaledChallenge.js";
 import { StorageUnavailableError } from "../storage/errors.js";
 import type { ChallengeStorePort, SettleClaimPort } from "../storage/storagePorts.js";
 import type { SettlementCore, SettlementService } from "./createSettlementService.js";
@@ -49,7 +48,7 @@ export function shareSettlement(parameters: ShareSettlementParameters): Settleme
     await catchUp();
     if (store.get(challengeNonce) !== undefined) return;
     const challenge = await issued.get(challengeNonce);
-    if (challenge !== undefined) store.restore(fromJournaledChallenge(challenge), book.entry(challengeNonce) !== undefined);
+    if (challenge !== undefined) store.restore(challenge, book.entry(challengeNonce) !== undefined);
   };
 
   const verifyShared = async (body: ClassifiedFacilitatorBody): Promise<VerifyResponse> => {

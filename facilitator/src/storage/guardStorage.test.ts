@@ -50,6 +50,8 @@ describe("guardStorage", () => {
           async () => "sent",
         ),
       () => storage.ping(),
+      // The shared history's log is guarded inside the adapter: its first read fails the same way.
+      async () => (await storage.history.open("unused", { foregroundBytes: 0 })).history.loaded,
     ];
     for (const call of calls) {
       const error = await call().then(

@@ -54,7 +54,8 @@ function guard<F extends AsyncMethod>(method: F): F {
   return guarded as F;
 }
 
-function guardPort<T extends object>(port: T): T {
+/** `port` with every method's connection failures turned into {@link StorageUnavailableError}. */
+export function guardPort<T extends object>(port: T): T {
   const entries = Object.entries(port).map(([name, value]) => [name, typeof value === "function" ? guard((value as AsyncMethod).bind(port)) : value]);
   return Object.fromEntries(entries) as T;
 }
@@ -74,7 +75,8 @@ export function guardStorage(storage: FacilitatorStorage): FacilitatorStorage {
     relayNonces: guardPort(storage.relayNonces),
     rateLimits: guardPort(storage.rateLimits),
     chainIdentity: guardPort(storage.chainIdentity),
-    ...(storage.historyLog === undefined ? {} : { historyLog: guardPort(storage.historyLog) }),
+    // Opening reads nothing yet; the history log a shared history reads and writes is guarded by its adapter.
+    history: storage.history,
     openBurnAddressStock: async (binding, owner) => {
       const stock = await openStock(binding, owner);
       return stock === undefined ? undefined : { ...stock, add: guard(stock.add), take: guard(stock.take) };

@@ -2,18 +2,19 @@
  * The embedded storage adapter: today's single-process state behind the storage ports. The journal is the
  * fsynced JSONL file (or nothing with `journal = "none"`), issued challenges are journaled `challenge`
  * records held by a {@link ChallengeStore} (with its retention and bounds), the burn-address stock is its
- * JSONL file, and claims, leases, nonces and rate-limit counts live in memory: with one process, memory is
+ * JSONL file, payment history is the `PAYMENT_HISTORY_PATH` file, and claims, leases, nonces and rate-limit counts live in memory: with one process, memory is
  * where every caller meets.
  */
 import { access, constants } from "node:fs/promises";
 import type { Address, Hex } from "viem";
 import { BurnAddressStockFile } from "../challenges/burnAddressStockFile.js";
 import { ChallengeStore, type ChallengeStoreParameters } from "../challenges/challengeStore.js";
-import { SlidingWindowRateLimiter } from "../http/slidingWindowRateLimiter.js";
+import { SlidingWindowRateLimiter } from "../rateLimits/slidingWindowRateLimiter.js";
 import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
 import { claimChainIdentityFile } from "../journal/chainIdentityFile.js";
 import { openSettlementJournal, type JournalCompactionOptions } from "../journal/openSettlementJournal.js";
+import { paymentHistoryFileStore } from "../history/record/paymentHistoryFileStore.js";
 import type { FacilitatorStorage } from "./storagePorts.js";
 
 /** Where the embedded adapter keeps its files. */
@@ -76,18 +77,14 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
     },
     challenges: {
       put: async (challenge) => {
-        await append({ type: "challenge", challenge, at: Math.floor(now() / 1000) });
-        // The issuer reserved the slot under the cap before deriving; storing it here never refuses.
-        store.restore(fromJournaledChallenge(challenge), false);
+        const journaled = toJournaledChallenge(challenge);
+        await append({ type: "challenge", challenge: journaled, at: Math.floor(now() / 1000) });
+        // The issuer reserved the slot under the cap before deriving; storing it here never refuses. What is
+        // kept is what the journal holds (no burn secret), so a read answers the same before and after a restart.
+        store.restore(fromJournaledChallenge(journaled), false);
       },
-      get: async (challengeNonce: Hex) => {
-        const stored = store.get(challengeNonce);
-        return stored === undefined ? undefined : toJournaledChallenge(stored.record);
-      },
-      findByPayTo: async (payTo: Address) => {
-        const stored = store.findByPayTo(payTo);
-        return stored === undefined ? undefined : toJournaledChallenge(stored.record);
-      },
+      get: async (challengeNonce: Hex) => store.get(challengeNonce)?.record,
+      findByPayTo: async (payTo: Address) => store.findByPayTo(payTo)?.record,
     },
     journal: {
       append,
@@ -182,6 +179,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
         return limiter.take(rateKey);
       },
     },
+    history: paymentHistoryFileStore,
     openBurnAddressStock: async (binding) => (options.journalPath === null ? undefined : BurnAddressStockFile.open(`${options.journalPath}.stock`, binding)),
     // A journal this process can no longer write takes no payment it could lose.
     ping: async () => {

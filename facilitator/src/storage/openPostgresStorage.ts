@@ -28,11 +28,14 @@ import pg from "pg";
 import { concat, keccak256, toHex, type Address, type Hex } from "viem";
 import { BURN_ADDRESS_STOCK_TAG, type BurnAddressStockBinding, type BurnAddressStockStore, type StockedNonce } from "../challenges/burnAddressStockFile.js";
 import { InvalidStorageUrlError, StorageUnreachableError } from "./errors.js";
+import type { HistoryLogPort } from "../history/record/historyLogPort.js";
 import { HistoryRecordSchema, type HistoryRecord } from "../history/record/historyRecord.js";
+import { openSharedPaymentHistory } from "../history/record/openSharedPaymentHistory.js";
+import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
 import { JournaledChallengeSchema, JournalRecordSchema, paymentNonceOf, type JournalRecord } from "../journal/journalRecord.js";
 import { assertSchemaCurrent } from "./postgresMigrations.js";
-import { decideSlidingWindow } from "./decideSlidingWindow.js";
-import { guardStorage } from "./guardStorage.js";
+import { decideSlidingWindow } from "../rateLimits/decideSlidingWindow.js";
+import { guardPort, guardStorage } from "./guardStorage.js";
 import type { FacilitatorStorage } from "./storagePorts.js";
 
 /** Advisory lock key held while a journal record is appended (any fixed number unique to this schema). */
@@ -185,18 +188,35 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
     });
     return moved.archived;
   };
-  const appendHistory = async (record: HistoryRecord): Promise<void> => {
-    await inTransaction(pool, async (client) => {
-      // As for the journal: seq values commit in the order they were taken, so a follower never skips one.
-      await client.query("select pg_advisory_xact_lock($1)", [HISTORY_APPEND_LOCK]);
-      await client.query("insert into history_records (payment_id, type, record) values ($1, $2, $3)", [
-        key(record.paymentId),
-        record.type,
-        JSON.stringify(record),
+  // Only the shared history reads and writes it, so it is guarded here: guardStorage sees the history port only.
+  const historyLog: HistoryLogPort = guardPort({
+    append: async (record: HistoryRecord): Promise<void> => {
+      await inTransaction(pool, async (client) => {
+        // As for the journal: seq values commit in the order they were taken, so a follower never skips one.
+        await client.query("select pg_advisory_xact_lock($1)", [HISTORY_APPEND_LOCK]);
+        await client.query("insert into history_records (payment_id, type, record) values ($1, $2, $3)", [
+          key(record.paymentId),
+          record.type,
+          JSON.stringify(record),
+        ]);
+      });
+    },
+    forget: async (paymentIds: readonly string[]): Promise<void> => {
+      await pool.query("delete from history_records where payment_id = any($1::text[])", [paymentIds]);
+    },
+    readSince: async (cursor = 0n) => {
+      const { rows } = await pool.query<{ seq: string; record: unknown }>("select seq, record from history_records where seq > $1 order by seq", [
+        cursor.toString(),
       ]);
-    });
-  };
-  const readChallenge = (rows: { record: unknown }[]) => (rows[0] === undefined ? undefined : JournaledChallengeSchema.parse(rows[0].record));
+      return {
+        records: rows.map((row) => HistoryRecordSchema.parse(row.record)),
+        cursor: rows.length === 0 ? cursor : BigInt(rows[rows.length - 1]!.seq),
+      };
+    },
+  });
+  // A challenge row holds its journal form, the same JSON a `challenge` journal record carries (no burn secret).
+  const readChallenge = (rows: { record: unknown }[]) =>
+    rows[0] === undefined ? undefined : fromJournaledChallenge(JournaledChallengeSchema.parse(rows[0].record));
 
   return guardStorage({
     kind: "postgres",
@@ -207,7 +227,7 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
         await pool.query("insert into challenges (challenge_nonce, pay_to, record) values ($1, $2, $3) on conflict (challenge_nonce) do nothing", [
           key(challenge.challengeNonce),
           key(challenge.payTo),
-          JSON.stringify(challenge),
+          JSON.stringify(toJournaledChallenge(challenge)),
         ]);
       },
       get: async (challengeNonce: Hex) =>
@@ -238,20 +258,11 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
         return row === undefined ? identity : ChainIdentitySchema.parse({ chainId: Number(row.chain_id), genesisHash: row.genesis_hash });
       },
     },
-    historyLog: {
-      append: appendHistory,
-      forget: async (paymentIds) => {
-        await pool.query("delete from history_records where payment_id = any($1::text[])", [paymentIds]);
-      },
-      readSince: async (cursor = 0n) => {
-        const { rows } = await pool.query<{ seq: string; record: unknown }>("select seq, record from history_records where seq > $1 order by seq", [
-          cursor.toString(),
-        ]);
-        return {
-          records: rows.map((row) => HistoryRecordSchema.parse(row.record)),
-          cursor: rows.length === 0 ? cursor : BigInt(rows[rows.length - 1]!.seq),
-        };
-      },
+    history: {
+      kind: "shared",
+      // The database's history is always folded in the background, once `after` resolves: it has no file size
+      // to judge by, and a shared history grows with every instance's payments.
+      open: async (_path, { after }) => ({ history: openSharedPaymentHistory(historyLog, { after }), foreground: false }),
     },
     settleClaims: {
       claim: async (challengeNonce, owner, leaseMs) => {

@@ -4,7 +4,7 @@
  * the one process-wide store for the embedded adapter, whose callers all live in one process.
  */
 import type { JournalCompactionOptions } from "../journal/openSettlementJournal.js";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
@@ -13,13 +13,23 @@ import { openTestPool } from "../testing/openTestPool.js";
 import { keccak256, toHex, type Address, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { HistoryRecord } from "../history/record/historyRecord.js";
+import type { PaymentHistory } from "../history/record/openPaymentHistory.js";
+import type { ChallengeRecord } from "../challenges/challengeRecord.js";
+import { buildChallengeRecord } from "../challenges/testing/buildChallengeRecord.js";
+import { toJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
 import { openEmbeddedStorage } from "./openEmbeddedStorage.js";
 import { openPostgresStorage } from "./openPostgresStorage.js";
 import { migratePostgres } from "./postgresMigrations.js";
 import type { FacilitatorStorage } from "./storagePorts.js";
 
-type Pair = { a: FacilitatorStorage; b: FacilitatorStorage; reopen: () => Promise<FacilitatorStorage> };
+type Pair = {
+  a: FacilitatorStorage;
+  b: FacilitatorStorage;
+  reopen: () => Promise<FacilitatorStorage>;
+  /** Everything the adapter wrote for challenges and the journal, as stored text. */
+  written: () => Promise<string>;
+};
 
 let server: RunningPostgres;
 const cleanups: (() => Promise<void>)[] = [];
@@ -56,6 +66,7 @@ async function embeddedPair(compaction?: JournalCompactionOptions): Promise<Pair
       cleanups.push(() => reopened.close());
       return reopened;
     },
+    written: () => readFile(journalPath, "utf8"),
   };
 }
 
@@ -69,7 +80,16 @@ async function postgresPair(compaction?: JournalCompactionOptions): Promise<Pair
     cleanups.push(() => storage.close());
     return storage;
   };
-  return { a: await open(), b: await open(), reopen: open };
+  const written = async () => {
+    const reader = openTestPool(url);
+    try {
+      const { rows } = await reader.query<{ text: string }>("select record::text as text from challenges union all select record::text from journal_records");
+      return rows.map((row) => row.text).join("\n");
+    } finally {
+      await reader.end();
+    }
+  };
+  return { a: await open(), b: await open(), reopen: open, written };
 }
 
 const nonceOf = (label: string): Hex => keccak256(toHex(label));
@@ -78,21 +98,22 @@ const addressOf = (label: string): Address => `0x${keccak256(toHex(label)).slice
 // Issued now: the embedded store keeps match data only while open or retained.
 const issuedAt = Math.floor(Date.now() / 1000);
 
-function challenge(label: string): JournaledChallenge {
-  return {
+/** A challenge as the issuer puts it, burn secret included. */
+function issued(label: string): ChallengeRecord {
+  return buildChallengeRecord({
     challengeNonce: nonceOf(label),
-    protocol: "zerc20-v2" as const,
-    network: "eip155:31337",
-    chainId: 31337,
     asset: addressOf("asset"),
     payTo: addressOf(`payTo:${label}`),
-    amount: "1000",
-    fee: "10",
-    payout: "990",
     issuedAt,
     expiresAt: issuedAt + 300,
-  };
+  });
 }
+
+/** A challenge as the storage gives it back: everything but the burn secret. */
+const stored = (label: string): ChallengeRecord => ({ ...issued(label), burn: undefined });
+
+/** A challenge in its journal form, as journal records carry it. */
+const challenge = (label: string): JournaledChallenge => toJournaledChallenge(issued(label));
 
 describe.each([
   ["embedded", embeddedPair],
@@ -114,7 +135,7 @@ describe.each([
       treasury: addressOf("treasury"),
       at: issuedAt,
     });
-    for (const label of ["closed", "open", "unpaid"]) await pair.a.challenges.put(challenge(label));
+    for (const label of ["closed", "open", "unpaid"]) await pair.a.challenges.put(issued(label));
     await pair.a.journal.append(accepted("closed"));
     await pair.a.journal.append({ type: "finalized", challengeNonce: nonceOf("closed"), mintTxHash: nonceOf("mint:closed"), at: issuedAt });
     await pair.a.journal.append({ type: "fee_settled", challengeNonce: nonceOf("closed"), amount: "10", at: issuedAt });
@@ -124,7 +145,7 @@ describe.each([
     const reopened = await pair.reopen();
     const kept = (await reopened.journal.readSince()).records;
     expect(kept.filter((record) => record.type !== "challenge")).toEqual([accepted("open")]);
-    expect(await reopened.challenges.get(nonceOf("open"))).toEqual(challenge("open"));
+    expect(await reopened.challenges.get(nonceOf("open"))).toEqual(stored("open"));
     expect(await reopened.challenges.get(nonceOf("closed"))).toBeUndefined();
     expect(await reopened.challenges.get(nonceOf("unpaid"))).toBeUndefined();
     // Nothing more is past retention.
@@ -142,11 +163,24 @@ describe.each([
 
   it("a challenge put through one instance is found by nonce and by payTo through the other", async () => {
     const { a, b } = await openPair();
-    await a.challenges.put(challenge("one"));
-    expect(await b.challenges.get(nonceOf("one"))).toEqual(challenge("one"));
-    expect(await b.challenges.findByPayTo(addressOf("payTo:one"))).toEqual(challenge("one"));
+    await a.challenges.put(issued("one"));
+    expect(await b.challenges.get(nonceOf("one"))).toEqual(stored("one"));
+    expect(await b.challenges.findByPayTo(addressOf("payTo:one"))).toEqual(stored("one"));
     expect(await b.challenges.get(nonceOf("other"))).toBeUndefined();
     expect(await b.challenges.findByPayTo(addressOf("payTo:other"))).toBeUndefined();
+  });
+
+  it("a challenge is stored in its journal form: no part of its burn secret is written", async () => {
+    const pair = await openPair();
+    const record = issued("secret");
+    const burn = record.burn!;
+    await pair.a.challenges.put(record);
+    const written = (await pair.written()).toLowerCase();
+    expect(written).toContain(nonceOf("secret").slice(2));
+    for (const part of [burn.paymentId.slice(2), burn.tweak.slice(2), burn.recipientHash.slice(2), burn.secret.toString(), burn.secret.toString(16)]) {
+      expect(written).not.toContain(part.toLowerCase());
+    }
+    expect((await pair.b.challenges.get(nonceOf("secret")))?.burn).toBeUndefined();
   });
 
   it("journal records appended by both instances read back in one order, and from a cursor only the new ones", async () => {
@@ -171,10 +205,10 @@ describe.each([
   it("journal records and challenges survive a reopen", async () => {
     const pair = await openPair();
     const record: JournalRecord = { type: "intent_released", challengeNonce: nonceOf("kept"), reason: "relay dropped", at: 1 };
-    await pair.a.challenges.put(challenge("kept"));
+    await pair.a.challenges.put(issued("kept"));
     await pair.a.journal.append(record);
     const reopened = await pair.reopen();
-    expect(await reopened.challenges.get(nonceOf("kept"))).toEqual(challenge("kept"));
+    expect(await reopened.challenges.get(nonceOf("kept"))).toEqual(stored("kept"));
     expect((await reopened.journal.readSince()).records).toContainEqual(record);
   });
 
@@ -455,33 +489,93 @@ describe("postgres stock ownership", () => {
   });
 });
 
-describe("postgres payment history log", () => {
-  const finalized = (index: number): HistoryRecord => ({
+describe("payment history through the storage", () => {
+  const intent = (index: number): HistoryRecord => ({
     v: 1,
-    type: "finalized",
+    type: "intent",
     paymentId: nonceOf(`h${index}`),
     at: 1_700_000_000 + index,
-    mintTxHash: nonceOf(`mint${index}`),
+    path: "permit",
+    network: "eip155:31337",
+    asset: addressOf("asset"),
+    payTo: addressOf(`payTo:h${index}`),
+    amount: "1000",
+    recipient: addressOf("treasury"),
+    bindings: { payer: { tenantId: "tenant-payer", actorId: "agent-1" } },
+    salt: nonceOf(`salt${index}`).slice(2),
+  });
+  const paymentIds = (history: PaymentHistory) => history.book.entries().map((entry) => entry.paymentId);
+
+  /** A fresh `PAYMENT_HISTORY_PATH`, which only the embedded adapter uses. */
+  async function historyPath(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), "svc-history-"));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    return join(dir, "history.jsonl");
+  }
+
+  /** Opens `storage`'s history at `path` and waits for its fold, whichever way it runs. */
+  async function openLoaded(storage: FacilitatorStorage, path: string, foregroundBytes = 8 * 1024 * 1024): Promise<PaymentHistory> {
+    const { history } = await storage.history.open(path, { foregroundBytes });
+    await history.loaded;
+    return history;
+  }
+
+  it.each([
+    ["embedded", embeddedPair],
+    ["postgres", postgresPair],
+  ] as const)("%s: what was appended is folded again after a reopen, in the order it was written", async (_kind, openPair) => {
+    const pair = await openPair();
+    const path = await historyPath();
+    const first = await openLoaded(pair.a, path);
+    for (const index of [3, 1, 2]) await first.append(intent(index));
+    await first.close();
+    const reopened = await openLoaded(await pair.reopen(), path);
+    cleanups.push(reopened.close);
+    expect(paymentIds(reopened)).toEqual([3, 1, 2].map((index) => nonceOf(`h${index}`)));
+    expect(await reopened.loaded).toMatchObject({ records: 3 });
   });
 
-  it("records appended by both instances read back in one order, from a cursor only the new ones, and survive a reopen", async () => {
-    const pair = await postgresPair();
-    const { a, b } = pair;
-    await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? a : b).historyLog!.append(finalized(index))));
-    const fromA = await a.historyLog!.readSince();
-    const fromB = await b.historyLog!.readSince();
-    expect(fromB.records).toEqual(fromA.records);
-    expect(new Set(fromA.records.map((record) => record.paymentId)).size).toBe(20);
-    await b.historyLog!.append(finalized(20));
-    const next = await a.historyLog!.readSince(fromA.cursor);
-    expect(next.records).toEqual([finalized(20)]);
-    expect((await a.historyLog!.readSince(next.cursor)).records).toEqual([]);
-    const reopened = await pair.reopen();
-    expect((await reopened.historyLog!.readSince()).records).toHaveLength(21);
-  });
-
-  it("the embedded adapter has no history log: its history stays the PAYMENT_HISTORY_PATH file", async () => {
+  it("embedded: the history is the PAYMENT_HISTORY_PATH file, folded in the foreground up to foregroundBytes, larger once `after` resolves", async () => {
     const { a } = await embeddedPair();
-    expect(a.historyLog).toBeUndefined();
+    expect(a.history.kind).toBe("file");
+    const path = await historyPath();
+    const small = await a.history.open(path, { foregroundBytes: 0 });
+    expect(small.foreground).toBe(true);
+    await small.history.append(intent(1));
+    await small.history.close();
+    expect(await readFile(path, "utf8")).toContain(nonceOf("h1"));
+
+    let start: () => void = () => undefined;
+    const after = new Promise<void>((resolve) => {
+      start = resolve;
+    });
+    const large = await a.history.open(path, { foregroundBytes: 1, after });
+    cleanups.push(large.history.close);
+    expect(large.foreground).toBe(false);
+    const loaded = large.history.loaded.then(() => "loaded");
+    expect(await Promise.race([loaded, new Promise((resolve) => setTimeout(() => resolve("waiting"), 50))])).toBe("waiting");
+    start();
+    expect(await loaded).toBe("loaded");
+    expect(paymentIds(large.history)).toEqual([nonceOf("h1")]);
+  });
+
+  it("postgres: records appended through both instances are folded by both, in one order, always in the background and into no file", async () => {
+    const pair = await postgresPair();
+    expect(pair.a.history.kind).toBe("shared");
+    const path = await historyPath();
+    const opened = await pair.a.history.open(path, { foregroundBytes: Number.MAX_SAFE_INTEGER });
+    expect(opened.foreground).toBe(false);
+    const [a, b] = [opened.history, await openLoaded(pair.b, path)];
+    await a.loaded;
+    await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? a : b).append(intent(index))));
+    await a.catchUp();
+    await b.catchUp();
+    expect(new Set(paymentIds(a)).size).toBe(20);
+    expect(paymentIds(b)).toEqual(paymentIds(a));
+    await b.append(intent(20));
+    await a.catchUp();
+    expect(paymentIds(a).at(-1)).toBe(nonceOf("h20"));
+    expect(paymentIds(await openLoaded(await pair.reopen(), path))).toEqual(paymentIds(a));
+    await expect(readFile(path, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
   });
 });

@@ -7,19 +7,25 @@
  * in-process lock.
  */
 import type { ChainIdentity } from "../chain/chainIdentity.js";
+import type { RelayNoncePort } from "../chain/relayNoncePort.js";
 import type { Address, Hex } from "viem";
 import type { BurnAddressStockBinding, BurnAddressStockStore } from "../challenges/burnAddressStockFile.js";
-import type { RateLimitDecision } from "../http/slidingWindowRateLimiter.js";
-import type { HistoryRecord } from "../history/record/historyRecord.js";
-import type { JournaledChallenge, JournalRecord } from "../journal/journalRecord.js";
+import type { ChallengeRecord } from "../challenges/challengeRecord.js";
+import type { RateLimitDecision } from "../rateLimits/slidingWindowRateLimiter.js";
+import type { PaymentHistoryStore } from "../history/record/paymentHistoryStore.js";
+import type { JournalRecord } from "../journal/journalRecord.js";
 
-/** Issued challenges, visible to every instance once `put` resolves. */
+/**
+ * Issued challenges, visible to every instance once `put` resolves. Each adapter encodes them in its own form
+ * (journal/journaledChallenge.ts), which leaves the burn secret out: a challenge read back has `burn:
+ * undefined`, and the secret is re-derived from the seed and the nonce when the mint needs it.
+ */
 export type ChallengeStorePort = {
-  /** Records an issued challenge durably, before the offer is returned. */
-  put(challenge: JournaledChallenge): Promise<void>;
-  get(challengeNonce: Hex): Promise<JournaledChallenge | undefined>;
+  /** Records an issued challenge durably, before the offer is returned; its burn secret is not stored. */
+  put(challenge: ChallengeRecord): Promise<void>;
+  get(challengeNonce: Hex): Promise<ChallengeRecord | undefined>;
   /** The challenge whose one-time burn address is `payTo`. */
-  findByPayTo(payTo: Address): Promise<JournaledChallenge | undefined>;
+  findByPayTo(payTo: Address): Promise<ChallengeRecord | undefined>;
 };
 
 /** The settlement journal: records appended durably, then folded by every reader in one order. */
@@ -34,19 +40,6 @@ export type JournalPort = {
    * adapter also runs it by itself every `COMPACT_EVERY_APPENDS` appends.
    */
   compact(): Promise<number>;
-};
-
-/**
- * Payment history records (`intent`, `accepted`, `finalized`, `proof_issued`) shared by every instance: the
- * same append-then-follow shape as the journal, so each instance folds every record once, in one order.
- */
-export type HistoryLogPort = {
-  /** Resolves once `record` is durable; the caller folds it when it comes back from `readSince`. */
-  append(record: HistoryRecord): Promise<void>;
-  /** Records appended after `cursor` (from the start when omitted) in append order, and the cursor to pass next. */
-  readSince(cursor?: bigint): Promise<{ records: HistoryRecord[]; cursor: bigint }>;
-  /** Deletes every record of these payments (history retention). */
-  forget(paymentIds: readonly string[]): Promise<void>;
 };
 
 /** Who may settle one payment right now: a unique claim with a lease, so two instances never burn twice. */
@@ -69,24 +62,6 @@ export type FinalizeQueuePort = {
   release(challengeNonce: Hex, owner: string): Promise<void>;
   /** Removes a payment `owner` leased from the queue (minted or failed for good); false when the lease was lost. */
   complete(challengeNonce: Hex, owner: string): Promise<boolean>;
-};
-
-/**
- * Nonces of the keys the facilitator sends with (the relayer, the minter, the treasury), whether one process or
- * several instances use them. Each broadcast runs while it holds the key's nonce lock, so a key's broadcasts
- * go out one at a time in nonce order, and the counter moves past a nonce only when its broadcast succeeded,
- * so two instances never sign the same nonce and a refused broadcast leaves no gap that would hold later ones
- * back.
- */
-export type RelayNoncePort = {
-  /**
-   * Runs `broadcast` with the next nonce of `account` on `chainId` (the larger of the chain's pending count,
-   * read under the lock, and the one after the last successful broadcast) and resolves to its result. An
-   * adapter whose process alone uses the key (the embedded one) may skip reading the pending count when it
-   * knows the next nonce: it reads it on the key's first use and after a broadcast that threw. PostgreSQL reads
-   * it on every turn, under the row lock, since another instance may have sent a moment ago.
-   */
-  withNextNonce<T>(chainId: number, account: Address, pendingNonce: () => Promise<number>, broadcast: (nonce: number) => Promise<T>): Promise<T>;
 };
 
 /** Request counters shared by every instance: a sliding window per key. */
@@ -124,8 +99,11 @@ export type FacilitatorStorage = {
   readonly relayNonces: RelayNoncePort;
   readonly rateLimits: RateLimitPort;
   readonly chainIdentity: ChainIdentityPort;
-  /** Shared payment history; absent for the embedded adapter, whose history stays the `PAYMENT_HISTORY_PATH` file. */
-  readonly historyLog?: HistoryLogPort;
+  /**
+   * The payment history, opened only when history is configured: the `PAYMENT_HISTORY_PATH` file for the
+   * embedded adapter, the database's history log every instance shares for PostgreSQL.
+   */
+  readonly history: PaymentHistoryStore;
   /** Opens the burn-address stock of this instance (`owner`) for `binding`; none without a journal. */
   openBurnAddressStock(binding: BurnAddressStockBinding, owner: string): Promise<BurnAddressStockStore | undefined>;
   /** Resolves when the store answers; throws otherwise (readiness). */

@@ -4,8 +4,8 @@
  * own and the others', once and in the log's order. An append is folded only when it comes back from the
  * log, and every read catches up first, so a payer's history on one instance shows what another recorded.
  */
-import { createJournalFollower } from "../../storage/createJournalFollower.js";
-import type { HistoryLogPort } from "../../storage/storagePorts.js";
+import { createJournalFollower } from "../../journal/createJournalFollower.js";
+import type { HistoryLogPort } from "./historyLogPort.js";
 import type { PaymentHistory } from "./openPaymentHistory.js";
 import { PaymentHistoryBook } from "./paymentHistoryBook.js";
 

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { buildMemoryLogger, buildAppDependencies, startTestServer, type TestServer } from "../../http/testing/buildAppDependencies.js";
 import { openHistory, type HistoryOptions, type OpenedHistory } from "../openHistory.js";
+import { paymentHistoryFileStore } from "../record/paymentHistoryFileStore.js";
 import {
   buildHistoryPayment,
   createHistoryTestEnvironment,
@@ -48,6 +49,7 @@ async function start(options: { proofs?: boolean; env?: Record<string, string>; 
     env: environment.env,
     recipient: TEST_RECIPIENT,
     logger,
+    store: paymentHistoryFileStore,
     options: { now: () => Date.now() + wallClockOffsetMs, ...options.history },
   });
   if (history === undefined) throw new TypeError("history did not open");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SlidingWindowRateLimiter } from "../http/slidingWindowRateLimiter.js";
+import { SlidingWindowRateLimiter } from "./slidingWindowRateLimiter.js";
 import { decideSlidingWindow, type SlidingWindowCounts } from "./decideSlidingWindow.js";
 
 describe("decideSlidingWindow", () => {

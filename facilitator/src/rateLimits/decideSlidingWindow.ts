@@ -3,7 +3,7 @@
  * several instances share. The arithmetic is the in-process {@link SlidingWindowRateLimiter}'s (the
  * contract tests check both decide alike); it is repeated here because that class keeps its counts private.
  */
-import type { RateLimitDecision } from "../http/slidingWindowRateLimiter.js";
+import type { RateLimitDecision } from "./slidingWindowRateLimiter.js";
 
 /** The counts one key keeps. */
 export type SlidingWindowCounts = { windowStart: number; previous: number; current: number };

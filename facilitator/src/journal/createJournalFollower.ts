@@ -7,7 +7,7 @@
  * process's own, so the book is the one today's daemon builds. The shared payment history follows its own
  * log the same way.
  */
-import type { JournalRecord } from "../journal/journalRecord.js";
+import type { JournalRecord } from "./journalRecord.js";
 
 /** Where folded records go: the settlement book, and anything else that replays the journal. */
 export type JournalFold<R = JournalRecord> = (record: R) => void;
