@@ -33,7 +33,7 @@ export type RunStartParameters = {
    */
   stopRequested?: Promise<unknown> | undefined;
   /** The daemon entry point; replaceable so argument and failure handling can be tested without a chain. */
-  start?: ((options: StartDaemonOptions) => Promise<RunningDaemon>) | undefined;
+  start?: ((options: StartDaemonOptions) => Promise<Pick<RunningDaemon, "stop">>) | undefined;
   /** Lowest level logged; overrides `daemon.log_level`. */
   logLevel?: LogLevel | undefined;
   /** Human-readable log lines instead of JSON. */
@@ -55,7 +55,7 @@ export async function runStart(parameters: RunStartParameters): Promise<number> 
   const signal = parameters.stopRequested === undefined ? waitForSignal(STOP_SIGNALS) : undefined;
   const stopRequested = parameters.stopRequested ?? signal?.received;
   try {
-    let daemon: RunningDaemon;
+    let daemon: Pick<RunningDaemon, "stop">;
     try {
       daemon = await start({ configPath, env, logLevel, pretty, ...(write === undefined ? {} : { write }) });
     } catch (error) {

@@ -1,6 +1,7 @@
 /**
  * The facilitator daemon: loads and checks the configuration, restores the journal, starts the burn-address
- * pool, the settlement core and the HTTP API, and logs `started` (the readiness marker). `stop()` stops
+ * pool, the settlement core and the HTTP API (and the same settlement for callers in this process,
+ * `RunningDaemon.settlement`), and logs `started` (the readiness marker). `stop()` stops
  * accepting, waits up to `daemon.shutdown_grace_ms` for requests and settles in flight, then closes.
  */
 import { detectProtocolVersion, SCHEME, toNetwork, X402_VERSION, type ProtocolVersion, type SupportedResponse } from "@svc/scheme";
@@ -69,6 +70,7 @@ import { shareSettlement } from "../settlement/shareSettlement.js";
 import { createJournalFollower } from "../journal/createJournalFollower.js";
 import { openEmbeddedStorage } from "../storage/openEmbeddedStorage.js";
 import { openStorageDatabase, storagePassword } from "../storage/storageConnection.js";
+import { createInProcessSettlement, type InProcessSettlement } from "./createInProcessSettlement.js";
 
 /** How to start the daemon. */
 export type StartDaemonOptions = {
@@ -95,6 +97,11 @@ export type RunningDaemon = {
    * a pass does, or that it does nothing, without waiting on the clock.
    */
   finalizeOnce: () => Promise<void>;
+  /**
+   * The same `/verify` and `/settle` for code in this process, without HTTP: hand it to
+   * `createSvcZerc20SchemeFacilitator` to run svc-zerc20 inside the official `x402Facilitator`.
+   */
+  settlement: InProcessSettlement;
   stop: () => Promise<void>;
 };
 
@@ -388,6 +395,9 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     extensions: [],
     signers: {},
   };
+  // Routes and in-process callers share one instrumented settlement, so metrics count both alike.
+  const instrumented = instrumentSettlement(metrics, settlement);
+  const inProcess = createInProcessSettlement({ network, acceptsPayments: capabilities.acceptsPayments, settlement: instrumented, logger });
   const deps: AppDependencies = {
     config,
     adminToken: secrets.adminToken,
@@ -402,7 +412,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
       logger.info("challenge_issued", { challenge_nonce: offer.challengeNonce, amount: offer.amount, expires_at: offer.expiresAt });
       return offer;
     },
-    ...instrumentSettlement(metrics, settlement),
+    ...instrumented,
     metrics,
     admin: {
       challenges: () => ({ ...store.counts(), maxOpen: config.daemon.max_open_challenges }),
@@ -542,8 +552,9 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     stopping ??= (async () => {
       logger.info("stopping", { grace_ms: config.daemon.shutdown_grace_ms });
       const grace = new Promise((resolve) => setTimeout(resolve, config.daemon.shutdown_grace_ms).unref());
+      inProcess.close();
       await listening.close(config.daemon.shutdown_grace_ms);
-      await Promise.race([Promise.allSettled([...settlement.inflight(), finalizeLoop.stop()]), grace]);
+      await Promise.race([Promise.allSettled([...settlement.inflight(), ...inProcess.inflight(), finalizeLoop.stop()]), grace]);
       await Promise.all(monitors.map((monitor) => monitor.stop()));
       // A proof still running after the grace is abandoned: its program is killed, its request aborted.
       await prover?.close();
@@ -557,7 +568,13 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
     })();
     return stopping;
   };
-  return { listen: listening.address, url: `http://${listening.address}`, finalizeOnce: () => finalizeLoop.runOnce(), stop };
+  return {
+    listen: listening.address,
+    url: `http://${listening.address}`,
+    finalizeOnce: () => finalizeLoop.runOnce(),
+    settlement: inProcess.settlement,
+    stop,
+  };
 }
 
 /**
