@@ -5,10 +5,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ledger } from "@svc/agent/testing";
 import { startFacilitatorProcess, startProviderProcess, waitFor, type FacilitatorProcess, type ProviderProcess } from "@svc/anvil-fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSettlements } from "./harness/admin.js";
-import { permitBurnCount, tokenBalance } from "./harness/chain.js";
+import { permitBurnCount, permitBurnsFor, tokenBalance } from "./harness/chain.js";
 import { fetchOffer, payWith, permitPayload, selfTransferBurn } from "./harness/payerSignatures.js";
 import { lastJson, runAgent } from "./harness/runAgent.js";
 import { startStackProcess, type StackProcess } from "./harness/startStackProcess.js";
@@ -38,6 +39,18 @@ async function agentEnv(overrides: Record<string, string> = {}, stateDir?: strin
   const dir = stateDir ?? (await mkdtemp(join(tmpdir(), "e2e-agent-")));
   stateDirs.push(dir);
   return { SVC_PAYER_PK: stack.deployment.accounts.payer.privateKey, SVC_RPC_URL: stack.deployment.rpcUrl, SVC_STATE_DIR: dir, ...overrides };
+}
+
+/** The payments in the ledger of the state folder `env` names: id, status, whether signed, and the burn. */
+async function ledgerPayments(env: Record<string, string>) {
+  const entries = await new Ledger(env.SVC_STATE_DIR ?? "").entries();
+  return entries.map((entry) => ({
+    id: entry.id,
+    status: entry.status,
+    signed: entry.paymentHeader !== undefined,
+    transaction: entry.transaction,
+    challengeNonce: entry.challengeNonce,
+  }));
 }
 
 describe("paying from the headless agent", () => {
@@ -86,8 +99,19 @@ describe("payer policy, before anything is signed", () => {
   it("two agent processes share one total cap: only one of them pays", async () => {
     const dir = await mkdtemp(join(tmpdir(), "e2e-shared-"));
     const env = await agentEnv({ SVC_MAX_TOTAL: "1500" }, dir);
+    const burns = await permitBurnCount(stack);
     const runs = await Promise.all([runAgent(["pay", weather(), "--json"], env), runAgent(["pay", weather(), "--json"], env)]);
     expect(runs.map((run) => run.code).sort()).toEqual([0, 3]);
+    const outcomes = runs.map((run) => lastJson(run.stdout));
+    expect(outcomes.map((outcome) => outcome.result).sort()).toEqual(["declined", "paid"]);
+    const paid = outcomes.find((outcome) => outcome.result === "paid") ?? {};
+    // The shared ledger holds the one payment, settled (the declined process reserved nothing), and the chain
+    // its one burn: one for that offer and one in all.
+    const [entry, ...others] = await ledgerPayments(env);
+    expect(others).toEqual([]);
+    expect(entry).toMatchObject({ id: paid.id, status: "settled", signed: true, transaction: paid.transaction });
+    expect(await permitBurnsFor(stack, entry?.challengeNonce ?? "0x")).toEqual([paid.transaction]);
+    expect(await permitBurnCount(stack)).toBe(burns + 1);
   });
 });
 
@@ -112,10 +136,20 @@ describe("human approval", () => {
 
   it("a payment above the threshold waits for a human: approved from another process, it pays", async () => {
     const env = await agentEnv({ SVC_APPROVE_ABOVE: "10", SVC_APPROVAL_TIMEOUT_MS: "30000" });
+    const burns = await permitBurnCount(stack);
     const paying = runAgent(["pay", weather(), "--json"], env);
-    expect((await runAgent(["approvals", "approve", await pending(env)], env)).code).toBe(0);
+    const id = await pending(env);
+    expect((await runAgent(["approvals", "approve", id], env)).code).toBe(0);
     const run = await paying;
     expect(run.code, run.stdout).toBe(0);
+    const paid = lastJson(run.stdout);
+    expect(paid).toMatchObject({ result: "paid", id });
+    // The approved payment is the ledger's only one, settled, and the chain holds exactly its one burn.
+    const [entry, ...others] = await ledgerPayments(env);
+    expect(others).toEqual([]);
+    expect(entry).toMatchObject({ id, status: "settled", signed: true, transaction: paid.transaction });
+    expect(await permitBurnsFor(stack, entry?.challengeNonce ?? "0x")).toEqual([paid.transaction]);
+    expect(await permitBurnCount(stack)).toBe(burns + 1);
   });
 
   it("denied, it exits with the approval code and signs nothing", async () => {
@@ -126,13 +160,18 @@ describe("human approval", () => {
     const run = await paying;
     expect(run.code).toBe(4);
     expect(lastJson(run.stdout)).toMatchObject({ result: "approval_denied", decision: "denied" });
+    expect(await ledgerPayments(env)).toMatchObject([{ id: lastJson(run.stdout).id, status: "released", signed: false, transaction: undefined }]);
     expect(await permitBurnCount(stack)).toBe(burns);
   });
 
   it("nobody answers: declined when the approval times out", async () => {
-    const run = await runAgent(["pay", weather(), "--json"], await agentEnv({ SVC_APPROVE_ABOVE: "10", SVC_APPROVAL_TIMEOUT_MS: "500" }));
+    const env = await agentEnv({ SVC_APPROVE_ABOVE: "10", SVC_APPROVAL_TIMEOUT_MS: "500" });
+    const burns = await permitBurnCount(stack);
+    const run = await runAgent(["pay", weather(), "--json"], env);
     expect(run.code).toBe(4);
     expect(lastJson(run.stdout)).toMatchObject({ result: "approval_denied", decision: "timed_out" });
+    expect(await ledgerPayments(env)).toMatchObject([{ id: lastJson(run.stdout).id, status: "released", signed: false, transaction: undefined }]);
+    expect(await permitBurnCount(stack)).toBe(burns);
   });
 });
 

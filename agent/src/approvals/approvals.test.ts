@@ -18,10 +18,12 @@ beforeEach(async () => {
 });
 afterEach(() => dir.remove());
 
-/** Waits until `id` is listed as pending: the marker that the request file is on disk. */
-async function pendingShows(id: string): Promise<void> {
+/** Waits at most `timeoutMs` until `id` is listed as pending: the marker that the request file is on disk. */
+async function pendingShows(id: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     if ((await listPendingApprovals(dir.path)).some((request) => request.id === id)) return;
+    if (Date.now() > deadline) throw new Error(`approval ${id} was not listed as pending within ${timeoutMs} ms`);
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

@@ -48,8 +48,10 @@ function startRacer(
   const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout! });
   let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => {
+  let failReady: (error: Error) => void = () => undefined;
+  const ready = new Promise<void>((resolve, reject) => {
     markReady = resolve;
+    failReady = reject;
   });
   const result = new Promise<{ won: number; lost: number }>((resolve, reject) => {
     lines.on("line", (line) => {
@@ -60,6 +62,10 @@ function startRacer(
       if (code !== 0) reject(new Error(`racer exited with ${code}`));
     });
   });
+  // A racer that dies before "ready" fails the wait for it at once (a no-op once it was ready); its result,
+  // never awaited then, is not reported a second time as an unhandled rejection.
+  child.once("close", (code) => failReady(new Error(`racer exited with ${code} before it was ready`)));
+  result.catch(() => undefined);
   return { child, ready, result };
 }
 

@@ -10,8 +10,12 @@ export type AgentProcess = {
   stderr: string[];
   /** Resolves with the exit code once the process ended. */
   exited: Promise<number>;
-  /** Resolves with the first stderr line matching `pattern` (an output marker), or rejects on exit. */
-  waitForStderr: (pattern: RegExp) => Promise<RegExpMatchArray>;
+  /**
+   * Resolves with the first stderr line matching `pattern` (an output marker); rejects when the process exits
+   * without printing it, or after `timeoutMs` (default 30 s), naming the pattern and the stderr so far, and
+   * then kills the process so it does not outlive the failed test.
+   */
+  waitForStderr: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpMatchArray>;
   /** Sends `signal` (default SIGKILL) to the process. */
   kill: (signal?: NodeJS.Signals) => void;
 };
@@ -45,11 +49,30 @@ export function startAgent(argv: readonly string[], env: Record<string, string>)
     stdout,
     stderr,
     exited,
-    waitForStderr: (pattern) => {
+    waitForStderr: (pattern, timeoutMs = 30_000) => {
       const seen = stderr.map((line) => line.match(pattern)).find((match) => match !== null);
       if (seen !== undefined && seen !== null) return Promise.resolve(seen);
       if (ended) return Promise.reject(new Error(`agent already exited without printing ${pattern}`));
-      return new Promise((resolve, reject) => waiters.push({ pattern, resolve, reject }));
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          pattern,
+          resolve: (match: RegExpMatchArray) => {
+            clearTimeout(timer);
+            resolve(match);
+          },
+          reject: (error: Error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          // The test has failed: the process must not outlive it.
+          child.kill("SIGKILL");
+          reject(new Error(`agent printed no stderr line matching ${pattern} within ${timeoutMs} ms (killed it); stderr so far:\n${stderr.join("\n")}`));
+        }, timeoutMs);
+        waiters.push(waiter);
+      });
     },
     kill: (signal = "SIGKILL") => {
       child.kill(signal);

@@ -23,6 +23,15 @@ function payingAgent(state: string, extra: Record<string, string> = {}) {
   return { env, agent: startAgent(["pay", "--json", world.weatherUrl], env) };
 }
 
+/** The state folder's ledger holds exactly payment `id`, settled, and the chain exactly its one burn. */
+async function expectPaidOnce(state: string, id: string): Promise<void> {
+  const [entry, ...others] = await new Ledger(join(world.dir, state)).entries();
+  expect(others).toEqual([]);
+  expect(entry).toMatchObject({ id, status: "settled" });
+  const burns = await world.transfersTo(entry?.payTo ?? "0x");
+  expect(burns.map((burn) => burn.transactionHash)).toEqual([entry?.transaction]);
+}
+
 describe("approval from another process", () => {
   it("pays once `approvals approve <id>` answers from a second process", async () => {
     const { env, agent } = payingAgent("approve-cli");
@@ -32,6 +41,7 @@ describe("approval from another process", () => {
     expect(await runAgent(["approvals", "approve", id], env)).toMatchObject({ code: 0, stdout: `approved ${id}` });
     expect(await agent.exited).toBe(EXIT_OK);
     expect(JSON.parse(agent.stdout.join(""))).toMatchObject({ result: "paid", id });
+    await expectPaidOnce("approve-cli", id);
     expect(await runAgent(["approvals", "approve", id], env)).toMatchObject({ code: 1 });
   });
 
@@ -76,6 +86,7 @@ describe("approval from another process", () => {
       tui.stdin.write("y");
       expect(await agent.exited).toBe(EXIT_OK);
       expect(JSON.parse(agent.stdout.join(""))).toMatchObject({ result: "paid", id });
+      await expectPaidOnce("approve-tui", id);
       await waitForText(tui.lastFrame, `approved ${id}`, "Pending approvals from other agents: none");
     } finally {
       tui.unmount();

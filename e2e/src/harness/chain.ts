@@ -1,6 +1,6 @@
 /** Read-only chain checks the scenarios assert on. */
 import { permitBurnerAbi, zerc20TokenAbi, zerc20Protocol } from "@svc/scheme";
-import { createPublicClient, http, type Address, type PublicClient } from "viem";
+import { createPublicClient, http, type Address, type Hex, type PublicClient } from "viem";
 import { foundry } from "viem/chains";
 import type { StackProcess } from "./startStackProcess.js";
 
@@ -23,6 +23,18 @@ export async function permitBurnCount(stack: StackProcess): Promise<number> {
     fromBlock: 0n,
   });
   return logs.length;
+}
+
+/** Hashes of the permit burns PermitBurner executed for one offer (its `challengeNonce`), oldest first. */
+export async function permitBurnsFor(stack: StackProcess, challengeNonce: Hex): Promise<Hex[]> {
+  const logs = await chainClient(stack).getContractEvents({
+    address: stack.deployment.permitBurner,
+    abi: permitBurnerAbi,
+    eventName: "BurnExecuted",
+    args: { challengeNonce },
+    fromBlock: 0n,
+  });
+  return logs.map((log) => log.transactionHash);
 }
 
 /** How many proof-gated mints went to `to`. */

@@ -1,3 +1,5 @@
+import { setTimeout as delay } from "node:timers/promises";
+
 import chalk from "chalk";
 import { Box } from "ink";
 import { render } from "ink-testing-library";
@@ -100,14 +102,34 @@ function setup(options: SetupOptions = {}) {
   const url = options.url === null ? undefined : (options.url ?? quote.url);
   const app_ = <App dependencies={dependencies} url={url} binaryName="svc-agent" onExit={options.onExit} colors={options.colors} rows={options.small === true ? 24 : 60} />;
   const app = render(options.small === true ? <Box width={80}>{app_}</Box> : app_);
-  const nextPayment = async (): Promise<ScriptedPayment> => {
+  let taken = 0;
+  /** The next payment the TUI started, waited for at most `timeoutMs`. */
+  const nextPayment = async (timeoutMs = 5_000): Promise<ScriptedPayment> => {
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const payment = payments.shift();
-      if (payment !== undefined) return payment;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      const payment = payments[taken];
+      if (payment !== undefined) {
+        taken += 1;
+        return payment;
+      }
+      if (Date.now() > deadline) throw new Error(`the TUI started no payment #${taken + 1} within ${timeoutMs} ms; last frame:\n${app.lastFrame() ?? ""}`);
+      await delay(5);
     }
   };
-  return { app, quote, nextPayment, quotes: () => quoteCount, decisions, setSpent: (value: bigint) => (spent = value) };
+  return { app, quote, nextPayment, paymentsStarted: () => payments.length, quotes: () => quoteCount, decisions, setSpent: (value: bigint) => (spent = value) };
+}
+
+/**
+ * Presses `key`, then `?` as a marker, and waits for the help overlay the marker opens: keys are handled in
+ * order and a payment starts inside the key's own handler, so once the overlay shows, `key` has been acted on
+ * (or ignored) and anything it started is recorded. Closes the overlay again.
+ */
+async function pressThenPassed(app: ReturnType<typeof render>, key: string): Promise<void> {
+  app.stdin.write(key);
+  app.stdin.write("?");
+  await waitForText(app.lastFrame, "Keys (any key closes this help)");
+  app.stdin.write("x");
+  await waitForFrame(app.lastFrame, (frame) => !frame.includes("Keys (any key"));
 }
 
 /** Waits until `onExit` has been called and returns its code. */
@@ -136,11 +158,10 @@ describe("TUI offer screen", () => {
   });
 
   it("shows a policy decline and does not pay on p", async () => {
-    const { app, nextPayment } = setup({ policy: { maxPerPayment: "1" } });
+    const { app, paymentsStarted } = setup({ policy: { maxPerPayment: "1" } });
     await waitForText(app.lastFrame, "DECLINED by policy (above_max_per_payment)");
-    app.stdin.write("p");
-    const raced = await Promise.race([nextPayment().then(() => "paid"), new Promise((resolve) => setTimeout(() => resolve("nothing"), 200))]);
-    expect(raced).toBe("nothing");
+    await pressThenPassed(app, "p");
+    expect(paymentsStarted()).toBe(0);
     expect(app.lastFrame()).not.toContain("p/enter pay");
     app.unmount();
   });
@@ -152,9 +173,8 @@ describe("TUI offer screen", () => {
     const late = setup({ policy: { mode: "self-transfer" }, offer: buildRequirements({ amount: "1000", extra: buildExtra({ expiresAt: NOW / 1000 + 20 }) }) });
     const frame = await waitForText(late.app.lastFrame, "too late to pay in self-transfer mode");
     expect(frame).not.toContain("p/enter pay");
-    late.app.stdin.write("p");
-    const raced = await Promise.race([late.nextPayment().then(() => "paid"), new Promise((resolve) => setTimeout(() => resolve("nothing"), 200))]);
-    expect(raced).toBe("nothing");
+    await pressThenPassed(late.app, "p");
+    expect(late.paymentsStarted()).toBe(0);
     late.app.unmount();
     const roomy = setup({ policy: { mode: "self-transfer" } });
     await waitForText(roomy.app.lastFrame, "expires  in 4:50 (payable for 4:19 more: the burn needs 30 s)");
@@ -420,7 +440,7 @@ describe("TUI supervising headless agents", () => {
 
 describe("TUI help and colours", () => {
   it("opens the help overlay on ? and closes it on any key without acting", async () => {
-    const { app, nextPayment } = setup({ small: true });
+    const { app, paymentsStarted } = setup({ small: true });
     await waitForText(app.lastFrame, "p/enter pay");
     app.stdin.write("?");
     const frame = await waitForText(app.lastFrame, "Keys (any key closes this help)");
@@ -428,9 +448,9 @@ describe("TUI help and colours", () => {
     expect(frame).toContain("6 HTTP error · 130 interrupted");
     expect(frame.split("\n").length).toBeLessThanOrEqual(24);
     app.stdin.write("p");
+    // The key that closed the help is the one that would have paid: `pay` starts in the same key handler.
     await waitForFrame(app.lastFrame, (next) => !next.includes("Keys (any key"));
-    const raced = await Promise.race([nextPayment().then(() => "paid"), new Promise((resolve) => setTimeout(() => resolve("nothing"), 200))]);
-    expect(raced).toBe("nothing");
+    expect(paymentsStarted()).toBe(0);
     app.unmount();
   });
 
