@@ -78,6 +78,7 @@ export {
   toChallengeOffer,
 } from "./wire/offer.js";
 export { type OtherPaymentRequirements, OtherPaymentRequirementsSchema } from "./wire/otherPaymentRequirements.js";
+export { parseJsonText } from "./wire/parseJsonText.js";
 export { parseSchemePayload, type SchemePayload } from "./wire/parseSchemePayload.js";
 export { payloadDigest } from "./wire/payloadDigest.js";
 export { PAYER_ADDRESS_HEADER, providerAuthorization } from "./wire/providerHeaders.js";
