@@ -175,6 +175,7 @@ export { decodeRootProof, encodeRootProof, ROOT_PROOF_SNARK_OFFSET, type RootPro
 export {
   decodeFixtureIvcProof,
   type FixtureCircuit,
+  type FixtureWithdrawalParameters,
   FIXTURE_PROVER_PRIVATE_KEY,
   fixtureCircuitTag,
   fixtureProofDigest,
