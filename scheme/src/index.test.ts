@@ -235,6 +235,7 @@ describe("public surface", () => {
       "openBurnAddress",
       "parseArtifactTime",
       "parseHistoryLoginMessage",
+      "parseJsonText",
       "parseNetwork",
       "parsePoseidonPath",
       "parsePoseidonSelection",

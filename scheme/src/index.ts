@@ -78,6 +78,7 @@ export {
   toChallengeOffer,
 } from "./wire/offer.js";
 export { type OtherPaymentRequirements, OtherPaymentRequirementsSchema } from "./wire/otherPaymentRequirements.js";
+export { parseJsonText } from "./wire/parseJsonText.js";
 export { parseSchemePayload, type SchemePayload } from "./wire/parseSchemePayload.js";
 export { payloadDigest } from "./wire/payloadDigest.js";
 export { PAYER_ADDRESS_HEADER, providerAuthorization } from "./wire/providerHeaders.js";
@@ -174,6 +175,7 @@ export { decodeRootProof, encodeRootProof, ROOT_PROOF_SNARK_OFFSET, type RootPro
 export {
   decodeFixtureIvcProof,
   type FixtureCircuit,
+  type FixtureWithdrawalParameters,
   FIXTURE_PROVER_PRIVATE_KEY,
   fixtureCircuitTag,
   fixtureProofDigest,

@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import { open, readFile, stat, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
+import { parseJsonText } from "@svc/scheme";
 import { z } from "zod";
 import { JournalLockedError } from "./errors.js";
 
@@ -82,21 +83,13 @@ async function createExclusive(path: string, content: string): Promise<boolean> 
 async function readHolder(path: string): Promise<JournalLockHolder | "gone" | "being-written"> {
   try {
     const [text, stats] = await Promise.all([readFile(path, "utf8"), stat(path)]);
-    const parsed = LockFileSchema.safeParse(safeJson(text));
+    const parsed = LockFileSchema.safeParse(parseJsonText(text));
     if (parsed.success) return parsed.data;
     // Empty or torn: a holder that crashed between creating and writing it, or one writing it right now.
     return Date.now() - stats.mtimeMs < UNREADABLE_LOCK_GRACE_MS ? "being-written" : { pid: 0, hostname: hostname(), owner: "", at: 0 };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "gone";
     throw error;
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
 

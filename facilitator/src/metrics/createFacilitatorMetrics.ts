@@ -93,70 +93,74 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
 
-  const offersIssued = new Counter({ name: "facilitator_offers_issued_total", help: "Offers issued by POST /challenge.", registers });
-  const offersRefused = new Counter({
-    name: "facilitator_offers_refused_total",
-    help: "POST /challenge requests answered without an offer, by reason.",
-    labelNames: ["reason"],
-    registers,
-  });
-  new Gauge({
-    name: "facilitator_burn_address_stock",
-    help: "Pre-derived burn addresses ready to hand out.",
-    registers,
-    collect() {
-      this.set(sources.poolStats()?.stocked ?? 0);
-    },
-  });
-  new Gauge({
-    name: "facilitator_burn_addresses_derived",
-    help: "Burn addresses derived and verified since the daemon started.",
-    registers,
-    collect() {
-      this.set(sources.poolStats()?.derived ?? 0);
-    },
-  });
-  new Gauge({
-    name: "facilitator_burn_address_derivation_seconds",
-    help: "Mean wall time of one burn-address derivation on a worker thread.",
-    registers,
-    collect() {
-      this.set((sources.poolStats()?.meanDerivationMs ?? 0) / 1000);
-    },
-  });
-  new Gauge({
-    name: "facilitator_burn_address_stock_target",
-    help: "The burn-address stock size the workers refill to, sized from the observed offer and derivation rates.",
-    registers,
-    collect() {
-      this.set(sources.poolStats()?.target ?? 0);
-    },
-  });
-  new Gauge({
-    name: "facilitator_burn_address_offer_rate",
-    help: "Burn addresses taken from the stock per second (served or waiting), exponentially weighted over about a minute.",
-    registers,
-    collect() {
-      this.set(sources.poolStats()?.offersPerSecond ?? 0);
-    },
-  });
-  new Gauge({
-    name: "facilitator_burn_address_derivation_rate",
-    help: "Burn addresses the workers derive per second while all are busy (0 before the first derivation).",
-    registers,
-    collect() {
-      this.set(sources.poolStats()?.derivationsPerSecond ?? 0);
-    },
-  });
-  new Gauge({
-    name: "facilitator_burn_address_stock_lasts_seconds",
-    help: "Seconds the ready burn-address stock lasts at the current offer rate net of derivation (+Inf when it does not run out).",
-    registers,
-    collect() {
-      // Without a pool (a non-local profile) no offer draws on a stock: it lasts as long as one without demand.
-      this.set(sources.poolStats()?.lastsSeconds ?? Number.POSITIVE_INFINITY);
-    },
-  });
+  // Registration order is the exposition order of `/metrics`: the metrics below keep theirs.
+  /** A counter of events the daemon reports through one of the hooks below. */
+  const counter = <Label extends string = never>(name: string, help: string, labelNames: readonly Label[] = []) =>
+    new Counter<Label>({ name, help, labelNames, registers });
+  /** A gauge of one value, read from the sources at scrape time. */
+  const scrapedGauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read());
+      },
+    });
+  /** A gauge of one series per value of `labelName`, each read from the sources at scrape time. */
+  const scrapedGaugeSeries = (name: string, help: string, labelName: string, read: () => Iterable<readonly [string, number]>) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: [labelName],
+      registers,
+      collect() {
+        for (const [label, value] of read()) this.set({ [labelName]: label }, value);
+      },
+    });
+  /** A counter of one series per value of `labelName` whose totals another component keeps: copied at scrape time. */
+  const scrapedCounterSeries = (name: string, help: string, labelName: string, read: () => Iterable<readonly [string, number]>) =>
+    new Counter({
+      name,
+      help,
+      labelNames: [labelName],
+      registers,
+      collect() {
+        this.reset();
+        for (const [label, total] of read()) this.inc({ [labelName]: label }, total);
+      },
+    });
+
+  const offersIssued = counter("facilitator_offers_issued_total", "Offers issued by POST /challenge.");
+  const offersRefused = counter("facilitator_offers_refused_total", "POST /challenge requests answered without an offer, by reason.", ["reason"]);
+  scrapedGauge("facilitator_burn_address_stock", "Pre-derived burn addresses ready to hand out.", () => sources.poolStats()?.stocked ?? 0);
+  scrapedGauge("facilitator_burn_addresses_derived", "Burn addresses derived and verified since the daemon started.", () => sources.poolStats()?.derived ?? 0);
+  scrapedGauge(
+    "facilitator_burn_address_derivation_seconds",
+    "Mean wall time of one burn-address derivation on a worker thread.",
+    () => (sources.poolStats()?.meanDerivationMs ?? 0) / 1000,
+  );
+  scrapedGauge(
+    "facilitator_burn_address_stock_target",
+    "The burn-address stock size the workers refill to, sized from the observed offer and derivation rates.",
+    () => sources.poolStats()?.target ?? 0,
+  );
+  scrapedGauge(
+    "facilitator_burn_address_offer_rate",
+    "Burn addresses taken from the stock per second (served or waiting), exponentially weighted over about a minute.",
+    () => sources.poolStats()?.offersPerSecond ?? 0,
+  );
+  scrapedGauge(
+    "facilitator_burn_address_derivation_rate",
+    "Burn addresses the workers derive per second while all are busy (0 before the first derivation).",
+    () => sources.poolStats()?.derivationsPerSecond ?? 0,
+  );
+  scrapedGauge(
+    "facilitator_burn_address_stock_lasts_seconds",
+    "Seconds the ready burn-address stock lasts at the current offer rate net of derivation (+Inf when it does not run out).",
+    // Without a pool (a non-local profile) no offer draws on a stock: it lasts as long as one without demand.
+    () => sources.poolStats()?.lastsSeconds ?? Number.POSITIVE_INFINITY,
+  );
   // An info metric: the value is always 1, the facts are the labels (a path of `none` for poseidon-lite).
   new Gauge({
     name: "facilitator_poseidon_info",
@@ -164,18 +168,8 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     labelNames: ["implementation", "path"],
     registers,
   }).set({ implementation: sources.poseidon.implementation, path: sources.poseidon.path ?? "none" }, 1);
-  const verifies = new Counter({
-    name: "facilitator_verify_total",
-    help: "POST /verify answers, by outcome (valid or the invalidReason code).",
-    labelNames: ["outcome"],
-    registers,
-  });
-  const settles = new Counter({
-    name: "facilitator_settle_total",
-    help: "POST /settle answers, by outcome (the success phase or the errorReason code).",
-    labelNames: ["outcome"],
-    registers,
-  });
+  const verifies = counter("facilitator_verify_total", "POST /verify answers, by outcome (valid or the invalidReason code).", ["outcome"]);
+  const settles = counter("facilitator_settle_total", "POST /settle answers, by outcome (the success phase or the errorReason code).", ["outcome"]);
   const settleDuration = new Histogram({
     name: "facilitator_settle_duration_seconds",
     help: "Wall time of POST /settle in the settlement core, by result (success or failure).",
@@ -183,71 +177,35 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     buckets: SETTLE_DURATION_BUCKETS,
     registers,
   });
-  new Gauge({
-    name: "facilitator_settlements",
-    help: "Settlement entries by state (intent, accepted, finalized, failed, late_burn).",
-    labelNames: ["state"],
-    registers,
-    collect() {
-      const backlog = sources.backlog();
-      for (const state of BACKLOG_STATES) this.set({ state }, backlog[state].count);
-    },
+  scrapedGaugeSeries("facilitator_settlements", "Settlement entries by state (intent, accepted, finalized, failed, late_burn).", "state", () => {
+    const backlog = sources.backlog();
+    return BACKLOG_STATES.map((state) => [state, backlog[state].count] as const);
   });
-  new Gauge({
-    name: "facilitator_settlement_oldest_age_seconds",
-    help: "Age of the oldest entry in each state (0 when the state is empty).",
-    labelNames: ["state"],
-    registers,
-    collect() {
-      const backlog = sources.backlog();
-      for (const state of BACKLOG_STATES) this.set({ state }, backlog[state].oldestAgeSeconds ?? 0);
-    },
+  scrapedGaugeSeries("facilitator_settlement_oldest_age_seconds", "Age of the oldest entry in each state (0 when the state is empty).", "state", () => {
+    const backlog = sources.backlog();
+    return BACKLOG_STATES.map((state) => [state, backlog[state].oldestAgeSeconds ?? 0] as const);
   });
-  new Gauge({
-    name: "facilitator_late_burns",
-    help: "Burns included after their offer expired (refused; recovery is manual).",
-    registers,
-    collect() {
-      this.set(sources.backlog().late_burn.count);
-    },
-  });
-  const finalizeFailures = new Counter({
-    name: "facilitator_finalize_failures_total",
-    help: "Entries the finalize loop marked failed, by reason.",
-    labelNames: ["reason"],
-    registers,
-  });
-  const rateLimited = new Counter({
-    name: "facilitator_rate_limited_total",
-    help: "Requests refused by a rate limit (429), by limit and by caller: the configured provider's name, or anonymous (per client IP).",
-    labelNames: ["scope", "caller"],
-    registers,
-  });
-  const finalizePasses = new Counter({
-    name: "facilitator_finalize_passes_total",
-    help: "Finalize passes completed (the loop is alive; a pass may find nothing to do).",
-    registers,
-  });
-  const reorgs = new Counter({
-    name: "facilitator_reorgs_total",
-    help: "Accepted burns (subject burn) and finalized mints (subject mint) a reorg removed, by what the reorg watch did: pending, moved, rebroadcast, vanished (the payment failed), reopened (minted again).",
-    labelNames: ["subject", "outcome"],
-    registers,
-  });
-  const finalizePassErrors = new Counter({
-    name: "facilitator_finalize_pass_errors_total",
-    help: "Finalize attempts that threw (RPC, indexer or prover trouble; retried with backoff), by error name.",
-    labelNames: ["error"],
-    registers,
-  });
-  new Gauge({
-    name: "facilitator_relayer_queue_depth",
-    help: "Relayer transactions submitted to the serialised queue and not yet answered.",
-    registers,
-    collect() {
-      this.set(sources.relayerQueueDepth());
-    },
-  });
+  scrapedGauge("facilitator_late_burns", "Burns included after their offer expired (refused; recovery is manual).", () => sources.backlog().late_burn.count);
+  const finalizeFailures = counter("facilitator_finalize_failures_total", "Entries the finalize loop marked failed, by reason.", ["reason"]);
+  const rateLimited = counter(
+    "facilitator_rate_limited_total",
+    "Requests refused by a rate limit (429), by limit and by caller: the configured provider's name, or anonymous (per client IP).",
+    ["scope", "caller"],
+  );
+  const finalizePasses = counter("facilitator_finalize_passes_total", "Finalize passes completed (the loop is alive; a pass may find nothing to do).");
+  const reorgs = counter(
+    "facilitator_reorgs_total",
+    "Accepted burns (subject burn) and finalized mints (subject mint) a reorg removed, by what the reorg watch did: pending, moved, rebroadcast, vanished (the payment failed), reopened (minted again).",
+    ["subject", "outcome"],
+  );
+  const finalizePassErrors = counter(
+    "facilitator_finalize_pass_errors_total",
+    "Finalize attempts that threw (RPC, indexer or prover trouble; retried with backoff), by error name.",
+    ["error"],
+  );
+  scrapedGauge("facilitator_relayer_queue_depth", "Relayer transactions submitted to the serialised queue and not yet answered.", () =>
+    sources.relayerQueueDepth(),
+  );
   new Gauge({
     name: "facilitator_gas_balance_wei",
     help: "Native balance of the relayer, treasury and (when SVC_MINTER_PK is set) minter accounts, read from the RPC at scrape time.",
@@ -265,63 +223,39 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
       }
     },
   });
-  new Gauge({
-    name: "facilitator_rpc_endpoint_up",
-    help: "Whether each configured RPC endpoint (rpc#<index> in network.rpc_urls order) last answered (1) or is backed off after failing (0).",
-    labelNames: ["endpoint"],
-    registers,
-    collect() {
-      for (const endpoint of sources.rpcEndpoints()) this.set({ endpoint: endpoint.endpoint }, endpoint.up ? 1 : 0);
-    },
-  });
+  scrapedGaugeSeries(
+    "facilitator_rpc_endpoint_up",
+    "Whether each configured RPC endpoint (rpc#<index> in network.rpc_urls order) last answered (1) or is backed off after failing (0).",
+    "endpoint",
+    () => sources.rpcEndpoints().map((endpoint) => [endpoint.endpoint, endpoint.up ? 1 : 0] as const),
+  );
   // Counters read from the tracker's totals at scrape time, like the gauges: the tracker is the one record.
-  new Counter({
-    name: "facilitator_rpc_endpoint_errors_total",
-    help: "Requests that failed on each RPC endpoint (unreachable, timed out, rate limited, wrong chain) and moved to the next; a node's JSON-RPC error is an answer, not counted.",
-    labelNames: ["endpoint"],
-    registers,
-    collect() {
-      this.reset();
-      for (const endpoint of sources.rpcEndpoints()) this.inc({ endpoint: endpoint.endpoint }, endpoint.errors);
-    },
-  });
-  new Counter({
-    name: "facilitator_rpc_endpoint_skips_total",
-    help: "Requests that passed each RPC endpoint by, without contacting it, while it was backed off after failing.",
-    labelNames: ["endpoint"],
-    registers,
-    collect() {
-      this.reset();
-      for (const endpoint of sources.rpcEndpoints()) this.inc({ endpoint: endpoint.endpoint }, endpoint.skips);
-    },
-  });
-  new Gauge({
-    name: "facilitator_open_challenges",
-    help: "Challenges issued and neither settled nor expired.",
-    registers,
-    collect() {
-      this.set(sources.openChallenges());
-    },
-  });
-  const historyLogins = new Counter({
-    name: "facilitator_history_logins_total",
-    help: "History wallet logins (POST /history/auth/verify), by outcome (ok or the HTTP status).",
-    labelNames: ["outcome"],
-    registers,
-  });
-  const historyProofs = new Counter({
-    name: "facilitator_history_proofs_total",
-    help: "History proof operations, by operation (issue, verify, revoke) and outcome (ok or the HTTP status).",
-    labelNames: ["operation", "outcome"],
-    registers,
-  });
-
-  const txReplacements = new Counter({
-    name: "facilitator_tx_replacements_total",
-    help: "Transactions a key's monitor broadcast again, by key (relayer, minter, treasury) and reason: stuck (fee bump), dropped (re-sent), gap (nonce filled), fee_cap (a bump the cap stopped).",
-    labelNames: ["key", "reason"],
-    registers,
-  });
+  scrapedCounterSeries(
+    "facilitator_rpc_endpoint_errors_total",
+    "Requests that failed on each RPC endpoint (unreachable, timed out, rate limited, wrong chain) and moved to the next; a node's JSON-RPC error is an answer, not counted.",
+    "endpoint",
+    () => sources.rpcEndpoints().map((endpoint) => [endpoint.endpoint, endpoint.errors] as const),
+  );
+  scrapedCounterSeries(
+    "facilitator_rpc_endpoint_skips_total",
+    "Requests that passed each RPC endpoint by, without contacting it, while it was backed off after failing.",
+    "endpoint",
+    () => sources.rpcEndpoints().map((endpoint) => [endpoint.endpoint, endpoint.skips] as const),
+  );
+  scrapedGauge("facilitator_open_challenges", "Challenges issued and neither settled nor expired.", () => sources.openChallenges());
+  const historyLogins = counter("facilitator_history_logins_total", "History wallet logins (POST /history/auth/verify), by outcome (ok or the HTTP status).", [
+    "outcome",
+  ]);
+  const historyProofs = counter(
+    "facilitator_history_proofs_total",
+    "History proof operations, by operation (issue, verify, revoke) and outcome (ok or the HTTP status).",
+    ["operation", "outcome"],
+  );
+  const txReplacements = counter(
+    "facilitator_tx_replacements_total",
+    "Transactions a key's monitor broadcast again, by key (relayer, minter, treasury) and reason: stuck (fee bump), dropped (re-sent), gap (nonce filled), fee_cap (a bump the cap stopped).",
+    ["key", "reason"],
+  );
 
   return {
     registry,

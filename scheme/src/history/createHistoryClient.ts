@@ -1,9 +1,10 @@
 import type { z } from "zod";
 
 import type { Hex } from "viem";
+import { requestFacilitatorJson } from "../http/requestFacilitatorJson.js";
 import { describeIssues } from "../wire/describeIssues.js";
 import type { HistorySubject } from "./artifactFields.js";
-import { HistoryRequestError, type HistoryRequestFailure } from "./errors.js";
+import { HistoryRequestError } from "./errors.js";
 import { parseHistoryLoginMessage } from "./historyLoginMessage.js";
 import {
   type HistoryChallengeResponse,
@@ -86,12 +87,10 @@ export function createHistoryClient(parameters: CreateHistoryClientParameters): 
     schema: Schema,
     options: { token?: string; body?: unknown } = {},
   ): Promise<z.infer<Schema>> => {
-    const fail = (failure: HistoryRequestFailure, cause?: unknown) => new HistoryRequestError({ failure, path, cause });
-    const fetchFn = parameters.fetch ?? globalThis.fetch;
-    let status: number;
-    let text: string;
-    try {
-      const response = await fetchFn(`${base}${path}`, {
+    const answer = await requestFacilitatorJson({
+      fetch: parameters.fetch ?? globalThis.fetch,
+      url: `${base}${path}`,
+      init: {
         method,
         headers: {
           accept: "application/json",
@@ -99,18 +98,12 @@ export function createHistoryClient(parameters: CreateHistoryClientParameters): 
           ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
         },
         ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      status = response.status;
-      text = await response.text();
-    } catch (cause) {
-      const timedOut = cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError");
-      throw timedOut ? fail({ kind: "timeout", timeoutMs }, cause) : fail({ kind: "unreachable" }, cause);
-    }
-    const json = parseJson(text);
-    if (status < 200 || status > 299) throw fail({ kind: "refused", status, facilitatorError: errorText(json) });
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) throw fail({ kind: "invalid_answer", issues: describeIssues(parsed.error) });
+      },
+      timeoutMs,
+    });
+    if (!answer.ok) throw new HistoryRequestError({ failure: answer.failure, path, cause: answer.cause });
+    const parsed = schema.safeParse(answer.json);
+    if (!parsed.success) throw new HistoryRequestError({ failure: { kind: "invalid_answer", issues: describeIssues(parsed.error) }, path });
     return parsed.data;
   };
 
@@ -155,19 +148,4 @@ function loginMessageProblem(
   if (expected.expectedDomain !== undefined && fields.domain !== expected.expectedDomain) return "the message names another domain";
   if (fields.expiresAt <= expected.nowSeconds) return "the challenge has already expired";
   return undefined;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The facilitator's own `{ error }` text. */
-function errorText(body: unknown): string | undefined {
-  if (typeof body !== "object" || body === null) return undefined;
-  const error: unknown = Reflect.get(body, "error");
-  return typeof error === "string" && error !== "" ? error : undefined;
 }

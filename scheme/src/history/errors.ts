@@ -4,6 +4,7 @@
  * answers with a result and a reason instead.
  */
 import { BaseError } from "../errors/base.js";
+import type { FacilitatorRequestFailure } from "../http/requestFacilitatorJson.js";
 
 /** A key given for signing or verifying artifacts is not an Ed25519 key of the expected kind. */
 export class InvalidArtifactKeyError extends BaseError {
@@ -14,13 +15,8 @@ export class InvalidArtifactKeyError extends BaseError {
   }
 }
 
-/** Why a history HTTP call produced no usable answer. */
-export type HistoryRequestFailure =
-  | { kind: "unreachable" }
-  | { kind: "timeout"; timeoutMs: number }
-  | { kind: "refused"; status: number; facilitatorError: string | undefined }
-  | { kind: "invalid_answer"; issues: string }
-  | { kind: "unexpected_challenge"; issues: string };
+/** Why a history HTTP call produced no usable answer: the request failed, its answer is not the documented shape, or its login message is not one to sign. */
+export type HistoryRequestFailure = FacilitatorRequestFailure | { kind: "invalid_answer"; issues: string } | { kind: "unexpected_challenge"; issues: string };
 
 /**
  * Thrown by the history client when the facilitator is unreachable, refuses (with its status and `{ error }`

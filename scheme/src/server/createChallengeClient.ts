@@ -1,3 +1,4 @@
+import { requestFacilitatorJson } from "../http/requestFacilitatorJson.js";
 import { type ChallengeOffer, ChallengeOfferSchema } from "../wire/challengeOffer.js";
 import type { DecimalString } from "../wire/decimalString.js";
 import { describeIssues } from "../wire/describeIssues.js";
@@ -48,53 +49,24 @@ export function createChallengeClient(parameters: CreateChallengeClientParameter
   const authorization: Record<string, string> = parameters.providerKey === undefined ? {} : { authorization: providerAuthorization(parameters.providerKey) };
 
   return async (listPrice, options = {}) => {
-    const fetchFn = parameters.fetch ?? globalThis.fetch;
     const payer: Record<string, string> =
       options.payerAddress === undefined || options.payerAddress === "" ? {} : { [PAYER_ADDRESS_HEADER]: options.payerAddress };
-    let status: number;
-    let text: string;
-    try {
-      const response = await fetchFn(url, {
+    const answer = await requestFacilitatorJson({
+      fetch: parameters.fetch ?? globalThis.fetch,
+      url,
+      init: {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json", ...authorization, ...payer },
         body: JSON.stringify({ amount: listPrice }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      status = response.status;
-      // The body is read under the same deadline, so a facilitator that stalls mid-answer still times out.
-      text = await response.text();
-    } catch (cause) {
-      throw isTimeout(cause) ? fail({ kind: "timeout", timeoutMs }, cause) : fail({ kind: "unreachable" }, cause);
-    }
-
-    const json = parseJson(text);
-    if (status < 200 || status > 299) {
-      throw fail({ kind: "refused", status, facilitatorError: errorText(json) });
-    }
-    const parsed = ChallengeOfferSchema.safeParse(json);
+      },
+      timeoutMs,
+    });
+    if (!answer.ok) throw fail(answer.failure, answer.cause);
+    const parsed = ChallengeOfferSchema.safeParse(answer.json);
     if (!parsed.success) throw fail({ kind: "invalid_offer", issues: describeIssues(parsed.error) });
     if (parsed.data.chainId !== chainId) {
       throw fail({ kind: "invalid_offer", issues: `offer is for chain ${parsed.data.chainId}, not ${parameters.network}` });
     }
     return parsed.data;
   };
-}
-
-function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The facilitator's own `{ error }` text, which it writes to be safe to show to a client. */
-function errorText(body: unknown): string | undefined {
-  if (typeof body !== "object" || body === null) return undefined;
-  const error: unknown = Reflect.get(body, "error");
-  return typeof error === "string" && error !== "" ? error : undefined;
 }

@@ -3,6 +3,7 @@
  * folder is the plugin's whole surface; each still extends the package's one `BaseError`.
  */
 import { BaseError } from "../errors/base.js";
+import type { FacilitatorRequestFailure } from "../http/requestFacilitatorJson.js";
 
 /** Quotes untrusted text briefly, so a hostile or oversized facilitator answer cannot flood a 502 body. */
 function quoteShort(value: string, limit = 120): string {
@@ -10,12 +11,8 @@ function quoteShort(value: string, limit = 120): string {
   return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
 }
 
-/** Why `POST /challenge` produced no usable offer. */
-export type ChallengeFailure =
-  | { kind: "unreachable" }
-  | { kind: "timeout"; timeoutMs: number }
-  | { kind: "refused"; status: number; facilitatorError: string | undefined }
-  | { kind: "invalid_offer"; issues: string };
+/** Why `POST /challenge` produced no usable offer: the request failed, or its answer is no offer for this network. */
+export type ChallengeFailure = FacilitatorRequestFailure | { kind: "invalid_offer"; issues: string };
 
 /**
  * Thrown when the facilitator's `POST /challenge` fails. `shortMessage` is written for the paying client

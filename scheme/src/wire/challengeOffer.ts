@@ -1,12 +1,8 @@
 import { z } from "zod";
 
 import { AddressSchema } from "./address.js";
-import { Bytes32Schema } from "./bytes32.js";
 import { DecimalStringSchema } from "./decimalString.js";
-import { FeeSchema } from "./fee.js";
-import { TokenDecimalsSchema } from "./tokenDecimals.js";
-
-const unixSeconds = z.number().int().nonnegative();
+import { SubethaExtraSchema } from "./subethaExtra.js";
 
 /**
  * The answer of `POST /challenge`: everything a provider needs to build one offer. `payTo` and `amount`
@@ -19,12 +15,8 @@ export const ChallengeOfferSchema = z.looseObject({
   amount: DecimalStringSchema,
   token: AddressSchema,
   chainId: z.number().int().positive(),
-  challengeNonce: Bytes32Schema,
-  expiresAt: unixSeconds,
-  helper: AddressSchema.optional(),
-  deadline: unixSeconds.optional(),
-  fee: FeeSchema.optional(),
-  decimals: TokenDecimalsSchema.optional(),
+  // The offer's `extra` fields, flat, defined once in `SubethaExtraSchema` (as `toChallengeOffer` spreads `offerExtra`).
+  ...SubethaExtraSchema.shape,
 });
 
 /** The answer of `POST /challenge`. */

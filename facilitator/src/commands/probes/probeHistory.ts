@@ -16,6 +16,7 @@ import { HistoryRecordSchema } from "../../history/record/historyRecord.js";
 import { loadProofIssuer } from "../../history/proofs/loadProofIssuer.js";
 import { type HistoryEnvironment, parseHistoryEnvironment, PROOF_VARIABLES } from "../../history/parseHistoryEnvironment.js";
 import { FindingList, type CheckFinding } from "./checkFinding.js";
+import { checkJsonLines } from "./checkJsonLines.js";
 
 /** Probes the history and proof variables in `env` at unix second `nowSeconds`. */
 export async function probeHistory(env: Environment, nowSeconds: number): Promise<CheckFinding[]> {
@@ -95,24 +96,17 @@ async function probeHistoryFile(path: string, list: FindingList): Promise<void> 
     }
     return;
   }
-  const lines = text.split("\n");
-  const torn = lines.pop() !== "";
-  for (const [index, line] of lines.entries()) {
-    if (line.trim() === "") continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      list.fail(`PAYMENT_HISTORY_PATH ${absolute}: line ${index + 1} is not JSON (start refuses a damaged history file)`);
-      return;
-    }
-    if (!HistoryRecordSchema.safeParse(record).success) {
-      list.fail(`PAYMENT_HISTORY_PATH ${absolute}: record ${index + 1} is not a history record`);
-      return;
-    }
+  const loaded = checkJsonLines(text, HistoryRecordSchema);
+  if (!loaded.ok) {
+    list.fail(
+      loaded.problem === "not_json"
+        ? `PAYMENT_HISTORY_PATH ${absolute}: line ${loaded.lineNumber} is not JSON (start refuses a damaged history file)`
+        : `PAYMENT_HISTORY_PATH ${absolute}: record ${loaded.lineNumber} is not a history record`,
+    );
+    return;
   }
-  const note = torn ? "; its torn last line will be cut off at start" : "";
-  list.ok(`PAYMENT_HISTORY_PATH ${absolute}: ${lines.filter((line) => line.trim() !== "").length} records${note}`);
+  const note = loaded.tornLineNumber === undefined ? "" : "; its torn last line will be cut off at start";
+  list.ok(`PAYMENT_HISTORY_PATH ${absolute}: ${loaded.records} records${note}`);
 }
 
 async function nearestExistingFolder(folder: string): Promise<string> {

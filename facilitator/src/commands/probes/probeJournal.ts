@@ -10,6 +10,7 @@ import { basename, dirname, join } from "node:path";
 
 import { JournalRecordSchema } from "../../journal/journalRecord.js";
 import { FindingList, type CheckFinding } from "./checkFinding.js";
+import { checkJsonLines } from "./checkJsonLines.js";
 
 /** Checks that the journal's folder is writable and that an existing journal loads. */
 export async function probeJournal(journal: string | null): Promise<CheckFinding[]> {
@@ -61,28 +62,19 @@ export async function probeJournal(journal: string | null): Promise<CheckFinding
 
 /** Mirrors what `start` does with the file: a torn last line is cut off (warned), any other bad line is fatal. */
 function loadRecords(journal: string, text: string, where: string, list: FindingList): void {
-  const lines = text.split("\n");
-  const torn = lines.pop() ?? "";
-  let records = 0;
-  for (const [index, line] of lines.entries()) {
-    if (line.trim() === "") continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      list.fail(`settlement.journal ${journal} is damaged at line ${index + 1}: start refuses it`);
-      return;
-    }
-    if (!JournalRecordSchema.safeParse(value).success) {
-      list.fail(`settlement.journal ${journal} line ${index + 1} is not a journal record this version reads`);
-      return;
-    }
-    records++;
+  const loaded = checkJsonLines(text, JournalRecordSchema);
+  if (!loaded.ok) {
+    list.fail(
+      loaded.problem === "not_json"
+        ? `settlement.journal ${journal} is damaged at line ${loaded.lineNumber}: start refuses it`
+        : `settlement.journal ${journal} line ${loaded.lineNumber} is not a journal record this version reads`,
+    );
+    return;
   }
-  if (torn !== "") {
-    list.warn(`settlement.journal ${journal} ends in a torn line ${lines.length + 1}; start will cut it off`);
+  if (loaded.tornLineNumber !== undefined) {
+    list.warn(`settlement.journal ${journal} ends in a torn line ${loaded.tornLineNumber}; start will cut it off`);
   }
-  list.ok(`${journal}: ${where}; ${records} record${records === 1 ? "" : "s"} load`);
+  list.ok(`${journal}: ${where}; ${loaded.records} record${loaded.records === 1 ? "" : "s"} load`);
 }
 
 async function statOrUndefined(path: string): Promise<Stats | undefined> {

@@ -8,6 +8,7 @@
  * URL), a key in the path or query is sent as written. The URL is never named in an error, and the response
  * body is never quoted (it may echo the witness, which carries the burn secret): at most its length.
  */
+import { parseJsonText } from "@svc/scheme";
 import type { Hex } from "viem";
 import { z } from "zod";
 import type { WithdrawProofInputs } from "../proverPort.js";
@@ -88,7 +89,7 @@ export function createHttpProver(parameters: CreateHttpProverParameters): Prover
     const invalid = (problem: string) => new ProverOutputInvalidError({ ...context, problem });
     if (response.status !== 200) throw invalid(`answered HTTP ${response.status}; a proof comes with 200`);
     if (body.text === undefined) throw invalid(`a body of more than ${MAX_HTTP_RESPONSE_BYTES} bytes`);
-    const answer = ProverAnswerSchema.safeParse(parseJson(body.text));
+    const answer = ProverAnswerSchema.safeParse(parseJsonText(body.text));
     if (!answer.success) throw invalid(`expected a JSON object {"proof": "0x…"}, got ${body.bytes} bytes of something else`);
     return answer.data.proof;
   };
@@ -146,14 +147,6 @@ async function readCapped(response: Response, limit: number): Promise<{ bytes: n
     chunks.push(value);
   }
   return { bytes, text: Buffer.concat(chunks).toString("utf8") };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The system error code under fetch's `TypeError("fetch failed")` (`ECONNREFUSED`, `ENOTFOUND`, …). */

@@ -78,16 +78,19 @@ export async function signFixtureGroth16Proof(params: { privateKey: Hex; chainId
   });
 }
 
-/** A fixture withdraw decider proof (`uint256[34]`): the signature over words 0..8 fills the first three SNARK words. */
-export async function signFixtureDeciderWithdrawProof(params: {
+/** What a fixture batch-withdrawal proof is made from: the key, the chain, the circuit it stands in for and the withdrawal. */
+export type FixtureWithdrawalParameters<Circuit extends FixtureCircuit> = {
   privateKey: Hex;
   chainId: bigint;
-  circuit: "withdraw_local" | "withdraw_global";
+  circuit: Circuit;
   proof: Omit<DeciderWithdrawProof, "snark">;
-}): Promise<Hex> {
+};
+
+/** A fixture withdraw decider proof (`uint256[34]`): the signature over words 0..8 fills the first three SNARK words. */
+export async function signFixtureDeciderWithdrawProof(params: FixtureWithdrawalParameters<"withdraw_local" | "withdraw_global">): Promise<Hex> {
   const { steps, root, recipientHash, lastLeafPosition, totalValue } = params.proof;
   const publicWords = [steps, root, recipientHash, 0n, 0n, root, recipientHash, lastLeafPosition, totalValue];
-  const signature = await signFixtureWords({ privateKey: params.privateKey, circuit: params.circuit, chainId: params.chainId, publicWords });
+  const signature = await signFixtureWords({ ...params, publicWords });
   const snark = [...signature, ...new Array<bigint>(DECIDER_WITHDRAW_WORDS - DECIDER_WITHDRAW_SNARK_OFFSET - 3).fill(0n)];
   return encodeDeciderWithdrawProof({ ...params.proof, snark });
 }
@@ -110,15 +113,10 @@ export async function signFixtureRootProof(params: {
  * The folded-proof blob the fixture prover hands the decider for a batch withdrawal (the real one is an
  * arkworks IVC proof): the public words of the withdraw decider proof and a fixture signature for `ivc_*`.
  */
-export async function signFixtureIvcProof(params: {
-  privateKey: Hex;
-  chainId: bigint;
-  circuit: "ivc_withdraw_local" | "ivc_withdraw_global";
-  proof: Omit<DeciderWithdrawProof, "snark">;
-}): Promise<Hex> {
+export async function signFixtureIvcProof(params: FixtureWithdrawalParameters<"ivc_withdraw_local" | "ivc_withdraw_global">): Promise<Hex> {
   const { steps, root, recipientHash, lastLeafPosition, totalValue } = params.proof;
   const publicWords = [steps, root, recipientHash, lastLeafPosition, totalValue];
-  const signature = await signFixtureWords({ privateKey: params.privateKey, circuit: params.circuit, chainId: params.chainId, publicWords });
+  const signature = await signFixtureWords({ ...params, publicWords });
   return encodeAbiParameters([{ type: "uint256[]" }, { type: "uint256[3]" }], [publicWords, signature]);
 }
 
