@@ -36,9 +36,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 describe("a filled pool", () => {
   let pool: BurnAddressPool;
   const taken: BurnSecret[] = [];
-  let maxTickGapMs = 0;
-  let ticks = 0;
-  let elapsedMs = 0;
+  let turnsWhileDeriving = 0;
   let threadsBefore = 0;
   let threadsWhileRunning = 0;
 
@@ -46,22 +44,23 @@ describe("a filled pool", () => {
     // Warm up the libuv threadpool first so the thread counts below see only the pool's own threads.
     await readFile(import.meta.filename);
     threadsBefore = osThreads();
-    let last = performance.now();
-    const interval = setInterval(() => {
-      const now = performance.now();
-      maxTickGapMs = Math.max(maxTickGapMs, now - last);
-      last = now;
-      ticks++;
-    }, 10);
+    // A callback on this thread, again every millisecond or so (a timer, not a busy loop that would take a core
+    // from the worker), counting the turns that find a derivation in flight.
+    let watching = true;
+    const watch = () => {
+      if (!watching) return;
+      if (pool !== undefined && pool.stats().deriving > 0) turnsWhileDeriving++;
+      setTimeout(watch, 1);
+    };
     try {
       pool = new BurnAddressPool({ protocol, chainId, treasury, seed, size: 1, workers: 1 });
       threadsWhileRunning = osThreads();
+      // From the next turn on: a derivation started in the constructor is still in flight right now, whatever runs it.
+      setTimeout(watch, 1);
       // The first take waits for the first derivation, the second for the refill behind it.
-      const started = performance.now();
       taken.push(await pool.take(), await pool.take());
-      elapsedMs = performance.now() - started;
     } finally {
-      clearInterval(interval);
+      watching = false;
     }
   });
 
@@ -69,11 +68,11 @@ describe("a filled pool", () => {
     await pool.close();
   });
 
-  it("keeps the event loop responsive while workers derive", () => {
-    // A 10 ms timer must keep firing throughout the derivations (a third of its nominal rate leaves room for a
-    // busy machine); a derivation on the main thread would stall it for its whole length.
-    expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsedMs / 10 / 3));
-    expect(maxTickGapMs).toBeLessThan(500);
+  it("keeps the event loop turning while workers derive", () => {
+    // Callbacks on this thread ran while a derivation was in flight: the search is not on the main thread, where
+    // a derivation runs to its end (and its count back to 0) before any callback could see it. How fast the loop
+    // turns under load is a speed figure, measured by `make bench` (`/challenge` latency while workers refill).
+    expect(turnsWhileDeriving).toBeGreaterThan(0);
   });
 
   it("hands out burn secrets that meet the scheme's proof of work and commit to the treasury", () => {

@@ -3,6 +3,7 @@
  * daemon whose RPC went away.
  */
 import { Writable } from "node:stream";
+import { waitFor } from "@svc/anvil-fixtures";
 import { selectPoseidon } from "@svc/scheme";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -119,12 +120,13 @@ describe("facilitator status", () => {
 
   it("reports NOT READY with the failing component while the RPC is gone (last: it stops the proxy)", async () => {
     await proxy.stop();
-    const giveUpAt = Date.now() + 15_000;
-    let result = await status([]);
-    while (result.code === 0 && Date.now() < giveUpAt) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      result = await status([]);
-    }
+    const result = await waitFor(
+      async () => {
+        const answer = await status([]);
+        return answer.code === 0 ? undefined : answer;
+      },
+      { what: "status to see the RPC gone", timeoutMs: 15_000, intervalMs: 200 },
+    );
     expect(result.code).toBe(1);
     // The stock may be refilling at the same moment (the pool keeps two here), so only the RPC line is fixed.
     expect(result.stdout).toMatch(/\nreadiness: NOT READY \(rpc(, stock)?\)\n {2}rpc: unreachable http:\/\/127\.0\.0\.1:\d+\/\n/);

@@ -4,6 +4,7 @@
  * history does.
  */
 import { readFile } from "node:fs/promises";
+import { waitFor } from "@svc/anvil-fixtures";
 import { startPostgres, type RunningPostgres } from "@svc/anvil-fixtures/postgres";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 
@@ -168,9 +169,12 @@ describe("history retention", () => {
     });
     if (opened === undefined) throw new Error("history is on");
     cleanups.push(opened.close);
-    const deadline = Date.now() + 10_000;
-    while (!lines.some((line) => line.event === "history_pruned") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(lines.find((line) => line.event === "history_pruned")).toMatchObject({ payments: GONE.length, retention_days: 30 });
+    const pruned = await waitFor(() => lines.find((line) => line.event === "history_pruned"), {
+      what: "the history_pruned line",
+      timeoutMs: 10_000,
+      intervalMs: 20,
+    });
+    expect(pruned).toMatchObject({ payments: GONE.length, retention_days: 30 });
     const listed = await opened.service.listPayments({ subject: "payer", ...TEST_BINDINGS.payer });
     expect(listed.map((payment) => payment.paymentId)).toEqual(KEPT);
   });

@@ -1,12 +1,28 @@
 /**
  * Hostile input against a real daemon on a real anvil stack: a seeded fuzz over `/challenge`, `/verify`,
- * `/settle` (x402 and legacy bodies) and `/admin/*`, plus the known-bad requests as fixed cases. Every answer
- * must be below 500; `/verify` and `/settle` answer a JSON body with a reason code or refuse the body with a
- * 4xx; and no refusal may change the admin challenge counts, the settlement book or the journal's size.
+ * `/settle` (x402 and legacy bodies) and `/admin/*`, plus the known-bad requests and mutated genuine payments
+ * as fixed cases. Every answer must be below 500; `/verify` and `/settle` answer a JSON body with a reason code
+ * or refuse the body with a 4xx; a request that changes what the payment binds must be refused; and nothing
+ * but the acceptance of a payment that may be accepted may change the admin challenge counts, the settlement
+ * book, the journal's size, the token's transfer count or the relayer's nonce.
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { MALFORMED_PAYLOAD, type PaymentRequirements, REASON_CODES } from "@svc/scheme";
+import {
+  BURN_RECEIPT_MISSING,
+  INVALID_BURN_AUTHORIZATION,
+  INVALID_PERMIT_SIGNATURE,
+  MALFORMED_PAYLOAD,
+  PERMIT_VALUE_MISMATCH,
+  type PaymentRequirements,
+  REASON_CODES,
+  REQUIREMENTS_MISMATCH,
+  TRANSFER_BELOW_AMOUNT,
+  UNKNOWN_CHALLENGE,
+  zerc20TokenAbi,
+} from "@svc/scheme";
+import { keccak256, toHex, type Hex } from "viem";
+import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   adminGet,
@@ -42,18 +58,31 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** The state a refused request must leave alone. */
+/**
+ * The state a refused request must leave alone: the challenge counts, the settlement book (no accepted entry),
+ * the journal's size, and the chain: the token's `index()` counts every transfer, so a relayed burn moves it,
+ * and the relayer's pending nonce counts every transaction the daemon sent, a reverted one included.
+ */
 async function snapshotState(): Promise<string> {
-  const [challenges, settlements, journal] = await Promise.all([
+  const [challenges, settlements, journal, tokenTransfers, relayerNonce] = await Promise.all([
     adminGet(stack, daemon, "/admin/challenges"),
     adminGet(stack, daemon, "/admin/settlements"),
     stat(journalPath).then(
       (file) => file.size,
       () => 0,
     ),
+    stack.client.readContract({ address: stack.deployment.token, abi: zerc20TokenAbi, functionName: "index" }),
+    stack.client.getTransactionCount({ address: privateKeyToAddress(stack.env.SVC_RELAYER_PK as Hex), blockTag: "pending" }),
   ]);
   // Only the counts requests can move: a field that changes on its own (a pool refilling) is no evidence.
-  return JSON.stringify({ open: challenges.open, retainedExpired: challenges.retainedExpired, settlements, journalBytes: journal });
+  return JSON.stringify({
+    open: challenges.open,
+    retainedExpired: challenges.retainedExpired,
+    settlements,
+    journalBytes: journal,
+    tokenTransfers: tokenTransfers.toString(),
+    relayerNonce,
+  });
 }
 
 const post = (path: string, body: string): RawRequest => ({ method: "POST", path, headers: [["Content-Type", "application/json"]], body });
@@ -79,27 +108,59 @@ function contractBreach(route: HostileRequest["route"], response: RawResponse): 
   return undefined;
 }
 
-/** True when the answer refuses: a 4xx, `isValid: false`, or `success: false` other than a pending burn. */
+/** True when the answer refuses: a 4xx, `isValid: false`, or `success: false` other than a pending burn (an offer issued by `/challenge` is no refusal). */
 function isRefusal(route: HostileRequest["route"], response: RawResponse): boolean {
   if (response.status >= 400) return true;
   const body = parseBody(response);
   if (route === "verify") return body?.isValid === false;
   if (route === "settle") return body?.success === false && body?.errorReason !== "pending_burn";
-  return route === "challenge";
+  return false;
 }
 
-/** Sends `request` and checks both the answer's contract and, on refusal, that the state did not move. */
-async function probe(route: HostileRequest["route"], request: RawRequest): Promise<{ response: RawResponse; breach: string | undefined }> {
+/** What one probe found: the answer, what broke the contract (if anything), and whether a settle was accepted and moved the state. */
+type Probed = { response: RawResponse; breach: string | undefined; settledChange: boolean };
+
+/**
+ * Sends `request` and checks the answer's contract; that a request which must be refused is refused (an
+ * acceptance is a breach, whatever it changed); and that the state did not move, unless `/settle` accepted a
+ * payment that may be accepted (`settledChange`: the caller checks what changed).
+ */
+async function probe(route: HostileRequest["route"], request: RawRequest, mustRefuse = true): Promise<Probed> {
   const before = await snapshotState();
   const response = await send(request);
+  const after = await snapshotState();
   const breach = contractBreach(route, response);
-  if (breach !== undefined) return { response, breach };
-  if (isRefusal(route, response) || route === "admin") {
-    const after = await snapshotState();
-    if (after !== before) return { response, breach: `state changed on a refusal (status ${response.status})` };
+  if (breach !== undefined) return { response, breach, settledChange: false };
+  const refused = isRefusal(route, response);
+  if (mustRefuse && !refused && route !== "admin") {
+    return { response, breach: `accepted a request that must be refused: ${response.status} ${response.body.slice(0, 200)}`, settledChange: false };
   }
-  return { response, breach: undefined };
+  if (after === before) return { response, breach: undefined, settledChange: false };
+  if (route === "settle" && !refused) return { response, breach: undefined, settledChange: true };
+  return { response, breach: `state changed (status ${response.status}, ${refused ? "a refusal" : "no verdict that may change it"})`, settledChange: false };
 }
+
+/** `hex` with the digit at `index` changed: another value of the same shape. */
+const alterDigit = (hex: string, index = 10): Hex => `${hex.slice(0, index)}${hex[index] === "0" ? "1" : "0"}${hex.slice(index + 1)}` as Hex;
+
+/** A body of the genuine payment, taken apart so a case can change one thing in a copy. */
+type Body = ReturnType<typeof facilitatorBody> & { paymentPayload: { payload: Record<string, any> } };
+
+/** A fresh permit payment by the payer: the genuine body. */
+async function permitPayment(): Promise<Body> {
+  const requirements = await requestOffer(daemon, "1000");
+  return facilitatorBody(requirements, await signPermitPayment(stack, requirements, stack.deployment.accounts.payer.privateKey)) as Body;
+}
+
+/** A fresh self-transfer payment by the payer, its burn on the chain: the genuine body. */
+async function selfTransferPayment(): Promise<Body> {
+  const requirements = await requestOffer(daemon, "1000");
+  const burnTxHash = await broadcastBurn(stack, requirements, stack.deployment.accounts.payer.privateKey);
+  return facilitatorBody(requirements, { challengeNonce: requirements.extra.challengeNonce, burnTxHash }) as Body;
+}
+
+/** Both copies of the offer in a body (the requirements and the payer's echo). */
+const offersOf = (body: Body) => [body.paymentRequirements, body.paymentPayload.accepted];
 
 describe("known-bad requests", () => {
   const nonce = `0x${"11".repeat(32)}`;
@@ -171,6 +232,96 @@ describe("known-bad requests", () => {
   });
 });
 
+describe("mutated genuine payments", () => {
+  const cases: [string, string, () => Promise<Body>, (body: Body) => Promise<void> | void][] = [
+    [
+      "a permit for one unit less than the amount",
+      PERMIT_VALUE_MISMATCH,
+      permitPayment,
+      (body) => {
+        body.paymentPayload.payload.permit.value = (BigInt(body.paymentPayload.payload.permit.value) - 1n).toString();
+      },
+    ],
+    [
+      "a permit with one digit of s altered",
+      INVALID_PERMIT_SIGNATURE,
+      permitPayment,
+      (body) => {
+        body.paymentPayload.payload.permit.s = alterDigit(body.paymentPayload.payload.permit.s);
+      },
+    ],
+    [
+      "a burn authorization with one digit altered",
+      INVALID_BURN_AUTHORIZATION,
+      permitPayment,
+      (body) => {
+        body.paymentPayload.payload.burnAuthSig = alterDigit(body.paymentPayload.payload.burnAuthSig);
+      },
+    ],
+    [
+      "an offer whose amount is one unit more",
+      REQUIREMENTS_MISMATCH,
+      permitPayment,
+      (body) => {
+        for (const offer of offersOf(body)) offer.amount = (BigInt(offer.amount) + 1n).toString();
+      },
+    ],
+    [
+      "an offer paying another address",
+      REQUIREMENTS_MISMATCH,
+      permitPayment,
+      (body) => {
+        for (const offer of offersOf(body)) offer.payTo = stack.deployment.accounts.payee.address;
+      },
+    ],
+    [
+      "a challenge never issued",
+      UNKNOWN_CHALLENGE,
+      permitPayment,
+      (body) => {
+        const never = keccak256(toHex("a challenge nobody issued"));
+        body.paymentPayload.payload.challengeNonce = never;
+        for (const offer of offersOf(body)) offer.extra.challengeNonce = never;
+      },
+    ],
+    [
+      "a burn transaction hash with one digit altered",
+      BURN_RECEIPT_MISSING,
+      selfTransferPayment,
+      (body) => {
+        body.paymentPayload.payload.burnTxHash = alterDigit(body.paymentPayload.payload.burnTxHash);
+      },
+    ],
+    [
+      "another offer's real burn",
+      TRANSFER_BELOW_AMOUNT,
+      selfTransferPayment,
+      async (body) => {
+        body.paymentPayload.payload.burnTxHash = (await selfTransferPayment()).paymentPayload.payload.burnTxHash;
+      },
+    ],
+  ];
+
+  it.each(cases)(
+    "refuses %s with %s on /verify and /settle, settles and burns nothing, and the genuine payment still verifies",
+    async (_label, reason, genuine, mutate) => {
+      const body = await genuine();
+      const mutated = structuredClone(body);
+      await mutate(mutated);
+      for (const route of ["verify", "settle"] as const) {
+        const { response, breach } = await probe(route, post(`/${route}`, JSON.stringify(mutated)));
+        expect(breach).toBeUndefined();
+        expect(response.status).toBe(200);
+        expect(parseBody(response)).toMatchObject(route === "verify" ? { isValid: false, invalidReason: reason } : { success: false, errorReason: reason });
+      }
+      const settled = await adminGet(stack, daemon, "/admin/settlements");
+      expect(settled.settlements.map((entry: { challengeNonce: string }) => entry.challengeNonce)).not.toContain(body.paymentPayload.payload.challengeNonce);
+      // The refusal was the mutation's: the payment it was made from is good.
+      expect(parseBody(await send(post("/verify", JSON.stringify(body))))).toMatchObject({ isValid: true });
+    },
+  );
+});
+
 describe(`seeded fuzz (${FUZZ_CASES} requests, seed ${FUZZ_SEED.toString(16)})`, () => {
   it("generates the same requests from the same seed, and others from another", () => {
     const bases = { x402Permit: { a: "0x01" }, x402SelfTransfer: { b: [1] }, legacyPermit: { c: "0x02" }, legacySelfTransfer: { d: null } };
@@ -179,7 +330,7 @@ describe(`seeded fuzz (${FUZZ_CASES} requests, seed ${FUZZ_SEED.toString(16)})`,
     expect(generate(FUZZ_SEED).map((request) => request.label)).not.toEqual(generate(FUZZ_SEED + 1).map((request) => request.label));
   });
 
-  it("answers every request below 500, with a reason code on the money routes, and changes nothing on refusal", async () => {
+  it("answers every request below 500, with a reason code on the money routes, refuses every altered payment, and changes nothing but by an accepted genuine one", async () => {
     const payerKey = stack.deployment.accounts.payer2.privateKey;
     const permitOffer: PaymentRequirements = await requestOffer(daemon, "1000");
     const transferOffer: PaymentRequirements = await requestOffer(daemon, "1000");
@@ -197,14 +348,39 @@ describe(`seeded fuzz (${FUZZ_CASES} requests, seed ${FUZZ_SEED.toString(16)})`,
       },
     });
 
+    const nonceList = async (): Promise<string[]> =>
+      ((await adminGet(stack, daemon, "/admin/settlements")).settlements as { challengeNonce: string }[]).map((entry) => entry.challengeNonce.toLowerCase());
+    // The payments the earlier cases settled, and the two the fuzz's genuine payments may settle.
+    const settleable = [...(await nonceList()), ...[permitOffer, transferOffer].map((offer) => offer.extra.challengeNonce.toLowerCase())];
+
     const breaches: string[] = [];
     const statuses = new Map<number, number>();
-    for (const { label, route, request } of requests) {
-      const { response, breach } = await probe(route, request);
+    let acceptedUnaltered = 0;
+    // Every request that must be refused goes first, while both genuine challenges are still open: an altered
+    // payment meets the checks of a fresh challenge, not the `payload_conflict` of a settled one.
+    const ordered = [...requests.filter((hostile) => hostile.mustRefuse), ...requests.filter((hostile) => !hostile.mustRefuse)];
+    for (const { label, route, request, mustRefuse } of ordered) {
+      const { response, breach, settledChange } = await probe(route, request, mustRefuse);
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       if (breach !== undefined) breaches.push(`${label}: ${breach}`);
+      if ((route === "verify" || route === "settle") && !isRefusal(route, response)) acceptedUnaltered++;
+      if (settledChange) {
+        // An accepted payment that was left as it was may settle its own challenge, and nothing else.
+        const strangers = (await nonceList()).filter((nonce) => !settleable.includes(nonce));
+        if (strangers.length > 0) breaches.push(`${label}: settled ${strangers.join(", ")}`);
+      }
     }
     expect(breaches).toEqual([]);
+    // Whatever was accepted was the genuine payment: it settles now (again or for the first time), where any
+    // other payment accepted for its challenge would make it a payload_conflict.
+    for (const genuine of [facilitatorBody(permitOffer, permitPayload), facilitatorBody(transferOffer, selfTransferPayload)]) {
+      expect(parseBody(await send(post("/settle", JSON.stringify(genuine))))).toMatchObject({ success: true });
+    }
+    // Both kinds were exercised: altered payments refused, payments left as they were accepted.
+    expect(requests.filter((hostile) => hostile.mustRefuse && (hostile.route === "verify" || hostile.route === "settle")).length).toBeGreaterThan(
+      FUZZ_CASES / 4,
+    );
+    expect(acceptedUnaltered).toBeGreaterThan(0);
     // The fuzz reached past the framing: most answers are protocol verdicts, and the refusals were exercised.
     expect(statuses.get(200) ?? 0).toBeGreaterThan(FUZZ_CASES / 4);
     expect(statuses.get(400) ?? 0).toBeGreaterThan(FUZZ_CASES / 20);

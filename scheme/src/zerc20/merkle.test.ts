@@ -7,10 +7,14 @@ const dead = "0x000000000000000000000000000000000000dEaD";
 const payer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
 describe("transfer tree", () => {
-  it("empty root is the 40-fold self-hash of the zero leaf", () => {
-    let node = 0n;
-    for (let i = 0; i < 40; i++) node = merkleNode(node, node);
-    expect(emptyTreeRoot()).toBe(node);
+  it("nodes are P2(left, right) and the empty height-40 tree has the published root (zerc20-real.md §2)", () => {
+    // §2: "node = P2(left, right)"; v1's leaf vector is the same P2: P2(1, 2).
+    expect(merkleNode(1n, 2n)).toBe(0x115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189an);
+    // §2: "empty leaf 0, empty root 8687…233 (= provedTransferRoots[0], both versions)".
+    expect(zeroHashes()[0]).toBe(0n);
+    expect(zeroHashes()).toHaveLength(41);
+    expect(zeroHashes()[40]).toBe(8687547638004116013653730449839507042090717944911454416140763808366589487233n);
+    expect(emptyTreeRoot()).toBe(8687547638004116013653730449839507042090717944911454416140763808366589487233n);
   });
 
   it.each(["zerc20-v1", "zerc20-v2"] as const)("a path of zero siblings proves the first %s leaf of an otherwise empty tree", (version) => {

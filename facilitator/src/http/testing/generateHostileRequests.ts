@@ -3,7 +3,10 @@
  * start from genuine `/verify`, `/settle` and `/challenge` bodies and are mutated one step at a time (a leaf
  * replaced by a hostile JSON fragment such as `1e400` or an array nested 5,000 deep, an unknown key added, a
  * key dropped, hex re-cased or altered, the text cut short), then optionally wrapped in hostile framing
- * (content types, encodings, chunking, oversize). The same seed always yields the same list. Test-only code.
+ * (content types, encodings, chunking, oversize). The same seed always yields the same list. Each request says
+ * whether it must be refused: a payment whose bound values changed, or whose body was cut or wrapped, must; a
+ * payment left as it was (hex re-cased, a key added, a field the facilitator does not match on changed) may be
+ * accepted. Test-only code.
  */
 import { gzipSync } from "node:zlib";
 import type { RawRequest } from "./sendRawRequest.js";
@@ -19,8 +22,11 @@ export type HostileRequestBases = {
 /** Which route family a request targets; the test's oracle differs per family. */
 export type HostileRequestRoute = "challenge" | "verify" | "settle" | "admin";
 
-/** One generated request with a label that names how it was made (printed when it fails). */
-export type HostileRequest = { label: string; route: HostileRequestRoute; request: RawRequest };
+/**
+ * One generated request with a label that names how it was made (printed when it fails). `mustRefuse`: any
+ * acceptance is a bug (`/challenge` is never sent a valid amount; an admin request has no verdict, so false).
+ */
+export type HostileRequest = { label: string; route: HostileRequestRoute; request: RawRequest; mustRefuse: boolean };
 
 /** Inputs of {@link generateHostileRequests}. */
 export type GenerateHostileRequestsParameters = {
@@ -123,8 +129,25 @@ function seededRandom(seed: number): Random {
 
 function paymentRequest(random: Random, route: "verify" | "settle", bases: HostileRequestBases): HostileRequest {
   const baseName = random.pick(Object.keys(bases) as (keyof HostileRequestBases)[]);
-  const { text, label } = mutateJson(random, structuredClone(bases[baseName]) as unknown);
-  return frame(random, route, `/${route}`, text, `${route} ${baseName} ${label}`);
+  const bound = baseName === "legacyPermit" || baseName === "legacySelfTransfer" ? () => true : isBoundX402Path;
+  const { text, label, altersPayment } = mutateJson(random, structuredClone(bases[baseName]) as unknown, bound);
+  return { ...frame(random, route, `/${route}`, text, `${route} ${baseName} ${label}`), mustRefuse: altersPayment };
+}
+
+/** The offer fields a payment is matched on (settlement/requirementsMismatch.ts), and the scheme; the rest of an offer is informational. */
+const MATCHED_OFFER_FIELDS = new Set(["scheme", "network", "asset", "payTo", "amount", "extra", "extra.challengeNonce"]);
+
+/**
+ * Whether a value at `path` of an x402 body is one the payment binds: both version fields, the whole payment
+ * payload, and the matched fields of both copies of the offer. A legacy body is its payload: every value binds.
+ */
+function isBoundX402Path(path: string): boolean {
+  if (["$.x402Version", "$.paymentPayload", "$.paymentPayload.x402Version", "$.paymentPayload.payload"].includes(path)) return true;
+  if (path.startsWith("$.paymentPayload.payload.")) return true;
+  for (const offer of ["$.paymentRequirements", "$.paymentPayload.accepted"]) {
+    if (path === offer || (path.startsWith(`${offer}.`) && MATCHED_OFFER_FIELDS.has(path.slice(offer.length + 1)))) return true;
+  }
+  return false;
 }
 
 function challengeRequest(random: Random): HostileRequest {
@@ -138,7 +161,7 @@ function challengeRequest(random: Random): HostileRequest {
   const extra = random.next() < 0.4 ? `,${JSON.stringify(random.pick(UNKNOWN_KEYS))}:${random.pick(HOSTILE_FRAGMENTS)}` : "";
   const shapes = [`{"amount":${amount}${extra}}`, `[${amount}]`, amount, `{"amount":${amount}`, `{"Amount":"1000"${extra}}`];
   const text = random.pick(shapes);
-  return frame(random, "challenge", "/challenge", text, `challenge ${describeFragment(text)}`);
+  return { ...frame(random, "challenge", "/challenge", text, `challenge ${describeFragment(text)}`), mustRefuse: true };
 }
 
 function adminRequest(random: Random, adminToken: string): HostileRequest {
@@ -179,11 +202,15 @@ function adminRequest(random: Random, adminToken: string): HostileRequest {
     route: "admin",
     label: `admin ${method} ${path.slice(0, 60)} auth=${describeFragment(authorization ?? "none")}${headers.length > 1 ? " +repeated" : ""}`,
     request: { method, path, headers, ...(body === undefined ? {} : { body }) },
+    mustRefuse: false,
   };
 }
 
-/** Applies one mutation to a parsed JSON body and returns its text, spliced with raw fragments where needed. */
-function mutateJson(random: Random, body: unknown): { text: string; label: string } {
+/**
+ * Applies one mutation to a parsed JSON body and returns its text, spliced with raw fragments where needed, and
+ * whether it changed a value the payment binds (`bound` says which paths are), cut the body or wrapped it.
+ */
+function mutateJson(random: Random, body: unknown, bound: (path: string) => boolean): { text: string; label: string; altersPayment: boolean } {
   const fragments: string[] = [];
   const placeholder = (fragment: string) => {
     fragments.push(fragment);
@@ -192,12 +219,14 @@ function mutateJson(random: Random, body: unknown): { text: string; label: strin
   const nodes = collectNodes(body);
   const operation = random.int(7);
   let label: string;
+  let altersPayment: boolean;
   switch (operation) {
     case 0: {
       const node = random.pick(nodes.filter((candidate) => candidate.parent !== undefined));
       const fragment = random.pick(HOSTILE_FRAGMENTS);
       setChild(node, placeholder(fragment));
       label = `replace ${node.path} with ${describeFragment(fragment)}`;
+      altersPayment = bound(node.path) && !sameJson(fragment, node.value);
       break;
     }
     case 1: {
@@ -205,6 +234,9 @@ function mutateJson(random: Random, body: unknown): { text: string; label: strin
       const node = random.pick(objects);
       const key = random.pick(UNKNOWN_KEYS);
       const fragment = random.pick(HOSTILE_FRAGMENTS);
+      // A key the object already has (`payer`, `extra`, …) is a replacement of that value, not an addition.
+      const existing = isPlainObject(node.value) && Object.hasOwn(node.value, key) ? { value: node.value[key] } : undefined;
+      altersPayment = existing !== undefined && bound(`${node.path}.${key}`) && !sameJson(fragment, existing.value);
       if (isPlainObject(node.value))
         Object.defineProperty(node.value, key, { value: placeholder(fragment), enumerable: true, configurable: true, writable: true });
       label = `add ${node.path}.${key || "(empty)"} = ${describeFragment(fragment)}`;
@@ -214,39 +246,42 @@ function mutateJson(random: Random, body: unknown): { text: string; label: strin
       const node = random.pick(nodes.filter((candidate) => candidate.parent !== undefined));
       deleteChild(node);
       label = `drop ${node.path}`;
+      altersPayment = bound(node.path);
       break;
     }
     case 3:
     case 4: {
       const hexNodes = nodes.filter((candidate) => typeof candidate.value === "string" && /^0x[0-9a-fA-F]+$/.test(candidate.value));
-      if (hexNodes.length === 0) return { text: JSON.stringify(body), label: "unchanged (no hex value)" };
+      if (hexNodes.length === 0) return { text: JSON.stringify(body), label: "unchanged (no hex value)", altersPayment: false };
       const node = random.pick(hexNodes);
       const value = node.value as string;
       const changed = operation === 3 ? `0x${random.next() < 0.5 ? value.slice(2).toUpperCase() : value.slice(2).toLowerCase()}` : alterHexDigit(random, value);
       setChild(node, changed);
       label = `${operation === 3 ? "re-case" : "alter a digit of"} ${node.path}`;
+      // Re-cased hex is the same value; an altered digit is another one.
+      altersPayment = operation === 4 && bound(node.path);
       break;
     }
     case 5: {
       const text = JSON.stringify(body);
       const cut = random.int(text.length);
-      return { text: text.slice(0, cut), label: `cut at ${cut} of ${text.length}` };
+      return { text: text.slice(0, cut), label: `cut at ${cut} of ${text.length}`, altersPayment: true };
     }
     default: {
       const wrapper = random.pick(["[%]", '"%"', '{"paymentPayload":%}', '{"x402Version":2,"paymentPayload":{"x402Version":2,"payload":%}}']);
-      return { text: wrapper.replace("%", JSON.stringify(body)), label: `wrap in ${wrapper}` };
+      return { text: wrapper.replace("%", JSON.stringify(body)), label: `wrap in ${wrapper}`, altersPayment: true };
     }
   }
   const text = JSON.stringify(body).replace(/"@@raw(\d+)@@"/g, (_match, index: string) => fragments[Number(index)] ?? "null");
-  return { text, label };
+  return { text, label, altersPayment };
 }
 
 /** Wraps a body text in hostile framing about one time in four; otherwise plain JSON. */
-function frame(random: Random, route: HostileRequestRoute, path: string, text: string, label: string): HostileRequest {
+function frame(random: Random, route: HostileRequestRoute, path: string, text: string, label: string): Omit<HostileRequest, "mustRefuse"> {
   const roll = random.next();
   const body = Buffer.from(text, "utf8");
   const json: [string, string] = ["Content-Type", "application/json"];
-  const make = (headers: [string, string][], payload: Buffer, how: string): HostileRequest => ({
+  const make = (headers: [string, string][], payload: Buffer, how: string): Omit<HostileRequest, "mustRefuse"> => ({
     route,
     label: `${label} [${how}]`,
     request: { method: "POST", path, headers, body: payload },
@@ -318,6 +353,15 @@ function alterHexDigit(random: Random, value: string): string {
 function isPositiveAmount(fragment: string): boolean {
   const value: unknown = JSON.parse(fragment);
   return typeof value === "string" && /^[1-9][0-9]{0,74}$/.test(value);
+}
+
+/** True when the JSON fragment parses to the value it replaces (the replacement changes nothing). */
+function sameJson(fragment: string, value: unknown): boolean {
+  try {
+    return JSON.stringify(JSON.parse(fragment)) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
