@@ -7,7 +7,7 @@
  */
 import { countSignedNonces } from "../testing/countingSigner.js";
 import { devAccounts, startAnvil, waitFor, type StartAnvilReturnType } from "@svc/anvil-fixtures";
-import { createPublicClient, http, toHex, type Hex, type PublicClient, type TransactionSerializable } from "viem";
+import { createPublicClient, http, toHex, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { InvalidRequestError } from "../errors.js";
-import { type AppDependencies } from "../appDependencies.js";
+import type { AppDependencies } from "../appDependencies.js";
 import { SETTLEMENT_STATES, type SettlementState } from "../../operator/adminSettlement.js";
 import type { HttpMiddleware } from "../httpState.js";
 
