@@ -11,7 +11,7 @@ import { derivePaymentSecretBase, derivePaymentTweak } from "./paymentSecrets.js
 import { TEST_TREASURY_PK } from "../config/testing/buildConfig.js";
 import { BurnAddressPoolClosedError, BurnAddressUnavailableError, InvalidChallengeOptionError } from "./errors.js";
 import { BurnAddressPool } from "./burnAddressPool.js";
-import { BurnAddressStockFile } from "./burnAddressStockFile.js";
+import { BurnAddressStockFile } from "../storage/burnAddressStockFile.js";
 import { burnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret } from "./challengeRecord.js";
 import { reopenBurnSecret } from "./reopenBurnSecret.js";

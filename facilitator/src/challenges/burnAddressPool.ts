@@ -26,7 +26,7 @@ import { BN254_FIELD_MODULUS, openBurnAddress, poseidonChoice, zerc20Protocol } 
 import { toHex, type Hex } from "viem";
 
 import { BurnAddressPoolClosedError, BurnAddressUnavailableError, BurnAddressVerificationError, InvalidChallengeOptionError } from "./errors.js";
-import type { BurnAddressStockStore } from "./burnAddressStockFile.js";
+import type { BurnAddressStockStore } from "./burnAddressStock.js";
 import { BurnAddressWorker, type WorkerPoseidon } from "./burnAddressWorker.js";
 import { type BurnTarget, burnSecretInputs, type BurnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret } from "./challengeRecord.js";

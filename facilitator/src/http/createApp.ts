@@ -28,7 +28,7 @@ import { readyRoute } from "./routes/readyRoute.js";
 import { settleRoute } from "./routes/settleRoute.js";
 import { supportedRoute } from "./routes/supportedRoute.js";
 import { verifyRoute } from "./routes/verifyRoute.js";
-import { registerHistoryRoutes } from "../history/routes/registerHistoryRoutes.js";
+import { registerHistoryRoutes } from "./routes/history/registerHistoryRoutes.js";
 
 /** Test seams of {@link createApp}; the daemon passes none. */
 export type CreateAppOptions = {

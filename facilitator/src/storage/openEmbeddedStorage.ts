@@ -7,7 +7,7 @@
  */
 import { access, constants } from "node:fs/promises";
 import type { Address, Hex } from "viem";
-import { BurnAddressStockFile } from "../challenges/burnAddressStockFile.js";
+import { BurnAddressStockFile } from "./burnAddressStockFile.js";
 import { ChallengeStore, type ChallengeStoreParameters } from "../challenges/challengeStore.js";
 import { SlidingWindowRateLimiter } from "../rateLimits/slidingWindowRateLimiter.js";
 import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";

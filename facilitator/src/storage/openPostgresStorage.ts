@@ -26,7 +26,7 @@ import { compactPostgresJournal } from "./compactPostgresJournal.js";
 import { ChainIdentitySchema } from "../chain/chainIdentity.js";
 import pg from "pg";
 import { concat, keccak256, toHex, type Address, type Hex } from "viem";
-import { BURN_ADDRESS_STOCK_TAG, type BurnAddressStockBinding, type BurnAddressStockStore, type StockedNonce } from "../challenges/burnAddressStockFile.js";
+import { BURN_ADDRESS_STOCK_TAG, type BurnAddressStockBinding, type BurnAddressStockStore, type StockedNonce } from "../challenges/burnAddressStock.js";
 import { InvalidStorageUrlError, StorageUnreachableError } from "./errors.js";
 import type { HistoryLogPort } from "../history/record/historyLogPort.js";
 import { HistoryRecordSchema, type HistoryRecord } from "../history/record/historyRecord.js";

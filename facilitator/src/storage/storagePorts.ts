@@ -9,7 +9,7 @@
 import type { ChainIdentity } from "../chain/chainIdentity.js";
 import type { RelayNoncePort } from "../chain/relayNoncePort.js";
 import type { Address, Hex } from "viem";
-import type { BurnAddressStockBinding, BurnAddressStockStore } from "../challenges/burnAddressStockFile.js";
+import type { BurnAddressStockBinding, BurnAddressStockStore } from "../challenges/burnAddressStock.js";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { RateLimitDecision } from "../rateLimits/slidingWindowRateLimiter.js";
 import type { PaymentHistoryStore } from "../history/record/paymentHistoryStore.js";

@@ -1,8 +1,8 @@
 import { describeIssues, HistoryVerifyRequestSchema, parseHistoryLoginMessage } from "@svc/scheme";
 
-import { HistoryBadRequestError } from "../errors.js";
-import type { HistoryService } from "../createHistoryService.js";
-import type { HttpMiddleware } from "../../http/httpState.js";
+import { HistoryBadRequestError } from "../../../history/errors.js";
+import type { HistoryService } from "../../../history/createHistoryService.js";
+import type { HttpMiddleware } from "../../httpState.js";
 import { valueOrAnswer } from "./answerRefusal.js";
 import type { HistoryRateLimit } from "./historyRateLimit.js";
 

@@ -1,9 +1,9 @@
 import { describeIssues, ProofVerifyRequestSchema } from "@svc/scheme";
 
-import { HistoryBadRequestError } from "../errors.js";
-import type { HistoryService } from "../createHistoryService.js";
-import type { ProofService } from "../proofs/createProofService.js";
-import type { HttpMiddleware } from "../../http/httpState.js";
+import { HistoryBadRequestError } from "../../../history/errors.js";
+import type { HistoryService } from "../../../history/createHistoryService.js";
+import type { ProofService } from "../../../history/proofs/createProofService.js";
+import type { HttpMiddleware } from "../../httpState.js";
 import { valueOrAnswer } from "./answerRefusal.js";
 import { identifyHistoryRequest } from "./identifyHistoryRequest.js";
 

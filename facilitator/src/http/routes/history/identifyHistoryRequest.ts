@@ -1,7 +1,7 @@
 import type Koa from "koa";
 
-import type { HistoryService } from "../createHistoryService.js";
-import type { HistoryIdentity } from "../participantBinding.js";
+import type { HistoryService } from "../../../history/createHistoryService.js";
+import type { HistoryIdentity } from "../../../history/participantBinding.js";
 import { valueOrAnswer } from "./answerRefusal.js";
 
 /**

@@ -5,9 +5,9 @@ import {
   HistoryForbiddenError,
   HistoryNotFoundError,
   HistoryUnauthorizedError,
-} from "../errors.js";
-import type { HistoryOutcome, HistoryRefusal } from "../historyOutcome.js";
-import { MAX_PENDING_LOGIN_CHALLENGES } from "../login/loginChallengeStore.js";
+} from "../../../history/errors.js";
+import type { HistoryOutcome, HistoryRefusal } from "../../../history/historyOutcome.js";
+import { MAX_PENDING_LOGIN_CHALLENGES } from "../../../history/login/loginChallengeStore.js";
 
 /**
  * The HTTP side of a history refusal: 400 malformed, 401 bad or expired credentials, 403 binding or policy

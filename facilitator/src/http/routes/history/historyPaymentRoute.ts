@@ -1,9 +1,9 @@
 import type { RouterMiddleware } from "@koa/router";
 import { PaymentIdSchema } from "@svc/scheme";
 
-import { HistoryBadRequestError } from "../errors.js";
-import type { HistoryService } from "../createHistoryService.js";
-import type { HttpState } from "../../http/httpState.js";
+import { HistoryBadRequestError } from "../../../history/errors.js";
+import type { HistoryService } from "../../../history/createHistoryService.js";
+import type { HttpState } from "../../httpState.js";
 import { valueOrAnswer } from "./answerRefusal.js";
 import { identifyHistoryRequest } from "./identifyHistoryRequest.js";
 

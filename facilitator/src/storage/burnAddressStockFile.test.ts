@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { getAddress, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 
-import { deriveBurnSeed } from "./burnSeed.js";
+import { deriveBurnSeed } from "../challenges/burnSeed.js";
 import { TEST_TREASURY_PK } from "../config/testing/buildConfig.js";
 import { BurnAddressStockFile } from "./burnAddressStockFile.js";
 

@@ -6,9 +6,9 @@ import { createHistoryClient, HistoryPaymentsResponseSchema, type HistorySubject
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { buildMemoryLogger, buildAppDependencies, startTestServer, type TestServer } from "../../http/testing/buildAppDependencies.js";
-import { openHistory, type HistoryOptions, type OpenedHistory } from "../openHistory.js";
-import { paymentHistoryFileStore } from "../record/paymentHistoryFileStore.js";
+import { buildMemoryLogger, buildAppDependencies, startTestServer, type TestServer } from "../../testing/buildAppDependencies.js";
+import { openHistory, type HistoryOptions, type OpenedHistory } from "../../../history/openHistory.js";
+import { paymentHistoryFileStore } from "../../../history/record/paymentHistoryFileStore.js";
 import {
   buildHistoryPayment,
   createHistoryTestEnvironment,
@@ -17,7 +17,7 @@ import {
   TEST_BINDINGS,
   TEST_MINT_TX,
   TEST_RECIPIENT,
-} from "../testing/historyTestEnvironment.js";
+} from "../../../history/testing/historyTestEnvironment.js";
 
 const BURN_TX = `0x${"b0".repeat(32)}` as const;
 const PAYMENT_ID = `0x${"c1".repeat(32)}`;

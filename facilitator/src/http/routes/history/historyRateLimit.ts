@@ -1,6 +1,6 @@
-import { HistoryRateLimitError, type HistoryRateLimitScope } from "../errors.js";
-import { rateLimitKey } from "../../http/rateLimitKey.js";
-import { SlidingWindowRateLimiter } from "../../rateLimits/slidingWindowRateLimiter.js";
+import { HistoryRateLimitError, type HistoryRateLimitScope } from "../../../history/errors.js";
+import { rateLimitKey } from "../../rateLimitKey.js";
+import { SlidingWindowRateLimiter } from "../../../rateLimits/slidingWindowRateLimiter.js";
 
 /** Challenge issuance per client IP and subject per minute (spec). */
 export const HISTORY_CHALLENGES_PER_MINUTE = 10;

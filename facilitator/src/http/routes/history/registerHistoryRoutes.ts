@@ -1,8 +1,8 @@
 import type { Router } from "@koa/router";
 
-import type { HistoryService } from "../createHistoryService.js";
-import type { HttpState } from "../../http/httpState.js";
-import { readJsonBody } from "../../http/readJsonBody.js";
+import type { HistoryService } from "../../../history/createHistoryService.js";
+import type { HttpState } from "../../httpState.js";
+import { readJsonBody } from "../../readJsonBody.js";
 import { historyChallengeRoute } from "./historyChallengeRoute.js";
 import { historyPaymentRoute } from "./historyPaymentRoute.js";
 import { historyPaymentsRoute } from "./historyPaymentsRoute.js";

@@ -1,5 +1,5 @@
-import type { HistoryService } from "../createHistoryService.js";
-import type { HttpMiddleware } from "../../http/httpState.js";
+import type { HistoryService } from "../../../history/createHistoryService.js";
+import type { HttpMiddleware } from "../../httpState.js";
 import { identifyHistoryRequest } from "./identifyHistoryRequest.js";
 
 /**
