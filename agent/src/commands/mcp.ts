@@ -1,35 +1,23 @@
 import { loadPolicy } from "../policy/loadPolicy.js";
-import { Command } from "./clipanion.js";
 import { EXIT_OK } from "./exitCodes.js";
+import type { McpCommand } from "./mcpCommand.js";
 
-/** `mcp`: the agent as an MCP server on stdio, for AI agents; the same policy, ledger and approvals as `pay`. */
-export class McpCommand extends Command {
-  static override paths = [["mcp"]];
-
-  static override usage = Command.Usage({
-    description: "serve the payer to an AI agent over MCP (stdio)",
-    details: `
-      Speaks the Model Context Protocol on stdin and stdout until the client closes them. Tools: \`quote_resource\`, \`fetch_resource\` (pays under the policy), \`resend_payment\`, \`spending_status\`. Configured by the same \`SVC_*\` variables as \`pay\` and sharing its state folder, so caps hold across this server and any CLI agent, and payments above \`SVC_APPROVE_ABOVE\` wait for a human in \`tui\` or \`approvals approve\`. The key never leaves this process. Diagnostics go to stderr.
-    `,
-    examples: [["Register with an MCP client", "SVC_PAYER_PK=0x... SVC_MAX_TOTAL=10000000000000000 $0 mcp"]],
+/** Runs `McpCommand` as parsed into `command`; returns the exit code. */
+export async function runMcp(command: McpCommand): Promise<number> {
+  const { stdin, stdout, env } = command.context;
+  const policy = loadPolicy(env);
+  // Loaded here, not at the top: only `mcp` needs the SDK, and every other command starts faster without it.
+  const [{ StdioServerTransport }, { createAgentMcpServer }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/stdio.js"),
+    import("../mcp/createAgentMcpServer.js"),
+  ]);
+  const server = createAgentMcpServer(policy);
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
   });
-
-  override async execute(): Promise<number> {
-    const { stdin, stdout, env } = this.context;
-    const policy = loadPolicy(env);
-    // Loaded here, not at the top: only `mcp` needs the SDK, and every other command starts faster without it.
-    const [{ StdioServerTransport }, { createAgentMcpServer }] = await Promise.all([
-      import("@modelcontextprotocol/sdk/server/stdio.js"),
-      import("../mcp/createAgentMcpServer.js"),
-    ]);
-    const server = createAgentMcpServer(policy);
-    const closed = new Promise<void>((resolve) => {
-      server.server.onclose = () => resolve();
-    });
-    await server.connect(new StdioServerTransport(stdin, stdout));
-    // The client ending stdin is the end of the session; calls still running then are abandoned.
-    stdin.once("end", () => void server.close());
-    await closed;
-    return EXIT_OK;
-  }
+  await server.connect(new StdioServerTransport(stdin, stdout));
+  // The client ending stdin is the end of the session; calls still running then are abandoned.
+  stdin.once("end", () => void server.close());
+  await closed;
+  return EXIT_OK;
 }

@@ -7,54 +7,32 @@ import { Ledger } from "../ledger/ledger.js";
 import { getPayment, parsePaymentId } from "../ledger/paymentId.js";
 import { loadHistoryConfig } from "../history/loadHistoryConfig.js";
 import { loadPolicy } from "../policy/loadPolicy.js";
-import { Command, Option } from "./clipanion.js";
 import { proofResultExitCode } from "./proofResultExitCode.js";
 import { writeJsonLine, writeLine } from "./writeLine.js";
+import type { ProofCommand } from "./proofCommand.js";
 
-/** `proof <paymentId>`: obtain a signed proof of one payment, save it, and verify it offline. */
-export class ProofCommand extends Command {
-  static override paths = [["proof"]];
-
-  static override usage = Command.Usage({
-    description: "obtain a signed proof of a payment, save it and verify it offline",
-    details: `
-      Logs in to the facilitator at \`SVC_FACILITATOR_URL\` as the payer (signed with \`SVC_PAYER_PK\`), asks it to issue a proof of the payment (its id as \`pay\`, \`ledger\` and \`history\` print it, or the facilitator's 0x… payment id; a malformed or unknown id exits 2), saves \`proof.json\`, \`manifest.json\` and \`status-chain.jsonl\` into \`--out\`, then verifies the saved files offline against \`--trust-anchor\` (the issuer's trust anchor, obtained out of band, never from the facilitator's answer).
-
-      Prints \`RESULT: reason\` (\`--json\`: one object). Exit code 0 for \`VALID_NOW\` or \`VALID_AT_ISSUANCE\`, 1 for any other result or when the facilitator refuses.
-    `,
-    examples: [["Prove a payment", "$0 proof 3f9a0c1b2d4e --out ./proof --trust-anchor ./trust-anchor.json"]],
-  });
-
-  paymentId = Option.String({ name: "paymentId" });
-
-  out = Option.String("--out", { required: true, description: "folder to save proof.json, manifest.json and status-chain.jsonl into (created if missing)" });
-
-  trustAnchor = Option.String("--trust-anchor", { required: true, description: "the issuer's trust anchor file, obtained out of band" });
-
-  json = Option.Boolean("--json", false, { description: "print one JSON object instead of text" });
-
-  override async execute(): Promise<number> {
-    const { stdout, env } = this.context;
-    const policy = loadPolicy(env);
-    const config = loadHistoryConfig(env);
-    const typed = parsePaymentId(this.paymentId);
-    const paymentId =
-      typed.kind === "nonce" ? typed.challengeNonce : getPayment(await new Ledger(policy.stateDir).entries(), typed.id).challengeNonce.toLowerCase();
-    const trustAnchor = resolve(this.trustAnchor);
-    // Checked first: without it the proof cannot be verified, so it is not worth issuing.
-    await access(trustAnchor, constants.R_OK).catch((error: unknown) => {
-      throw new TrustAnchorUnreadableError({
-        path: this.trustAnchor,
-        code: error instanceof Error ? String(Reflect.get(error, "code") ?? error.name) : "unreadable",
-      });
+/** Runs `ProofCommand` as parsed into `command`; returns the exit code. */
+export async function runProof(command: ProofCommand): Promise<number> {
+  const { stdout, env } = command.context;
+  const policy = loadPolicy(env);
+  const config = loadHistoryConfig(env);
+  const typed = parsePaymentId(command.paymentId);
+  const paymentId =
+    typed.kind === "nonce" ? typed.challengeNonce : getPayment(await new Ledger(policy.stateDir).entries(), typed.id).challengeNonce.toLowerCase();
+  const trustAnchor = resolve(command.trustAnchor);
+  // Checked first: without it the proof cannot be verified, so it is not worth issuing.
+  await access(trustAnchor, constants.R_OK).catch((error: unknown) => {
+    throw new TrustAnchorUnreadableError({
+      path: command.trustAnchor,
+      code: error instanceof Error ? String(Reflect.get(error, "code") ?? error.name) : "unreadable",
     });
-    const { proofId, files, verification } = await fetchPaymentProof({ policy, config, paymentId, outDir: resolve(this.out), trustAnchor });
-    if (this.json) {
-      writeJsonLine(stdout, { result: verification.result, reason: verification.reason, proofId, paymentId, files });
-    } else {
-      writeLine(stdout, `proof ${proofId} saved: ${files.proof}, ${files.manifest}, ${files.statusChain}`);
-      writeLine(stdout, `${verification.result}: ${verification.reason}`);
-    }
-    return proofResultExitCode(verification.result);
+  });
+  const { proofId, files, verification } = await fetchPaymentProof({ policy, config, paymentId, outDir: resolve(command.out), trustAnchor });
+  if (command.json) {
+    writeJsonLine(stdout, { result: verification.result, reason: verification.reason, proofId, paymentId, files });
+  } else {
+    writeLine(stdout, `proof ${proofId} saved: ${files.proof}, ${files.manifest}, ${files.statusChain}`);
+    writeLine(stdout, `${verification.result}: ${verification.reason}`);
   }
+  return proofResultExitCode(verification.result);
 }

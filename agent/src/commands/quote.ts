@@ -7,84 +7,66 @@ import { quoteVerdict } from "../payment/quoteVerdict.js";
 import { formatAmount, readTokenInfo } from "../payment/tokenInfo.js";
 import { amountFormat } from "../payment/amountFormat.js";
 import { remainingUnder } from "../ledger/remainingUnder.js";
-import { Command, Option } from "./clipanion.js";
 import { EXIT_DECLINED, EXIT_HTTP_ERROR, EXIT_OK } from "./exitCodes.js";
 import { parseUrlArgument } from "./parseUrlArgument.js";
 import { writeJsonLine, writeLine } from "./writeLine.js";
+import type { QuoteCommand } from "./quoteCommand.js";
 
-/** `quote <url>`: shows the offer for a resource and what the policy would say, without paying. */
-export class QuoteCommand extends Command {
-  static override paths = [["quote"]];
-
-  static override usage = Command.Usage({
-    description: "show the offer for a resource without paying",
-    details: `
-      Requests the URL unpaid and shows the svc-zerc20 offer of its 402: amount (token units and base units), fee, token, network, one-time burn address, expiry and payment paths, plus the policy's verdict and the spend so far against \`SVC_MAX_TOTAL\`. Needs no \`SVC_PAYER_PK\`; signs nothing.
-
-      Exit codes: 0 the offer would be paid (or nothing to pay), 1 the request failed, 2 usage or configuration mistake, 3 the policy would decline it, 6 the resource answered a non-2xx status other than 402.
-    `,
-    examples: [["Quote the demo weather report", "$0 quote http://127.0.0.1:4021/weather"]],
-  });
-
-  json = Option.Boolean("--json", false, { description: "print one JSON object instead of text" });
-
-  url = Option.String({ name: "url" });
-
-  override async execute(): Promise<number> {
-    const { stdout, env } = this.context;
-    const url = parseUrlArgument(this.url);
-    const policy = loadPolicy(env);
-    let result;
-    try {
-      result = await fetchQuote({ url, policy });
-    } catch (error) {
-      if (!(error instanceof HostNotAllowedError)) throw error;
-      if (this.json) writeJsonLine(stdout, { result: "declined", reason: "host_not_allowed", message: error.shortMessage });
-      else writeLine(stdout, `declined by policy (host_not_allowed): ${error.shortMessage}`);
-      return EXIT_DECLINED;
-    }
-    if (result.kind === "not-required") {
-      if (this.json) writeJsonLine(stdout, { result: "not_required", status: result.response.status });
-      else writeLine(stdout, `no payment required: ${url.href} answered HTTP ${result.response.status}`);
-      return EXIT_OK;
-    }
-    if (result.kind === "http-error") {
-      const outcome = httpErrorOutcome(result.response);
-      if (this.json) writeJsonLine(stdout, { result: "http_error", status: outcome.status, message: outcome.message });
-      else writeLine(stdout, `request failed: ${outcome.message}`);
-      return EXIT_HTTP_ERROR;
-    }
-    if (result.kind === "no-offer") {
-      if (this.json) writeJsonLine(stdout, { result: "declined", reason: "no_scheme_offer", message: result.message });
-      else writeLine(stdout, `declined by policy (no_scheme_offer): ${result.message}`);
-      return EXIT_DECLINED;
-    }
-    const { quote } = result;
-    const { offer } = quote;
-    const token = await readTokenInfo(policy, offer.asset);
-    const format = amountFormat(token);
-    const verdict = await quoteVerdict(quote, policy, new Ledger(policy.stateDir), format);
-    if (this.json) {
-      writeJsonLine(stdout, { result: "offer", url: quote.url.href, offer, token: token ?? null, mode: policy.mode, policy: verdict });
-    } else {
-      const secondsLeft = Math.floor(offer.extra.expiresAt - Date.now() / 1000);
-      const lines = [
-        `offer for ${quote.url.href}`,
-        `  amount   ${formatAmount(offer.amount, token)}`,
-        ...(offer.extra.fee === undefined
-          ? []
-          : [`  fee      ${formatAmount(offer.extra.fee.amount, token)} (${offer.extra.fee.bps} bps), included in the amount`]),
-        `  token    ${offer.asset}`,
-        `  network  ${offer.network}`,
-        `  pay to   ${offer.payTo} (one-time burn address)`,
-        `  expires  ${new Date(offer.extra.expiresAt * 1000).toISOString()} (${secondsLeft > 0 ? `in ${secondsLeft} s` : "expired"})`,
-        `  paths    ${offer.extra.helper === undefined ? "self-transfer only" : "permit (gasless) or self-transfer"}`,
-        `  mode     ${policy.mode} (SVC_MODE)`,
-        `  spend    ${format(verdict.spent)} so far on this network and token${verdict.cap === undefined ? " (no SVC_MAX_TOTAL)" : ` of ${format(verdict.cap)} (SVC_MAX_TOTAL), remaining ${format(remainingUnder(verdict.cap, verdict.spent))}`}`,
-        `  policy   ${verdict.kind === "declined" ? `declined (${verdict.reason}): ${verdict.message}` : verdict.needsApproval ? `allowed, needs human approval (above SVC_APPROVE_ABOVE ${format(policy.approveAbove ?? "0")})` : "allowed"}`,
-      ];
-      for (const line of lines) writeLine(stdout, line);
-    }
-    return verdict.kind === "declined" ? EXIT_DECLINED : EXIT_OK;
+/** Runs `QuoteCommand` as parsed into `command`; returns the exit code. */
+export async function runQuote(command: QuoteCommand): Promise<number> {
+  const { stdout, env } = command.context;
+  const url = parseUrlArgument(command.url);
+  const policy = loadPolicy(env);
+  let result;
+  try {
+    result = await fetchQuote({ url, policy });
+  } catch (error) {
+    if (!(error instanceof HostNotAllowedError)) throw error;
+    if (command.json) writeJsonLine(stdout, { result: "declined", reason: "host_not_allowed", message: error.shortMessage });
+    else writeLine(stdout, `declined by policy (host_not_allowed): ${error.shortMessage}`);
+    return EXIT_DECLINED;
   }
+  if (result.kind === "not-required") {
+    if (command.json) writeJsonLine(stdout, { result: "not_required", status: result.response.status });
+    else writeLine(stdout, `no payment required: ${url.href} answered HTTP ${result.response.status}`);
+    return EXIT_OK;
+  }
+  if (result.kind === "http-error") {
+    const outcome = httpErrorOutcome(result.response);
+    if (command.json) writeJsonLine(stdout, { result: "http_error", status: outcome.status, message: outcome.message });
+    else writeLine(stdout, `request failed: ${outcome.message}`);
+    return EXIT_HTTP_ERROR;
+  }
+  if (result.kind === "no-offer") {
+    if (command.json) writeJsonLine(stdout, { result: "declined", reason: "no_scheme_offer", message: result.message });
+    else writeLine(stdout, `declined by policy (no_scheme_offer): ${result.message}`);
+    return EXIT_DECLINED;
+  }
+  const { quote } = result;
+  const { offer } = quote;
+  const token = await readTokenInfo(policy, offer.asset);
+  const format = amountFormat(token);
+  const verdict = await quoteVerdict(quote, policy, new Ledger(policy.stateDir), format);
+  if (command.json) {
+    writeJsonLine(stdout, { result: "offer", url: quote.url.href, offer, token: token ?? null, mode: policy.mode, policy: verdict });
+  } else {
+    const secondsLeft = Math.floor(offer.extra.expiresAt - Date.now() / 1000);
+    const lines = [
+      `offer for ${quote.url.href}`,
+      `  amount   ${formatAmount(offer.amount, token)}`,
+      ...(offer.extra.fee === undefined
+        ? []
+        : [`  fee      ${formatAmount(offer.extra.fee.amount, token)} (${offer.extra.fee.bps} bps), included in the amount`]),
+      `  token    ${offer.asset}`,
+      `  network  ${offer.network}`,
+      `  pay to   ${offer.payTo} (one-time burn address)`,
+      `  expires  ${new Date(offer.extra.expiresAt * 1000).toISOString()} (${secondsLeft > 0 ? `in ${secondsLeft} s` : "expired"})`,
+      `  paths    ${offer.extra.helper === undefined ? "self-transfer only" : "permit (gasless) or self-transfer"}`,
+      `  mode     ${policy.mode} (SVC_MODE)`,
+      `  spend    ${format(verdict.spent)} so far on this network and token${verdict.cap === undefined ? " (no SVC_MAX_TOTAL)" : ` of ${format(verdict.cap)} (SVC_MAX_TOTAL), remaining ${format(remainingUnder(verdict.cap, verdict.spent))}`}`,
+      `  policy   ${verdict.kind === "declined" ? `declined (${verdict.reason}): ${verdict.message}` : verdict.needsApproval ? `allowed, needs human approval (above SVC_APPROVE_ABOVE ${format(policy.approveAbove ?? "0")})` : "allowed"}`,
+    ];
+    for (const line of lines) writeLine(stdout, line);
+  }
+  return verdict.kind === "declined" ? EXIT_DECLINED : EXIT_OK;
 }

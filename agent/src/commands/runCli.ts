@@ -1,28 +1,22 @@
 import { readFileSync } from "node:fs";
 
-import { ApprovalInterruptedError, ApprovalNotFoundError } from "../approvals/errors.js";
 import { describeError } from "../errors/describeError.js";
-import { LedgerEntryNotFoundError } from "../ledger/errors.js";
-import { PaymentIdFormatError } from "../ledger/paymentId.js";
-import { FacilitatorUrlMissingError, HistoryKeyMissingError, PaymentNotRecordedError, TrustAnchorUnreadableError } from "../history/errors.js";
-import { HostNotAllowedError } from "../http/errors.js";
-import { PayerKeyMissingError, PolicyConfigError } from "../policy/errors.js";
 import { ApprovalsApproveCommand } from "./approvals/approve.js";
 import { ApprovalsDenyCommand } from "./approvals/deny.js";
-import { ApprovalsListCommand } from "./approvals/list.js";
+import { ApprovalsListCommand } from "./approvals/listCommand.js";
 import { BINARY_NAME } from "./binaryName.js";
 import { type BaseContext, Builtins, Cli, type Command, UsageError } from "./clipanion.js";
-import { EXIT_DECLINED, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE } from "./exitCodes.js";
-import { HistoryCommand } from "./history.js";
+import { EXIT_USAGE } from "./exitCodes.js";
+import { HistoryCommand } from "./historyCommand.js";
 import { readableUsage, readableUsageStream } from "./readableUsage.js";
-import { LedgerCommand } from "./ledger.js";
-import { McpCommand } from "./mcp.js";
-import { PayCommand } from "./pay.js";
-import { ProofCommand } from "./proof.js";
-import { ProofVerifyCommand } from "./proof/verify.js";
-import { QuoteCommand } from "./quote.js";
-import { ResendCommand } from "./resend.js";
-import { TuiCommand } from "./tui.js";
+import { LedgerCommand } from "./ledgerCommand.js";
+import { McpCommand } from "./mcpCommand.js";
+import { PayCommand } from "./payCommand.js";
+import { ProofCommand } from "./proofCommand.js";
+import { ProofVerifyCommand } from "./proof/verifyCommand.js";
+import { QuoteCommand } from "./quoteCommand.js";
+import { ResendCommand } from "./resendCommand.js";
+import { TuiCommand } from "./tuiCommand.js";
 import { writeJsonLine } from "./writeLine.js";
 
 /** Builds the clipanion `Cli` with every agent command registered. */
@@ -89,6 +83,9 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
       context.stderr.write(readableUsage(cli.error(error, { colored: false, command })));
       return EXIT_USAGE;
     }
+    // Loaded only here: the error classes extend `@svc/scheme`'s `BaseError`, and its package index pulls in
+    // the cryptography that help and usage never need.
+    const { exitCodeForError } = await import("./exitCodeForError.js");
     const code = exitCodeForError(error);
     const message = describeError(error);
     // A script reading `--json` output gets its one line even when the command could not run.
@@ -98,27 +95,6 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
     context.stderr.write(`${BINARY_NAME}: ${message}\n`);
     return code;
   }
-}
-
-/** Errors that mean the command line or its environment was wrong: a missing or malformed setting, or an id that names nothing. */
-const USAGE_ERRORS = [
-  PolicyConfigError,
-  PayerKeyMissingError,
-  FacilitatorUrlMissingError,
-  HistoryKeyMissingError,
-  ApprovalNotFoundError,
-  LedgerEntryNotFoundError,
-  PaymentIdFormatError,
-  PaymentNotRecordedError,
-  TrustAnchorUnreadableError,
-];
-
-/** The exit code of a command that threw instead of returning its own result. */
-function exitCodeForError(error: unknown): number {
-  if (USAGE_ERRORS.some((type) => error instanceof type)) return EXIT_USAGE;
-  if (error instanceof ApprovalInterruptedError) return EXIT_INTERRUPTED;
-  // Commands that pay or quote turn a refused host into their own result; one reaching here is still a policy refusal.
-  return error instanceof HostNotAllowedError ? EXIT_DECLINED : EXIT_FAILED;
 }
 
 /** The package version, read at run time: `src` and `dist` sit at the same depth under the package. */

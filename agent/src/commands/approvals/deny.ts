@@ -1,5 +1,4 @@
 import { Command, Option } from "../clipanion.js";
-import { decide } from "./decide.js";
 
 /** `approvals deny <id>`: makes a waiting agent decline. */
 export class ApprovalsDenyCommand extends Command {
@@ -14,6 +13,8 @@ export class ApprovalsDenyCommand extends Command {
   id = Option.String({ name: "id" });
 
   override async execute(): Promise<number> {
+    // The ledger and approval store behind the decision load only when this command runs.
+    const { decide } = await import("./decide.js");
     return decide(this, this.id, "denied");
   }
 }

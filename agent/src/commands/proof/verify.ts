@@ -1,58 +1,28 @@
 import { resolve } from "node:path";
 
 import { verifyProofFiles } from "../../history/verifyProofFiles.js";
-import { Command, Option, UsageError } from "../clipanion.js";
+import { UsageError } from "../clipanion.js";
 import { proofResultExitCode } from "../proofResultExitCode.js";
 import { writeJsonLine, writeLine } from "../writeLine.js";
+import type { ProofVerifyCommand } from "./verifyCommand.js";
 
 /** RFC 3339 in UTC (`Z`) or with an offset, as `--at` accepts it. */
 const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** `proof verify`: check a saved proof offline; needs no key, no facilitator and no network. */
-export class ProofVerifyCommand extends Command {
-  static override paths = [["proof", "verify"]];
-
-  static override usage = Command.Usage({
-    description: "verify a saved payment proof offline (no network)",
-    details: `
-      Checks the proof against the manifest, the manifest against the trust anchor (obtained out of band) and, with \`--status-chain\`, the proof's current status, at \`--at\` (default now). Reads only the given files; nothing is sent anywhere and no \`SVC_*\` variable is needed.
-
-      Prints \`RESULT: reason\` (\`--json\`: one object) where RESULT is one of INVALID, EXPIRED, VALID_AT_ISSUANCE (no status chain given), STATUS_UNKNOWN, VALID_NOW, REVOKED. Exit code 0 for \`VALID_NOW\` or \`VALID_AT_ISSUANCE\`, 1 otherwise.
-    `,
-    examples: [
-      ["Valid now?", "$0 proof verify --proof proof.json --manifest manifest.json --trust-anchor trust-anchor.json --status-chain status-chain.jsonl"],
-      ["Valid when issued?", "$0 proof verify --proof proof.json --manifest manifest.json --trust-anchor trust-anchor.json"],
-    ],
+/** Runs `ProofVerifyCommand` as parsed into `command`; returns the exit code. */
+export async function runProofVerify(command: ProofVerifyCommand): Promise<number> {
+  const { stdout } = command.context;
+  const at = command.at === undefined ? undefined : parseInstant(command.at);
+  const { result, reason } = await verifyProofFiles({
+    proof: resolve(command.proof),
+    manifest: resolve(command.manifest),
+    trustAnchor: resolve(command.trustAnchor),
+    statusChain: command.statusChain === undefined ? undefined : resolve(command.statusChain),
+    at,
   });
-
-  proof = Option.String("--proof", { required: true, description: "the proof file (proof.json)" });
-
-  manifest = Option.String("--manifest", { required: true, description: "the issuer key manifest (manifest.json)" });
-
-  trustAnchor = Option.String("--trust-anchor", { required: true, description: "the issuer's trust anchor, obtained out of band" });
-
-  statusChain = Option.String("--status-chain", {
-    description: "the proof's status chain (status-chain.jsonl); without it only validity at issuance is checked",
-  });
-
-  at = Option.String("--at", { description: "when to evaluate, RFC 3339 (e.g. 2030-06-01T00:00:00Z); default now" });
-
-  json = Option.Boolean("--json", false, { description: "print one JSON object instead of text" });
-
-  override async execute(): Promise<number> {
-    const { stdout } = this.context;
-    const at = this.at === undefined ? undefined : parseInstant(this.at);
-    const { result, reason } = await verifyProofFiles({
-      proof: resolve(this.proof),
-      manifest: resolve(this.manifest),
-      trustAnchor: resolve(this.trustAnchor),
-      statusChain: this.statusChain === undefined ? undefined : resolve(this.statusChain),
-      at,
-    });
-    if (this.json) writeJsonLine(stdout, { result, reason });
-    else writeLine(stdout, `${result}: ${reason}`);
-    return proofResultExitCode(result);
-  }
+  if (command.json) writeJsonLine(stdout, { result, reason });
+  else writeLine(stdout, `${result}: ${reason}`);
+  return proofResultExitCode(result);
 }
 
 function parseInstant(value: string): Date {
