@@ -8,7 +8,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type pg from "pg";
-import { Command, Option, UsageError } from "./clipanion.js";
+import { UsageError } from "./clipanion.js";
 
 import type { Environment } from "../config/index.js";
 import { readConfigToml } from "../config/loadConfig.js";
@@ -72,67 +72,4 @@ export async function runBackup(parameters: RunBackupParameters): Promise<number
 function summary(backup: StateBackup): string {
   const chain = backup.chain === null ? "no chain recorded" : `chain ${backup.chain.chainId}, genesis ${backup.chain.genesisHash}`;
   return `${backup.challenges.length} challenges, ${backup.journal.length} journal records, ${backup.history.length} history records (${chain})`;
-}
-
-/** The `export` command. */
-export class ExportCommand extends Command {
-  static override paths = [["export"]];
-
-  static override usage = Command.Usage({
-    description: "write a backup of the facilitator's state (journal, challenges, history, chain identity)",
-    details: `
-      Reads the state the configuration names, the \`settlement.journal\` file (and \`PAYMENT_HISTORY_PATH\` when set) or the \`[storage]\` database, without writing to it: it may run beside a daemon. Writes JSON lines to \`--out\` (created with mode 0600; an existing file is refused) or to standard output; the summary goes to standard error. \`import\` restores the backup into either storage.
-
-      Exits 0 when written, 1 on a problem, 2 for usage mistakes.
-    `,
-    examples: [["Back up a daemon's state", "$0 export --config facilitator.toml --out backup.jsonl"]],
-  });
-
-  config = Option.String("--config", { required: true, description: "path of the facilitator TOML configuration file" });
-
-  out = Option.String("--out", { description: "the backup file to create (default: standard output)" });
-
-  override async execute(): Promise<number> {
-    if (this.config.trim() === "") throw new UsageError("--config needs the path of a TOML file");
-    return runBackup({
-      direction: "export",
-      configPath: this.config,
-      file: this.out,
-      env: this.context.env,
-      write: (text) => this.context.stdout.write(text),
-      writeError: (text) => this.context.stderr.write(text),
-    });
-  }
-}
-
-/** The `import` command. */
-export class ImportCommand extends Command {
-  static override paths = [["import"]];
-
-  static override usage = Command.Usage({
-    description: "restore a backup written by export into an empty state",
-    details: `
-      Writes the backup into the state the configuration names: a \`settlement.journal\` file that does not exist yet (under its lock; history into \`PAYMENT_HISTORY_PATH\`, required when the backup holds history), or an empty, migrated \`[storage]\` database in one transaction. A state that holds anything is refused and left as it was. The chain identity comes with the backup, so the daemon started next refuses another chain.
-
-      Exits 0 when restored, 1 on a problem, 2 for usage mistakes.
-    `,
-    examples: [["Restore onto a new database", "$0 import --config facilitator.toml --in backup.jsonl"]],
-  });
-
-  config = Option.String("--config", { required: true, description: "path of the facilitator TOML configuration file" });
-
-  in = Option.String("--in", { required: true, description: "the backup file written by export" });
-
-  override async execute(): Promise<number> {
-    if (this.config.trim() === "") throw new UsageError("--config needs the path of a TOML file");
-    if (this.in.trim() === "") throw new UsageError("--in needs the path of a backup file");
-    return runBackup({
-      direction: "import",
-      configPath: this.config,
-      file: this.in,
-      env: this.context.env,
-      write: (text) => this.context.stdout.write(text),
-      writeError: (text) => this.context.stderr.write(text),
-    });
-  }
 }

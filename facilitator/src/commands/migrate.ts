@@ -5,7 +5,6 @@
  * is needed to migrate. Exit codes: 0 current (now or already), 1 a problem, 2 usage.
  */
 import { dirname, resolve } from "node:path";
-import { Command, Option, UsageError } from "./clipanion.js";
 
 import type { Environment } from "../config/index.js";
 import { readConfigToml } from "../config/loadConfig.js";
@@ -56,32 +55,5 @@ export async function runMigrate({ configPath, env, write, writeError }: RunMigr
     return fail(`migration failed: ${describeError(error)}`);
   } finally {
     await pool.end();
-  }
-}
-
-/** The `migrate` command. */
-export class MigrateCommand extends Command {
-  static override paths = [["migrate"]];
-
-  static override usage = Command.Usage({
-    description: "bring the [storage] PostgreSQL database's schema to this facilitator's version",
-    details: `
-      Reads \`[storage]\` from the configuration file and the password from \`SVC_STORAGE_PASSWORD\`, then applies the numbered migrations the database lacks, each once and in its own transaction. Safe to run again and from several machines at once. \`check\` reports the schema version; \`start\` refuses a database that is not current.
-
-      Exits 0 when the schema is current, 1 on a problem (no \`[storage]\`, database unreachable, a migration failing), 2 for usage mistakes.
-    `,
-    examples: [["Migrate before starting the instances", "$0 migrate --config facilitator.toml"]],
-  });
-
-  config = Option.String("--config", { required: true, description: "path of the facilitator TOML configuration file" });
-
-  override async execute(): Promise<number> {
-    if (this.config.trim() === "") throw new UsageError("--config needs the path of a TOML file");
-    return runMigrate({
-      configPath: this.config,
-      env: this.context.env,
-      write: (text) => this.context.stdout.write(text),
-      writeError: (text) => this.context.stderr.write(text),
-    });
   }
 }

@@ -6,18 +6,18 @@
 import { readFileSync } from "node:fs";
 import { Builtins, Cli, UsageError, type BaseContext, type Command } from "./clipanion.js";
 
-import { ExportCommand, ImportCommand } from "./backup.js";
-import { CheckCommand } from "./check.js";
-import { describeError } from "./describeError.js";
-import { MigrateCommand } from "./migrate.js";
-import { redactOutput } from "./redactOutput.js";
-import { HistoryKeysInitCommand } from "./history/historyKeys/init.js";
-import { HistoryKeysRevokeCommand } from "./history/historyKeys/revoke.js";
-import { HistoryKeysRotateCommand } from "./history/historyKeys/rotate.js";
-import { StartCommand } from "./start.js";
-import { StatusCommand } from "./status.js";
-import { WithdrawalWitnessCommand } from "./withdrawalWitness.js";
-import { VerifyProofCommand } from "./history/verifyProof.js";
+// Only the command definitions: each loads its implementation when it runs, so help and usage stay quick.
+import { CheckCommand } from "./checkCommand.js";
+import { ExportCommand } from "./exportCommand.js";
+import { HistoryKeysInitCommand } from "./history/historyKeys/initCommand.js";
+import { HistoryKeysRevokeCommand } from "./history/historyKeys/revokeCommand.js";
+import { HistoryKeysRotateCommand } from "./history/historyKeys/rotateCommand.js";
+import { VerifyProofCommand } from "./history/verifyProofCommand.js";
+import { ImportCommand } from "./importCommand.js";
+import { MigrateCommand } from "./migrateCommand.js";
+import { StartCommand } from "./startCommand.js";
+import { StatusCommand } from "./statusCommand.js";
+import { WithdrawalWitnessCommand } from "./withdrawalWitnessCommand.js";
 
 /** Exit code for a usage mistake (unknown command, missing or malformed option). */
 export const EXIT_USAGE = 2;
@@ -93,7 +93,9 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
       return EXIT_USAGE;
     }
     // clipanion would print the message and stack of an unexpected error; a library message can quote a URL
-    // with its API key, so only the redacted first line is shown.
+    // with its API key, so only the redacted first line is shown. Loaded here: `describeError` knows the
+    // scheme's error classes, which help and usage have no need of.
+    const [{ describeError }, { redactOutput }] = await Promise.all([import("./describeError.js"), import("./redactOutput.js")]);
     context.stderr.write(`${redactOutput(`svc-facilitator: unexpected error: ${describeError(error)}`, context.env)}\n`);
     return 1;
   }

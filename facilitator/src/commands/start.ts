@@ -4,12 +4,10 @@
  * the process lifecycle: a one-line reason on stderr and exit 1 when startup fails, and on a signal a
  * graceful stop (bounded by `daemon.shutdown_grace_ms`) and exit 0.
  */
-import { Command, Option, UsageError } from "./clipanion.js";
-
 import type { Environment } from "../config/index.js";
 import { startDaemon, type RunningDaemon, type StartDaemonOptions } from "../daemon/startDaemon.js";
 import { historySecretValues } from "../history/parseHistoryEnvironment.js";
-import { createLogger, LOG_LEVELS, type LogLevel } from "../log/createLogger.js";
+import { createLogger, type LogLevel } from "../log/createLogger.js";
 import { describeError } from "./describeError.js";
 import { describeStartFailure, formatStartFailure } from "./describeStartFailure.js";
 import { redactOutput, SECRET_VARIABLES } from "./redactOutput.js";
@@ -97,51 +95,4 @@ function waitForSignal(signals: readonly NodeJS.Signals[]): { received: Promise<
       for (const signal of signals) process.off(signal, onSignal);
     },
   };
-}
-
-/** The `start` command: runs the daemon in the foreground until SIGTERM or SIGINT. */
-export class StartCommand extends Command {
-  static override paths = [["start"]];
-
-  static override usage = Command.Usage({
-    description: "run the facilitator daemon in the foreground",
-    details: `
-      Loads the configuration file and the secrets from the environment, applies the startup rules, restores pending work from \`settlement.journal\` (or, with \`[storage]\`, the database) and serves the payment API. Logs one JSON line per event on stdout; the \`started\` event (with \`listen\` and \`chain_id\`) marks readiness.
-
-      SIGTERM or SIGINT stops accepting requests and waits up to \`daemon.shutdown_grace_ms\` for work in flight, then exits 0. When startup fails, a \`start_failed\` event (\`error\`, \`cause\`, and the redacted \`url\` and \`errno\` such as EADDRINUSE when known) goes to stdout, one line naming the problem to stderr, and the exit code is 1. \`--log-level\` sets the lowest level logged (default \`daemon.log_level\`); \`--pretty\` prints readable lines instead of JSON, the default on a terminal. Run \`check\` first to see every problem at once.
-    `,
-    examples: [["Start against the local stack", "$0 start --config .stack/facilitator.toml"]],
-  });
-
-  config = Option.String("--config", {
-    required: true,
-    description: "path of the facilitator TOML configuration file",
-  });
-
-  logLevel = Option.String("--log-level", {
-    description: `lowest level logged: ${LOG_LEVELS.join(", ")} (default: daemon.log_level, else info)`,
-  });
-
-  pretty = Option.Boolean("--pretty", {
-    description: "human-readable log lines instead of JSON (the default when stdout is a terminal; --no-pretty forces JSON)",
-  });
-
-  override async execute(): Promise<number> {
-    if (this.config.trim() === "") throw new UsageError("--config needs the path of a TOML file");
-    const logLevel = this.logLevel;
-    if (logLevel !== undefined && !isLogLevel(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}`);
-    const stdout = this.context.stdout as NodeJS.WritableStream & { isTTY?: boolean };
-    return runStart({
-      configPath: this.config,
-      env: this.context.env,
-      write: (line) => this.context.stdout.write(line),
-      writeError: (text) => this.context.stderr.write(text),
-      logLevel,
-      pretty: this.pretty ?? stdout.isTTY === true,
-    });
-  }
-}
-
-function isLogLevel(value: string): value is LogLevel {
-  return (LOG_LEVELS as readonly string[]).includes(value);
 }

@@ -9,9 +9,7 @@ import { parseConfig } from "../config/parseConfig.js";
 import type { Environment } from "../config/parseSecrets.js";
 import { fetchDaemonStatus, type DaemonStatus } from "../operator/fetchDaemonStatus.js";
 import { daemonUrl } from "./daemonUrl.js";
-
-/** Failed entries and late burns listed by default. */
-export const DEFAULT_STATUS_LIMIT = 20;
+import { DEFAULT_STATUS_LIMIT } from "./statusCommand.js";
 
 /** How long each status request waits. */
 export const STATUS_TIMEOUT_MS = 10_000;

@@ -16,9 +16,6 @@ import { statusReader, type StatusTarget } from "./statusReader.js";
 /** Cursor home, then clear the screen: the next frame is drawn where the last one was. */
 export const CLEAR_SCREEN = "\u001b[H\u001b[2J";
 
-/** Seconds between two reads unless `--interval` says otherwise. */
-export const DEFAULT_WATCH_INTERVAL_SECONDS = 2;
-
 /** Parameters of {@link watchStatus}. */
 export type WatchStatusParameters = StatusTarget & {
   format?: "text" | "json" | undefined;

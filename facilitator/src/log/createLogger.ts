@@ -4,13 +4,10 @@
  * admin token or a signature.
  */
 import { formatPretty } from "./formatPretty.js";
+import { LOG_LEVELS, type LogLevel } from "./logLevels.js";
 import { redact, redactionSecrets } from "./redact.js";
 
-/** The severities, lowest first; a logger writes its level and those after it. */
-export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
-
-/** Severity of a log event. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel } from "./logLevels.js";
 
 /** Fields of one event; values must be JSON-serialisable (bigints are written as decimal strings). */
 export type LogFields = Record<string, unknown>;

@@ -16,8 +16,7 @@ export type NamedKey = { keyId: string; privateKey: KeyObject };
 /** A fresh issuer setup: the offline root key, the first issuer key, the signed manifest and the trust anchor. */
 export type IssuerKeySet = { root: NamedKey; issuer: NamedKey; manifest: IssuerManifest; trustAnchor: TrustAnchor };
 
-/** The issuer name `history-keys init` uses unless told otherwise. */
-export const DEFAULT_ISSUER_ID = "svc-zerc20-facilitator";
+export { DEFAULT_ISSUER_ID } from "./defaultIssuerId.js";
 
 /**
  * Generates an Ed25519 key and names it `<prefix>-<first 8 hex digits of SHA-256(public key)>`: the id is
