@@ -11,8 +11,11 @@ node_modules/.svc-installed: package-lock.json
 
 install: node_modules/.svc-installed
 
+# After compiling, both CLIs render their help pages once (dist/helpPages.json), so `--help` starts quickly.
 build: install
 	$(NODE_BIN)/tsc -b
+	@node agent/dist/commands/writeHelpPages.js >/dev/null
+	@node facilitator/dist/commands/writeHelpPages.js >/dev/null
 
 typecheck: build
 	npm run typecheck --silent

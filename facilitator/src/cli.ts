@@ -4,9 +4,9 @@
  * 0 ok, 1 problems or startup failure, 2 usage mistakes. Everything else lives in `commands/` so tests can
  * run the command line without starting a process.
  */
-import { Cli } from "./commands/clipanion.js";
+import { fileURLToPath } from "node:url";
 
-import { runCli } from "./commands/runCli.js";
+import { readHelpPage } from "@svc/scheme/cli-help";
 
 // A reader that goes away early (`check ... | head`) is not an error of ours: stop quietly instead of
 // crashing on EPIPE with a stack trace.
@@ -15,12 +15,23 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const code = await runCli(process.argv.slice(2), Cli.defaultContext);
+const code = await run(process.argv.slice(2));
 // Exit explicitly: after `start` has stopped, a stray timer or socket left by a library must not keep the
 // process alive past the shutdown the operator asked for. Pipes are asynchronous on some platforms, so both
 // streams are flushed first.
 await Promise.all([flush(process.stdout), flush(process.stderr)]);
 process.exit(code);
+
+/** A help page rendered at build time when there is one (clipanion and the commands stay unloaded), else the command line. */
+async function run(argv: string[]): Promise<number> {
+  const page = readHelpPage({ distDir: fileURLToPath(new URL(".", import.meta.url)), argv });
+  if (page !== undefined) {
+    process.stdout.write(page);
+    return 0;
+  }
+  const [{ Cli }, { runCli }] = await Promise.all([import("./commands/clipanion.js"), import("./commands/runCli.js")]);
+  return runCli(argv, Cli.defaultContext);
+}
 
 function flush(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => {

@@ -5,8 +5,8 @@ import { UsageError } from "./clipanion.js";
 import { parseUrlArgument } from "./parseUrlArgument.js";
 import type { TuiCommand } from "./tuiCommand.js";
 
-/** Runs `TuiCommand` as parsed into `command`; returns the exit code. */
-export async function runTuiCommand(command: TuiCommand): Promise<number> {
+/** Runs `TuiCommand` as parsed into `command`; returns the exit code. `beforeFirstRender` runs just before Ink draws. */
+export async function runTuiCommand(command: TuiCommand, hooks: { beforeFirstRender: () => void }): Promise<number> {
   const { stdin, stdout, env } = command.context;
   const url = command.url === undefined ? undefined : parseUrlArgument(command.url);
   const policy = loadPolicy(env);
@@ -16,5 +16,6 @@ export async function runTuiCommand(command: TuiCommand): Promise<number> {
   const { runTui } = await import("../ui/runTui.js");
   // https://no-color.org: any non-empty value turns colours off.
   const colors = (env.NO_COLOR ?? "") === "";
+  hooks.beforeFirstRender();
   return runTui({ policy, url, binaryName: BINARY_NAME, stdin, stdout, history, colors });
 }

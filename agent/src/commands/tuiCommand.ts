@@ -1,3 +1,4 @@
+import { drawStartupFrame } from "../ui/startupFrame.js";
 import { Command, Option } from "./clipanion.js";
 
 /** `tui [url]`: the interactive payer, and the supervisor of headless agents' approvals. */
@@ -22,8 +23,15 @@ export class TuiCommand extends Command {
   url = Option.String({ name: "url", required: false });
 
   override async execute(): Promise<number> {
-    // The implementation, and the cryptography and chain clients behind it, load only when this command runs.
-    const { runTuiCommand } = await import("./tui.js");
-    return runTuiCommand(this);
+    const { stdin, stdout, env } = this.context;
+    // https://no-color.org: any non-empty value turns colours off.
+    const eraseStartupFrame = drawStartupFrame({ stdin, stdout, colors: (env.NO_COLOR ?? "") === "" });
+    try {
+      // The implementation, and the cryptography and chain clients behind it, load only when this command runs.
+      const { runTuiCommand } = await import("./tui.js");
+      return await runTuiCommand(this, { beforeFirstRender: eraseStartupFrame });
+    } finally {
+      eraseStartupFrame();
+    }
   }
 }

@@ -7,6 +7,9 @@ export const REPO_ROOT: string = fileURLToPath(new URL("../../../", import.meta.
 /** The built agent CLI. */
 export const AGENT_CLI: string = fileURLToPath(new URL("../../../agent/dist/cli.js", import.meta.url));
 
+/** The built facilitator CLI. */
+export const FACILITATOR_CLI: string = fileURLToPath(new URL("../../../facilitator/dist/cli.js", import.meta.url));
+
 /** A built bench child program (`bench/dist/servers/<name>.js`). */
 export function benchProgram(name: "exactFacilitatorServer" | "exactProviderServer" | "bareKoaServer"): string {
   return fileURLToPath(new URL(`../servers/${name}.js`, import.meta.url));

@@ -18,6 +18,7 @@ import type { RealProofsResult } from "../measurements/realProofs.js";
 import type { RpcCallProfile, RpcRoundTripsResult } from "../measurements/rpcRoundTrips.js";
 import type { SettleFloorResult } from "../measurements/settleFloor.js";
 import type { SharedInstancesResult } from "../measurements/sharedInstances.js";
+import { coldStartMissedNotes, coldStartTableRows, coldStartVerdicts } from "../coldStart/renderColdStartRows.js";
 import { confirmationsTargetRow, renderConfirmationsSection } from "../confirmations/renderConfirmationsSection.js";
 import { largeHistoryMissedNote, largeHistoryVerdict, renderLargeHistorySection } from "../largeHistory/renderLargeHistorySection.js";
 import { privacyVerdict, renderPrivacySection } from "../privacy/renderPrivacySection.js";
@@ -217,6 +218,7 @@ export function renderReport(results: BenchResults): string {
     },
     // Found by its text in missedNotes, like the idle RSS row.
     largeHistoryVerdict(results.largeHistory),
+    ...coldStartVerdicts(agent),
     // Last: missedNotes finds the rows above by index.
     { ...confirmationsTargetRow(results.confirmations), met: undefined, informative: true },
   ];
@@ -487,8 +489,12 @@ export function renderReport(results: BenchResults): string {
           memory.extrapolated ? `${mib(memory.growthAtCapBytes)}, extrapolated from the live heap per challenge (see note)` : mib(memory.growthAtCapBytes),
         ],
         ["`node -e 0` (process start baseline), ms", mp(agent.nodeBaselineMs)],
+        ...coldStartTableRows(agent),
         ["agent CLI cold start: `quote <url> --json` against the demo provider, ms", agent.quoteColdStartMs ? mp(agent.quoteColdStartMs) : "not measured"],
-        ["agent TUI first render (`tui` in a pty, spawn to first frame), ms", agent.tuiFirstFrameMs ? mp(agent.tuiFirstFrameMs) : "not measured"],
+        [
+          "agent TUI first frame (`tui` in a pty, spawn to the startup frame drawn before Ink), ms",
+          agent.tuiFirstFrameMs ? mp(agent.tuiFirstFrameMs) : "not measured",
+        ],
       ],
     ),
     "",
@@ -724,6 +730,7 @@ function missedNotes(results: BenchResults, verdicts: readonly Verdict[]): strin
     );
   }
   if (missed.has(largeHistoryVerdict(results.largeHistory).target)) notes.push(largeHistoryMissedNote(results.largeHistory));
+  notes.push(...coldStartMissedNotes(results.agent, missed));
   if (notes.length === 0) notes.push("- None: every target was met in this run.");
   return notes;
 }
