@@ -21,6 +21,8 @@ export type BenchConfig = {
   koaSeconds: number;
   /** Concurrent paid requests (one relayer key). `BENCH_CONCURRENT` */
   concurrent: number;
+  /** Burst pairs (ours, then exact) of the concurrent settles, for a median and a spread. `BENCH_CONCURRENT_BURSTS` */
+  concurrentBursts: number;
   /** Payments timed from accepted to finalized. `BENCH_FINALIZE_RUNS` */
   finalizeRuns: number;
   /** Accepted payments pending when mints per minute are measured. `BENCH_PENDING` */
@@ -42,6 +44,7 @@ export const DEFAULT_BENCH_CONFIG: BenchConfig = {
   agentRuns: 5,
   koaSeconds: 3,
   concurrent: 50,
+  concurrentBursts: 3,
   finalizeRuns: 5,
   pending: 100,
   openChallenges: 0,
@@ -57,6 +60,7 @@ const VARIABLES: Record<keyof BenchConfig, string> = {
   agentRuns: "BENCH_AGENT_RUNS",
   koaSeconds: "BENCH_KOA_SECONDS",
   concurrent: "BENCH_CONCURRENT",
+  concurrentBursts: "BENCH_CONCURRENT_BURSTS",
   finalizeRuns: "BENCH_FINALIZE_RUNS",
   pending: "BENCH_PENDING",
   openChallenges: "BENCH_OPEN_CHALLENGES",

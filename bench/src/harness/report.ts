@@ -145,13 +145,15 @@ export function renderReport(results: BenchResults): string {
   const cpuExact = paid.cpuMs.exact.facilitator.median;
   const permitSettleTrips = rpc.paths.permit.settle.roundTrips.median;
   const selfSettleTrips = rpc.paths["self-transfer"].settle.roundTrips.median;
-  const concurrentRatio = concurrent.permit.completedPerSec / concurrent.exact.completedPerSec;
+  const concurrentRatio = concurrent.ratio.median;
+  const burstSum = (runs: readonly { errors: string[]; nonceCollisions: number }[], of: "errors" | "nonceCollisions") =>
+    runs.reduce((sum, run) => sum + (of === "errors" ? run.errors.length : run.nonceCollisions), 0);
+  const burstErrors = burstSum(concurrent.bursts.permit, "errors");
+  const burstCollisions = burstSum(concurrent.bursts.permit, "nonceCollisions");
+  const challengeMainMs = challenge.bursts[0]?.mainThreadCpuMs ?? Number.NaN;
   const settleRatio = settleFloor.settleMs.median / settleFloor.floorViaProxyMs.median;
   const koaAt = (connections: number) => challenge.koa.find((run) => run.load.connections === connections);
   const burstAt = (connections: number) => challenge.bursts.find((burst) => burst.load.connections === connections);
-  const burstRatios = CHALLENGE_CONNECTIONS.map(
-    (connections) => (burstAt(connections)?.load.okPerSec ?? Number.NaN) / (koaAt(connections)?.load.okPerSec ?? Number.NaN),
-  );
   const derivationMs = challenge.derivationCpuMs.median;
   const memoryLimit = 20 * 2 ** 20;
 
@@ -173,14 +175,14 @@ export function renderReport(results: BenchResults): string {
       met: concurrent.permit.prepareMs <= 5_000,
     },
     {
-      target: "paid request ≤ 1.0x exact (median, same run)",
+      target: "paid request: permit ≤ 1.1x exact (moonshot 1.0x), self-transfer ≤ 1.0x (medians, same run)",
       measured: `permit ${ratio(paid.latencyMs.permit.median, exactQuiet)}, self-transfer ${ratio(paid.latencyMs["self-transfer"].median, exactQuiet)} of exact run alone; ${ratio(paid.latencyMs.permit.median, exactMixed)} and ${ratio(paid.latencyMs["self-transfer"].median, exactMixed)} of exact interleaved with ours`,
-      met: paid.latencyMs.permit.median <= exactQuiet && paid.latencyMs["self-transfer"].median <= exactQuiet,
+      met: paid.latencyMs.permit.median <= 1.1 * exactQuiet && paid.latencyMs["self-transfer"].median <= exactQuiet,
     },
     {
-      target: "facilitator CPU per permit paid request, request path ≤ 0.7x exact",
+      target: "facilitator CPU per permit paid request, request path ≤ 1.0x exact",
       measured: `request path: permit ${ratio(paid.cpuMs.permit.facilitator.median, cpuExact)}, self-transfer ${ratio(paid.cpuMs["self-transfer"].facilitator.median, cpuExact)}; with the burn-address derivation each offer needs (${num(derivationMs)} ms CPU): ${ratio(paid.cpuMs.permit.facilitator.median + derivationMs, cpuExact)} and ${ratio(paid.cpuMs["self-transfer"].facilitator.median + derivationMs, cpuExact)}`,
-      met: paid.cpuMs.permit.facilitator.median <= 0.7 * cpuExact,
+      met: paid.cpuMs.permit.facilitator.median <= cpuExact,
     },
     {
       target: "RPC round trips per permit settle ≤ 4",
@@ -189,19 +191,19 @@ export function renderReport(results: BenchResults): string {
     },
     { target: "RPC round trips per self-transfer settle ≤ 2", measured: num(selfSettleTrips), met: selfSettleTrips <= 2 },
     {
-      target: "50 concurrent permit settles ≥ 1.2x exact completed per second, 0 errors, 0 nonce collisions",
-      measured: `${ratio(concurrent.permit.completedPerSec, concurrent.exact.completedPerSec)} (${num(concurrent.permit.completedPerSec)} vs ${num(concurrent.exact.completedPerSec)} /s); errors ${concurrent.permit.errors.length} / ${concurrent.exact.errors.length}; collisions ${concurrent.permit.nonceCollisions} / ${concurrent.exact.nonceCollisions}`,
-      met: concurrentRatio >= 1.2 && concurrent.permit.errors.length === 0 && concurrent.permit.nonceCollisions === 0,
+      target: `${concurrent.permit.count} concurrent permit settles ≥ 1.3x exact completed per second (median of ${concurrent.bursts.permit.length} burst pairs), 0 errors, 0 nonce collisions`,
+      measured: `${num(concurrentRatio)}x (pairs ${num(concurrent.ratio.min)}x to ${num(concurrent.ratio.max)}x; median pair ${num(concurrent.permit.completedPerSec)} vs ${num(concurrent.exact.completedPerSec)} /s); errors ${burstErrors} / ${burstSum(concurrent.bursts.exact, "errors")}; collisions ${burstCollisions} / ${burstSum(concurrent.bursts.exact, "nonceCollisions")} over all bursts`,
+      met: concurrentRatio >= 1.3 && burstErrors === 0 && burstCollisions === 0,
     },
     {
-      target: "self-transfer settle ≤ 1.2x the raw RPC floor",
+      target: "self-transfer settle ≤ 1.3x the raw RPC floor",
       measured: ratio(settleFloor.settleMs.median, settleFloor.floorViaProxyMs.median),
-      met: settleRatio <= 1.2,
+      met: settleRatio <= 1.3,
     },
     {
-      target: "`/challenge` ≥ 0.7x bare Koa",
-      measured: `burst from the stock: ${CHALLENGE_CONNECTIONS.map((connections) => `c=${connections} ${ratio(burstAt(connections)?.load.okPerSec ?? Number.NaN, koaAt(connections)?.load.okPerSec ?? Number.NaN)}`).join(", ")}; sustained ${num(challenge.sustainedPerSec)} /s = ${ratio(challenge.sustainedPerSec, koaAt(16)?.load.okPerSec ?? Number.NaN)} of Koa at 16 connections`,
-      met: burstRatios.every((value) => value >= 0.7) && challenge.sustainedPerSec >= 0.7 * (koaAt(16)?.load.okPerSec ?? Number.POSITIVE_INFINITY),
+      target: "`/challenge` main-thread CPU ≤ 0.5 ms per request (from the stock)",
+      measured: `${num(challengeMainMs)} ms (bare Koa route: ${num(challenge.koa[0]?.cpuPerRequestMs ?? Number.NaN)} ms of CPU); throughput from the stock: ${CHALLENGE_CONNECTIONS.map((connections) => `c=${connections} ${ratio(burstAt(connections)?.load.okPerSec ?? Number.NaN, koaAt(connections)?.load.okPerSec ?? Number.NaN)}`).join(", ")}; sustained ${num(challenge.sustainedPerSec)} /s = ${ratio(challenge.sustainedPerSec, koaAt(16)?.load.okPerSec ?? Number.NaN)} of Koa at 16 connections`,
+      met: challengeMainMs <= 0.5,
     },
     {
       target: "RSS growth < 20 MB at 1000 open challenges",
@@ -668,7 +670,7 @@ function missedNotes(results: BenchResults, verdicts: readonly Verdict[]): strin
       `- **Facilitator CPU per paid request.** Request path: permit ${num(paid.cpuMs.permit.facilitator.median)} ms, self-transfer ${num(paid.cpuMs["self-transfer"].facilitator.median)} ms, exact ${num(paid.cpuMs.exact.facilitator.median)} ms. ` +
         `In the profiles secp256k1 public-key recovery (\`@noble/curves\`) takes ${num(noble("permit"))} ms of a permit /verify + /settle against ${num(noble("exact"))} ms for exact: a permit payment carries two signatures (Permit and BurnAuthorization), both recovered once in /verify and reused by /settle, plus the relay's own signature; keccak (\`@noble/hashes\`, typed-data hashing), viem, JSON and GC follow. ` +
         `Off the request path, every offer costs one burn-address derivation, ${num(derivationMs)} ms of worker CPU, ${ratio(derivationMs, paid.cpuMs.exact.facilitator.median)} the exact facilitator's whole cost per payment, and the second phase (mint + fee transfer) ${num(results.finalize.facilitatorCpuPerMintMs)} ms more. ` +
-        `Signature recovery is no longer what separates the two (it is recovered once per payment now); the rest is per-request work exact does not have: the body parsed and its payment identity digested in both /verify and /settle, the fsynced journal records of a permit settle (intent, relay, accepted), the JSON log lines, readiness and rate-limit bookkeeping. What would close it: one parse and digest per payment shared by /verify and /settle (as the signer recovery is), the intent and relay records written as one fsync, and a profile-guided pass over the rest. Self-transfer's request path meets 0.7x.`,
+        `Signature recovery is no longer what separates the two (it is recovered once per payment now); the rest is per-request work exact does not have: the body parsed and its payment identity digested in both /verify and /settle, the fsynced journal records of a permit settle (intent, relay, accepted), the JSON log lines, readiness and rate-limit bookkeeping. What would close it: one parse and digest per payment shared by /verify and /settle (as the signer recovery is), the intent and relay records written as one fsync, and a profile-guided pass over the rest.`,
     );
   }
   if (isMissed(5)) {
@@ -686,7 +688,7 @@ function missedNotes(results: BenchResults, verdicts: readonly Verdict[]): strin
     const busy = (run: typeof concurrent.permit) => ((run.cpuPerRequestMs.facilitator ?? Number.NaN) * run.completedPerSec) / 1000;
     const oursBusy = busy(concurrent.permit);
     notes.push(
-      `- **Concurrent settles.** ${num(concurrent.permit.completedPerSec)} vs ${num(concurrent.exact.completedPerSec)} completed per second, no errors and no nonce collisions on either side. ` +
+      `- **Concurrent settles.** Median pair ${num(concurrent.permit.completedPerSec)} vs ${num(concurrent.exact.completedPerSec)} completed per second (ratio ${num(concurrent.ratio.median)}x, pairs from ${num(concurrent.ratio.min)}x to ${num(concurrent.ratio.max)}x). ` +
         `During the bursts the facilitators used ${num(concurrent.permit.cpuPerRequestMs.facilitator ?? Number.NaN)} (ours) and ${num(concurrent.exact.cpuPerRequestMs.facilitator ?? Number.NaN)} (exact) ms of CPU per settled request, i.e. ${num(oursBusy)} and ${num(busy(concurrent.exact))} of a core: the single-threaded facilitator is the bottleneck on both sides (anvil takes a transaction in a few milliseconds here), so settles per second track facilitator CPU per settle.` +
         (oursBusy < 0.95
           ? " Ours also waits on what it serialises per settle: the broadcast (only the nonce needs the queue; signing happens outside it) and two fsynced journal records (intent, relay) before the send."
@@ -696,11 +698,11 @@ function missedNotes(results: BenchResults, verdicts: readonly Verdict[]): strin
   }
   if (isMissed(8)) {
     const selfProfile = rpc.paths["self-transfer"].cpuProfile;
-    const budget = settleFloor.floorViaProxyMs.median * 0.2;
+    const budget = settleFloor.floorViaProxyMs.median * 0.3;
     notes.push(
       `- **Settle vs raw RPC floor.** ${num(settleFloor.settleMs.median)} ms against a floor of ${num(settleFloor.floorViaProxyMs.median)} ms (two loopback round trips): ${num(settleFloor.settleMs.median - settleFloor.floorViaProxyMs.median)} ms over it. ` +
         `Of that, the HTTP request into the facilitator is about ${num(settleFloor.healthzMs.median)} ms (a trivial route, \`/healthz\`), the fsynced journal append the spec requires before answering ${num(settleFloor.fsyncMs.median)} ms, and the rest request handling: per /verify + /settle pair the profile samples ${num(selfProfile.totalMs / config.rpcRuns)} ms of JavaScript and GC, led by ${topPackages(selfProfile, config.rpcRuns, 4)} (Node's HTTP server and the fetch client viem uses for RPC). ` +
-        `A 1.2x bound leaves ${num(budget)} ms for everything the service adds to the floor, about what the bare HTTP hop alone costs on this machine. What would close it: shaving the per-request handling (the log line, body parsing and validation) narrows the gap but cannot meet 1.2x on loopback; against a remote RPC, where one round trip takes tens of milliseconds, the same few milliseconds fit inside 1.2x.`,
+        `A 1.3x bound leaves ${num(budget)} ms for everything the service adds to the floor, about what the bare HTTP hop alone costs on this machine. What would close it: shaving the per-request handling (the log line, body parsing and validation) narrows the gap but cannot meet 1.3x on loopback; against a remote RPC, where one round trip takes tens of milliseconds, the same few milliseconds fit inside 1.3x.`,
     );
   }
   if (isMissed(9)) {
@@ -709,7 +711,7 @@ function missedNotes(results: BenchResults, verdicts: readonly Verdict[]): strin
       `- **\`/challenge\` vs bare Koa.** From a full stock, one challenge costs the facilitator ${num(burst?.requestCpuMs ?? Number.NaN)} ms of CPU (${num(burst?.mainThreadCpuMs ?? Number.NaN)} ms on the main thread, the rest on V8 and libuv helper threads) against ${num(challenge.koa[0]?.cpuPerRequestMs ?? Number.NaN)} ms for the bare route. ` +
         `The main-thread profile samples ${num(challenge.profile.totalMs / PROFILED_CHALLENGES)} ms of JavaScript and GC per challenge (${topPackages(challenge.profile, PROFILED_CHALLENGES, 5)}); the rest of the main thread's time is outside JavaScript (\`(program)\` in the profile: Node's native HTTP parsing and socket I/O, and waking the worker). ` +
         `Past the stock every challenge waits for a derivation: ${num(challenge.sustainedPerSec)} /s sustained, ${num(derivationMs)} ms of worker CPU each (about ${2 ** powBits(challenge.protocol)} permutations at ${num(inProcessDerivation(results).cost?.usPerPermutation ?? Number.NaN)} µs; at 64 connections ${challenge.bursts[2]?.load.non2xx ?? 0} of 64 requests waited 30 s and got 503). ` +
-        "What would close it: the sustained rate is the derivation rate of every worker (native Poseidon, one worker per core); for the burst, each offer is fsynced to the journal before it leaves (it must survive a restart) and its burn address leaves the persisted stock, so group commit under concurrency is the next step, then a cheaper per-request path (the JSON log line, body parsing, validation, rate limiting). A route that parses, validates, prices, records durably and logs an offer will not reach 0.7x of a route that returns a constant.",
+        "What would close it: the sustained rate is the derivation rate of every worker (native Poseidon, one worker per core); for the burst, each offer is fsynced to the journal before it leaves (it must survive a restart) and its burn address leaves the persisted stock, so group commit under concurrency is the next step, then a cheaper per-request path (the JSON log line, body parsing, validation, rate limiting).",
     );
   }
   if (isMissed(10)) {
