@@ -68,6 +68,7 @@ export { type Fee, FeeSchema } from "./wire/fee.js";
 export { type Network, NetworkSchema, parseNetwork, toNetwork } from "./wire/network.js";
 export {
   decodeOfferFee,
+  type EncodedOffer,
   encodeOfferFee,
   fromChallengeOffer,
   fromOfferRequirements,

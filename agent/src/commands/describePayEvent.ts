@@ -1,3 +1,5 @@
+import { toNetwork } from "@svc/scheme";
+
 import type { AmountFormat } from "../payment/amountFormat.js";
 import type { PayEvent } from "../payment/payEvent.js";
 
@@ -6,7 +8,7 @@ export function describePayEvent(event: PayEvent, binaryName: string, format: Am
   switch (event.type) {
     case "quoted": {
       const { offer } = event.quote;
-      return `offer: ${format(offer.amount)} to ${event.quote.url.host} on ${offer.network} (token ${offer.asset}), expires ${new Date(offer.extra.expiresAt * 1000).toISOString()}`;
+      return `offer: ${format(offer.amount)} to ${event.quote.url.host} on ${toNetwork(offer.chainId)} (token ${offer.asset}), expires ${new Date(offer.expiresAt * 1000).toISOString()}`;
     }
     case "reserved":
       return `payment ${event.id}: spend reserved`;

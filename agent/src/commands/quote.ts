@@ -1,3 +1,5 @@
+import { toNetwork } from "@svc/scheme";
+
 import { HostNotAllowedError } from "../http/errors.js";
 import { Ledger } from "../ledger/ledger.js";
 import { loadPolicy } from "../policy/loadPolicy.js";
@@ -48,20 +50,18 @@ export async function runQuote(command: QuoteCommand): Promise<number> {
   const format = amountFormat(token);
   const verdict = await quoteVerdict(quote, policy, new Ledger(policy.stateDir), format);
   if (command.json) {
-    writeJsonLine(stdout, { result: "offer", url: quote.url.href, offer, token: token ?? null, mode: policy.mode, policy: verdict });
+    writeJsonLine(stdout, { result: "offer", url: quote.url.href, offer: quote.requirements, token: token ?? null, mode: policy.mode, policy: verdict });
   } else {
-    const secondsLeft = Math.floor(offer.extra.expiresAt - Date.now() / 1000);
+    const secondsLeft = Math.floor(offer.expiresAt - Date.now() / 1000);
     const lines = [
       `offer for ${quote.url.href}`,
       `  amount   ${formatAmount(offer.amount, token)}`,
-      ...(offer.extra.fee === undefined
-        ? []
-        : [`  fee      ${formatAmount(offer.extra.fee.amount, token)} (${offer.extra.fee.bps} bps), included in the amount`]),
+      ...(offer.fee === undefined ? [] : [`  fee      ${formatAmount(offer.fee.amount, token)} (${offer.fee.bps} bps), included in the amount`]),
       `  token    ${offer.asset}`,
-      `  network  ${offer.network}`,
+      `  network  ${toNetwork(offer.chainId)}`,
       `  pay to   ${offer.payTo} (one-time burn address)`,
-      `  expires  ${new Date(offer.extra.expiresAt * 1000).toISOString()} (${secondsLeft > 0 ? `in ${secondsLeft} s` : "expired"})`,
-      `  paths    ${offer.extra.helper === undefined ? "self-transfer only" : "permit (gasless) or self-transfer"}`,
+      `  expires  ${new Date(offer.expiresAt * 1000).toISOString()} (${secondsLeft > 0 ? `in ${secondsLeft} s` : "expired"})`,
+      `  paths    ${offer.helper === undefined ? "self-transfer only" : "permit (gasless) or self-transfer"}`,
       `  mode     ${policy.mode} (SVC_MODE)`,
       `  spend    ${format(verdict.spent)} so far on this network and token${verdict.cap === undefined ? " (no SVC_MAX_TOTAL)" : ` of ${format(verdict.cap)} (SVC_MAX_TOTAL), remaining ${format(remainingUnder(verdict.cap, verdict.spent))}`}`,
       `  policy   ${verdict.kind === "declined" ? `declined (${verdict.reason}): ${verdict.message}` : verdict.needsApproval ? `allowed, needs human approval (above SVC_APPROVE_ABOVE ${format(policy.approveAbove ?? "0")})` : "allowed"}`,

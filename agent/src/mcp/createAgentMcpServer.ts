@@ -1,4 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { toNetwork } from "@svc/scheme";
 import { z } from "zod";
 
 import { listPendingApprovals } from "../approvals/listPendingApprovals.js";
@@ -78,10 +79,10 @@ export function createAgentMcpServer(policy: Policy): McpServer {
             result: "offer",
             url: result.quote.url.href,
             amount: format(offer.amount),
-            amountBaseUnits: offer.amount,
-            network: offer.network,
+            amountBaseUnits: offer.amount.toString(),
+            network: toNetwork(offer.chainId),
             asset: offer.asset,
-            expiresAt: new Date(offer.extra.expiresAt * 1000).toISOString(),
+            expiresAt: new Date(offer.expiresAt * 1000).toISOString(),
             allowed: verdict.kind === "allowed",
             reason: verdict.kind === "declined" ? verdict.reason : null,
             needsApproval: verdict.kind === "allowed" && verdict.needsApproval,

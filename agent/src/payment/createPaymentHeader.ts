@@ -30,7 +30,7 @@ export type CreatePaymentHeaderParameters = {
 export async function createPaymentHeader(parameters: CreatePaymentHeaderParameters): Promise<string> {
   const { quote, policy, clients } = parameters;
   const now = parameters.now ?? Date.now;
-  const { offer } = quote;
+  const { offer, requirements } = quote;
   const client = new x402Client();
   registerSvcZerc20Client(client, {
     ...clients,
@@ -38,10 +38,11 @@ export async function createPaymentHeader(parameters: CreatePaymentHeaderParamet
     now,
     onPhase: parameters.onPhase,
     // Waiting past the offer's expiry is pointless: a burn mined after it is refused on every path.
-    receiptTimeoutMs: Math.max(1_000, Math.min(DEFAULT_RECEIPT_TIMEOUT_MS, offer.extra.expiresAt * 1000 - now())),
-    allowedAssets: [{ network: offer.network, asset: offer.asset, maxAmountPerPayment: offer.amount }],
+    receiptTimeoutMs: Math.max(1_000, Math.min(DEFAULT_RECEIPT_TIMEOUT_MS, offer.expiresAt * 1000 - now())),
+    // Core's settings and its echo are x402 wire data: they take the requirements as the 402 listed them.
+    allowedAssets: [{ network: requirements.network, asset: requirements.asset, maxAmountPerPayment: requirements.amount }],
   });
-  const payment = await client.createPaymentPayload({ ...quote.paymentRequired, accepts: [offer] });
+  const payment = await client.createPaymentPayload({ ...quote.paymentRequired, accepts: [requirements] });
   // Checked against our wire schema before it is stored: what is stored is exactly what will be sent.
   const parsed = PaymentPayloadSchema.safeParse(payment);
   if (!parsed.success) throw new MalformedPayloadError({ detail: "the x402 client produced a payment our schema refuses" });

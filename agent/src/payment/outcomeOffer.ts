@@ -2,9 +2,9 @@ import type { Address, Network } from "@svc/scheme";
 
 import type { OutcomeOffer } from "./payOutcome.js";
 
-/** The network, token and amount of quoted requirements (a decimal-string amount) or a ledger entry, for an outcome. */
-export function outcomeOffer(source: { network: Network; asset: Address; amount: string | bigint }): OutcomeOffer {
-  return { network: source.network, asset: source.asset, amount: BigInt(source.amount) };
+/** The network, token and amount of a quote's offer or a ledger entry, for an outcome. */
+export function outcomeOffer(source: { network: Network; asset: Address; amount: bigint }): OutcomeOffer {
+  return { network: source.network, asset: source.asset, amount: source.amount };
 }
 
 /** The wire form of an outcome's offer in `--json` output and tool results: the amount as a decimal string. */

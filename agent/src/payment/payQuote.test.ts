@@ -3,10 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../approvals/approvalFiles.js";
 import { Ledger } from "../ledger/ledger.js";
 import { PayerKeyMissingError } from "../policy/errors.js";
-import { evaluateOffer } from "../policy/evaluateOffer.js";
 import type { Policy } from "../policy/policy.js";
-import { buildExtra, buildPaymentRequired, buildRequirements } from "@svc/scheme/testing";
+import { buildExtra, buildRequirements } from "@svc/scheme/testing";
 import { buildPolicy } from "../testing/buildPolicy.js";
+import { buildQuote } from "../testing/buildQuote.js";
 import { makeTempDir } from "../testing/tempDir.js";
 import type { PayEvent } from "./payEvent.js";
 import { payQuote } from "./payQuote.js";
@@ -26,13 +26,7 @@ function policy(overrides: Partial<Policy> = {}): Policy {
 }
 
 function quoteFor(p: Policy, amount = "1000"): Quote {
-  const offer = buildRequirements({ amount });
-  return {
-    url: new URL("http://127.0.0.1:4021/weather"),
-    paymentRequired: buildPaymentRequired({ accepts: [offer] }),
-    offer,
-    evaluation: evaluateOffer(p, offer, Date.now()),
-  };
+  return buildQuote(buildRequirements({ amount }), p);
 }
 
 describe("payQuote before signing", () => {
@@ -101,13 +95,8 @@ describe("payQuote approval", () => {
   ] as const)("in %s mode closes the question at the offer's last usable moment when that comes before the timeout", async (mode, margin) => {
     const p = policy({ approveAbove: "999", mode, approvalTimeoutMs: 120_000 });
     const expiresAt = Math.floor(Date.now() / 1000) + 90;
-    const offer = buildRequirements({ amount: "1000", extra: buildExtra({ expiresAt, deadline: expiresAt }) });
-    const quote: Quote = {
-      url: new URL("http://127.0.0.1:4021/weather"),
-      paymentRequired: buildPaymentRequired({ accepts: [offer] }),
-      offer,
-      evaluation: evaluateOffer(p, offer, Date.now()),
-    };
+    const requirements = buildRequirements({ amount: "1000", extra: buildExtra({ expiresAt, deadline: expiresAt }) });
+    const quote = buildQuote(requirements, p);
     const asked: ApprovalRequest[] = [];
     const outcome = await payQuote({
       quote,
@@ -122,9 +111,9 @@ describe("payQuote approval", () => {
     expect(outcome.kind === "approval-denied" ? outcome.message : "").toContain("no decision before the offer's last usable moment");
     const roomy = policy({ approveAbove: "999", mode, approvalTimeoutMs: 10_000 });
     const later: ApprovalRequest[] = [];
-    const fresh = { ...offer, extra: { ...offer.extra, challengeNonce: `0x${"44".repeat(32)}` as const } };
+    const fresh = { ...requirements, extra: { ...requirements.extra, challengeNonce: `0x${"44".repeat(32)}` as const } };
     await payQuote({
-      quote: { ...quote, offer: fresh, evaluation: evaluateOffer(roomy, fresh, Date.now()) },
+      quote: buildQuote(fresh, roomy),
       policy: roomy,
       ledger: new Ledger(dir.path),
       approve: async (request) => {

@@ -2,10 +2,10 @@ import {
   BurnBroadcastError,
   BurnRevertedError,
   BurnUnconfirmedError,
-  fromOfferRequirements,
   OfferExpiringError,
   type PayerClients,
   PermitUnavailableError,
+  toNetwork,
 } from "@svc/scheme";
 
 import type { ApprovalRequest } from "../approvals/approvalFiles.js";
@@ -57,19 +57,19 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
   const { quote, policy, ledger, onEvent } = parameters;
   const now = parameters.now ?? Date.now;
   const { offer } = quote;
-  const summary = outcomeOffer(offer);
+  const network = toNetwork(offer.chainId);
+  const summary = outcomeOffer({ network, asset: offer.asset, amount: offer.amount });
 
   const format = parameters.format ?? BASE_UNITS_FORMAT;
   const verdict = evaluateOffer(policy, offer, now(), format);
   if (verdict.kind === "declined") return { kind: "declined", reason: verdict.reason, message: verdict.message, offer: summary };
   const clients = parameters.clients ?? createPayerClients(policy);
 
-  // The requirements the policy judged, decoded once into the scheme's offer for the ledger.
-  const { asset, amount, payTo, challengeNonce, expiresAt } = fromOfferRequirements(offer);
+  const { asset, amount, payTo, challengeNonce, expiresAt } = offer;
   let reservation;
   try {
     reservation = await ledger.reserve(
-      { url: quote.url.href, mode: policy.mode, network: offer.network, asset, amount, payTo, challengeNonce, expiresAt, request: quote.request },
+      { url: quote.url.href, mode: policy.mode, network, asset, amount, payTo, challengeNonce, expiresAt, request: quote.request },
       policy.maxTotal,
     );
   } catch (error) {
@@ -81,7 +81,7 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
       kind: "declined",
       reason: "above_max_total",
       offer: summary,
-      message: `paying ${format(offer.amount)} would bring the spend on ${offer.network} ${offer.asset} to ${format(reservation.spentBefore + amount)}, above SVC_MAX_TOTAL (${format(reservation.cap)}); already spent or reserved: ${format(reservation.spentBefore)}`,
+      message: `paying ${format(amount)} would bring the spend on ${network} ${asset} to ${format(reservation.spentBefore + amount)}, above SVC_MAX_TOTAL (${format(reservation.cap)}); already spent or reserved: ${format(reservation.spentBefore)}`,
     };
   }
   const { entry } = reservation;

@@ -1,6 +1,8 @@
 import {
   decodePaymentRequiredHeader,
+  fromOfferRequirements,
   InvalidHeaderError,
+  type Offer,
   PAYMENT_REQUIRED_HEADER,
   type PaymentRequired,
   type PaymentRequirements,
@@ -17,8 +19,10 @@ export type Quote = {
   /** The URL that answered 402 (the last redirect hop); the payment goes here. */
   url: URL;
   paymentRequired: PaymentRequired;
-  /** The offer the agent would pay. */
-  offer: PaymentRequirements;
+  /** The requirements the agent would pay, exactly as the 402 listed them: the x402 client echoes these. */
+  requirements: PaymentRequirements;
+  /** The same offer decoded once, here at the agent's edge: what the policy, the ledger and the screens read. */
+  offer: Offer;
   /** The policy's verdict at quote time; paying re-evaluates it. */
   evaluation: OfferEvaluation;
   /** The method, headers and body the resource was asked with, when not a plain GET; the paid request repeats them. */
@@ -62,8 +66,8 @@ export async function fetchQuote(parameters: {
     if (error instanceof InvalidHeaderError) return { kind: "no-offer", url: response.url, message: error.message };
     throw error;
   }
-  const offers = selectSchemeRequirements(paymentRequired);
-  const evaluated = offers.map((offer) => ({ offer, evaluation: evaluateOffer(policy, offer, now()) }));
+  const offers = selectSchemeRequirements(paymentRequired).map((requirements) => ({ requirements, offer: fromOfferRequirements(requirements) }));
+  const evaluated = offers.map((candidate) => ({ ...candidate, evaluation: evaluateOffer(policy, candidate.offer, now()) }));
   const chosen = evaluated.find((candidate) => candidate.evaluation.kind === "allowed") ?? evaluated[0];
   if (chosen === undefined) return { kind: "no-offer", url: response.url, message: "the 402 offers no svc-zerc20 payment" };
   return { kind: "offer", quote: { url: response.url, paymentRequired, ...chosen, request } };

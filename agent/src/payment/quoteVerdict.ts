@@ -1,3 +1,5 @@
+import { toNetwork } from "@svc/scheme";
+
 import type { Ledger } from "../ledger/ledger.js";
 import { spentOn } from "../ledger/summarizeSpend.js";
 import { evaluateOffer, type OfferEvaluation } from "../policy/evaluateOffer.js";
@@ -13,21 +15,22 @@ export type QuoteVerdict = OfferEvaluation & { spent: string; cap: string | unde
  * re-checks under the ledger lock. Shown by `quote` and the TUI.
  */
 export async function quoteVerdict(quote: Quote, policy: Policy, ledger: Ledger, format: AmountFormat = BASE_UNITS_FORMAT): Promise<QuoteVerdict> {
-  const spent = spentOn(await ledger.entries(), quote.offer.network, quote.offer.asset);
+  const { offer } = quote;
+  const spent = spentOn(await ledger.entries(), toNetwork(offer.chainId), offer.asset);
   const cap = policy.maxTotal;
   const base = { spent: spent.toString(), cap };
-  if (quote.evaluation.kind === "allowed" && cap !== undefined && spent + BigInt(quote.offer.amount) > BigInt(cap)) {
+  if (quote.evaluation.kind === "allowed" && cap !== undefined && spent + offer.amount > BigInt(cap)) {
     return {
       ...base,
       kind: "declined",
       reason: "above_max_total",
-      message: `paying would bring the spend to ${format(spent + BigInt(quote.offer.amount))}, above SVC_MAX_TOTAL (${format(cap)})`,
+      message: `paying would bring the spend to ${format(spent + offer.amount)}, above SVC_MAX_TOTAL (${format(cap)})`,
     };
   }
   // Re-worded with the token's units; a per-offer refusal stays the one the quote found.
   const evaluation =
     quote.evaluation.kind === "declined" && quote.evaluation.reason === "above_max_per_payment"
-      ? evaluateOffer(policy, quote.offer, Date.now(), format)
+      ? evaluateOffer(policy, offer, Date.now(), format)
       : quote.evaluation;
   return { ...base, ...evaluation };
 }

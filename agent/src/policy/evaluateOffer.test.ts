@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 
+import { fromOfferRequirements } from "@svc/scheme";
 import { buildExtra, buildRequirements, TEST_EXPIRES_AT } from "@svc/scheme/testing";
 import { buildPolicy } from "../testing/buildPolicy.js";
 import { evaluateOffer } from "./evaluateOffer.js";
 
 const at = (secondsLeft: number) => (TEST_EXPIRES_AT - secondsLeft) * 1000;
-const offer = buildRequirements({ amount: "1000" });
+const offer = fromOfferRequirements(buildRequirements({ amount: "1000" }));
 
 describe("evaluateOffer", () => {
   it("allows an offer on the allowed network with no caps set", () => {
@@ -35,7 +36,7 @@ describe("evaluateOffer", () => {
   });
 
   it("declines an offer without a helper in permit mode, and pays it in self-transfer mode", () => {
-    const noHelper = buildRequirements({ amount: "1000", extra: buildExtra({ helper: undefined, deadline: undefined }) });
+    const noHelper = fromOfferRequirements(buildRequirements({ amount: "1000", extra: buildExtra({ helper: undefined, deadline: undefined }) }));
     expect(evaluateOffer(buildPolicy(), noHelper, at(120))).toMatchObject({ reason: "permit_unavailable" });
     expect(evaluateOffer(buildPolicy({ mode: "self-transfer" }), noHelper, at(120))).toMatchObject({ kind: "allowed" });
   });

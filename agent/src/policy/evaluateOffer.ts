@@ -1,4 +1,4 @@
-import type { PaymentRequirements } from "@svc/scheme";
+import { type Offer, toNetwork } from "@svc/scheme";
 
 import { type AmountFormat, BASE_UNITS_FORMAT } from "../payment/amountFormat.js";
 import type { DeclineReason } from "./declineReasons.js";
@@ -17,22 +17,23 @@ export type OfferEvaluation = { kind: "allowed"; needsApproval: boolean } | { ki
  * const verdict = evaluateOffer(policy, offer, Date.now());
  * if (verdict.kind === "declined") console.error(verdict.message);
  */
-export function evaluateOffer(policy: Policy, offer: PaymentRequirements, nowMs: number, format: AmountFormat = BASE_UNITS_FORMAT): OfferEvaluation {
-  const amount = BigInt(offer.amount);
-  if (offer.network !== policy.allowedNetwork) {
-    return declined("network_not_allowed", `the offer is on ${offer.network}; only ${policy.allowedNetwork} is allowed (SVC_ALLOWED_NETWORK)`);
+export function evaluateOffer(policy: Policy, offer: Offer, nowMs: number, format: AmountFormat = BASE_UNITS_FORMAT): OfferEvaluation {
+  const { amount } = offer;
+  const network = toNetwork(offer.chainId);
+  if (network !== policy.allowedNetwork) {
+    return declined("network_not_allowed", `the offer is on ${network}; only ${policy.allowedNetwork} is allowed (SVC_ALLOWED_NETWORK)`);
   }
   if (policy.allowedToken !== undefined && offer.asset.toLowerCase() !== policy.allowedToken.toLowerCase()) {
     return declined("token_not_allowed", `the offer is in token ${offer.asset}; only ${policy.allowedToken} is allowed (SVC_ALLOWED_TOKEN)`);
   }
   if (policy.maxPerPayment !== undefined && amount > BigInt(policy.maxPerPayment)) {
-    return declined("above_max_per_payment", `the quote of ${format(offer.amount)} is above SVC_MAX_PER_PAYMENT (${format(policy.maxPerPayment)})`);
+    return declined("above_max_per_payment", `the quote of ${format(amount)} is above SVC_MAX_PER_PAYMENT (${format(policy.maxPerPayment)})`);
   }
-  if (policy.mode === "permit" && (offer.extra.helper === undefined || offer.extra.deadline === undefined)) {
+  if (policy.mode === "permit" && (offer.helper === undefined || offer.deadline === undefined)) {
     return declined("permit_unavailable", "the offer has no gasless path (extra.helper) and SVC_MODE is permit; the agent never falls back to paying gas");
   }
-  const secondsLeft = Math.floor(offer.extra.expiresAt - nowMs / 1000);
-  if (nowMs > offerUsableUntil(policy.mode, offer.extra.expiresAt)) {
+  const secondsLeft = Math.floor(offer.expiresAt - nowMs / 1000);
+  if (nowMs > offerUsableUntil(policy.mode, offer.expiresAt)) {
     return declined(
       "offer_expiring",
       secondsLeft <= 0 ? "the offer has expired" : `the offer expires in ${secondsLeft} s, too soon to pay in ${policy.mode} mode`,

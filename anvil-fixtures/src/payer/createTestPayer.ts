@@ -10,6 +10,7 @@ import {
   buildPermitTypedData,
   buildSelfTransferPayload,
   DEFAULT_PROTOCOL_VERSION,
+  fromOfferRequirements,
   zerc20Protocol,
   zerc20TokenAbi,
   zerc20TokenAbiV1,
@@ -97,12 +98,13 @@ export function createTestPayer(parameters: CreateTestPayerParameters): TestPaye
         publicClient.readContract({ ...token, functionName: "name" }),
       ]);
       const payer = account.address;
-      const permitSignature = await account.signTypedData(buildPermitTypedData({ requirements, payer, nonce, tokenName }));
-      const burnAuthorizationSignature = await account.signTypedData(buildBurnAuthorizationTypedData({ requirements, payer }));
-      return buildPermitPayload({ requirements, payer, nonce, permitSignature, burnAuthorizationSignature });
+      const offer = fromOfferRequirements(requirements);
+      const permitSignature = await account.signTypedData(buildPermitTypedData({ offer, payer, nonce, tokenName }));
+      const burnAuthorizationSignature = await account.signTypedData(buildBurnAuthorizationTypedData({ offer, payer }));
+      return buildPermitPayload({ offer, payer, nonce, permitSignature, burnAuthorizationSignature });
     },
     burn,
     transfer,
-    paySelfTransfer: async (requirements) => buildSelfTransferPayload({ requirements, burnTxHash: await burn(requirements) }),
+    paySelfTransfer: async (requirements) => buildSelfTransferPayload({ offer: requirements.extra, burnTxHash: await burn(requirements) }),
   };
 }

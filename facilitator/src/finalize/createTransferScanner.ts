@@ -20,6 +20,8 @@
 import { zerc20TokenAbi } from "@svc/scheme";
 import type { Address, Hex, PublicClient } from "viem";
 
+import type { ChallengeRecord } from "../challenges/challengeRecord.js";
+
 /** How far before the challenge's `issuedAt` the scan starts, for clock skew between the facilitator and block timestamps. */
 export const ISSUANCE_SLACK_SECONDS = 120n;
 
@@ -35,8 +37,8 @@ export const OTHERS_SAMPLE_LIMIT = 64;
 /** One `IndexedTransfer` as read from the chain. */
 export type ScannedTransfer = { event_index: bigint; from: Address; to: Address; value: bigint; eth_block_number: bigint };
 
-/** What the scanner needs of an accepted payment. */
-export type ScanTarget = { challenge: { challengeNonce: Hex; payTo: Address; issuedAt: number }; burnBlockNumber: string };
+/** What the scanner needs of an accepted payment: which burn address, since when, and the block its burn landed in. */
+export type ScanTarget = { challenge: Pick<ChallengeRecord, "challengeNonce" | "payTo" | "issuedAt">; burnBlockNumber: string };
 
 /** The transfers a burn address received, and a bounded sample of other transfers of its range (decoy candidates). */
 export type ScanResult = { transfers: ScannedTransfer[]; others: ScannedTransfer[] };

@@ -3,12 +3,20 @@
  * the latest record of a challenge is its state. No burn secret is written: the payment id is the challenge
  * nonce, and the secret and tweak re-derive from it with the seed.
  */
-import { AddressSchema, Bytes32Schema, DecimalStringSchema, NetworkSchema, ProtocolVersionSchema } from "@svc/scheme";
+import { AddressSchema, Bytes32Schema, DecimalStringSchema, type EncodedOffer, NetworkSchema, type Offer, ProtocolVersionSchema } from "@svc/scheme";
 import type { Hex } from "viem";
 import { z } from "zod";
 
 const unixSeconds = z.number().int().nonnegative();
 const path = z.enum(["permit", "self-transfer"]);
+
+/**
+ * The part of the offer a journal line keeps, as the journal reads it: the `Offer`'s fields in their string form
+ * (the payer fee is stored apart, as `extraFee`). Its codec is `journaledChallenge.ts`.
+ */
+export type JournalOffer = EncodedOffer<
+  Pick<Offer, "challengeNonce" | "chainId" | "asset" | "payTo" | "amount" | "expiresAt" | "helper" | "deadline" | "decimals">
+>;
 
 /** The offer as issued, enough to rebuild the challenge after a restart. */
 export const JournaledChallengeSchema = z.object({
@@ -28,7 +36,7 @@ export const JournaledChallengeSchema = z.object({
   decimals: z.number().int().min(0).max(255).optional(),
   issuedAt: unixSeconds,
   expiresAt: unixSeconds,
-});
+}) satisfies z.ZodType<JournalOffer>;
 
 /**
  * An issued offer, written (fsynced) before the offer is returned, so a payment against it still settles

@@ -13,7 +13,6 @@ import {
   INVALID_BURN_AUTHORIZATION,
   INVALID_PERMIT_SIGNATURE,
   joinSignature,
-  offerRequirements,
   PERMIT_PATH_UNAVAILABLE,
   PERMIT_VALUE_MISMATCH,
   permitBurnerAbi,
@@ -105,15 +104,9 @@ export async function checkPermitPayment(parameters: CheckPermitPaymentParameter
   if ((burnV !== 27 && burnV !== 28) || hexToBigInt(`0x${payload.burnAuthSig.slice(66, 130)}`) > SECP256K1_HALF_ORDER) {
     return { ok: false, reason: INVALID_BURN_AUTHORIZATION };
   }
-  // The payer signed over the requirements it was shown: rebuilt here from the trusted offer.
-  const requirements = offerRequirements(offer, Math.max(0, offer.expiresAt - now));
-  const permitTyped = buildPermitTypedData({
-    requirements,
-    payer: payload.payer,
-    nonce: BigInt(payload.permit.nonce),
-    tokenName: parameters.tokenName,
-  });
-  const burnTyped = buildBurnAuthorizationTypedData({ requirements, payer: payload.payer });
+  // The payer signed over the offer it was shown: both messages are rebuilt here from the trusted one.
+  const permitTyped = buildPermitTypedData({ offer, payer: payload.payer, nonce: BigInt(payload.permit.nonce), tokenName: parameters.tokenName });
+  const burnTyped = buildBurnAuthorizationTypedData({ offer, payer: payload.payer });
   const permitDigest = digestOrUndefined(() => hashTypedData(permitTyped));
   if (!permitDigest) return { ok: false, reason: INVALID_PERMIT_SIGNATURE };
   const authorizationId = digestOrUndefined(() => hashTypedData(burnTyped));

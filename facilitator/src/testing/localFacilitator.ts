@@ -104,16 +104,15 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
-/** Requests an offer and shapes it as the 402's requirements, as the provider plugin does. */
-export async function requestOffer(daemon: Pick<RunningDaemon, "url">, amount = "1000"): Promise<PaymentRequirements> {
-  const { status, body } = await postJson(`${daemon.url}/challenge`, { amount });
+/**
+ * Requests an offer (with extra `headers`, such as a provider key) and shapes it as the 402's requirements
+ * with the scheme's own codecs, as the provider plugin does.
+ */
+export async function requestOffer(daemon: Pick<RunningDaemon, "url">, amount = "1000", headers: Record<string, string> = {}): Promise<PaymentRequirements> {
+  const { status, body } = await postJson(`${daemon.url}/challenge`, { amount }, headers);
   if (status !== 200) throw new TypeError(`challenge answered ${status}: ${JSON.stringify(body)}`);
-  return offerToRequirements(body as ChallengeOffer);
-}
-
-/** The 402 requirements the provider builds from a facilitator offer. */
-export function offerToRequirements(offer: ChallengeOffer): PaymentRequirements {
-  return offerRequirements(fromChallengeOffer(offer), Math.max(1, offer.expiresAt - Math.floor(Date.now() / 1000)));
+  const offer = fromChallengeOffer(body as ChallengeOffer);
+  return offerRequirements(offer, Math.max(1, offer.expiresAt - Math.floor(Date.now() / 1000)));
 }
 
 /** Signs both permit-path signatures for `requirements` with the payer key (the kit's test payer). */

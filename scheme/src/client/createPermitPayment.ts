@@ -2,7 +2,7 @@ import { buildPermitPayload } from "../eip712/buildPermitPayload.js";
 import { buildBurnAuthorizationTypedData } from "../eip712/burnAuthorizationTypedData.js";
 import { getPermitFields } from "../eip712/getPermitFields.js";
 import { buildPermitTypedData } from "../eip712/permitTypedData.js";
-import type { PaymentRequirements } from "../wire/paymentRequirements.js";
+import type { Offer } from "../wire/offer.js";
 import type { PermitPayload } from "../wire/permitPayload.js";
 import { assertOfferLife } from "./assertOfferLife.js";
 import { assertPayable } from "./assertPayable.js";
@@ -12,8 +12,8 @@ import { readPayerChain } from "./readPayerChain.js";
 
 /** Inputs to `createPermitPayment`. */
 export type CreatePermitPaymentParameters = PayerClients & {
-  /** The offer being paid, already validated. */
-  requirements: PaymentRequirements;
+  /** The offer being paid, decoded from validated requirements. */
+  offer: Offer;
   /** Clock in milliseconds; injected so tests can pin it. */
   now?: (() => number) | undefined;
   /** Progress callback; see `PaymentPhaseEvent`. */
@@ -28,27 +28,27 @@ export type CreatePermitPaymentParameters = PayerClients & {
  * than falling back to a gas-paying transfer.
  *
  * @example
- * const payload = await createPermitPayment({ requirements, publicClient, walletClient });
+ * const payload = await createPermitPayment({ offer, publicClient, walletClient });
  */
 export async function createPermitPayment(parameters: CreatePermitPaymentParameters): Promise<PermitPayload> {
-  const { requirements, publicClient, walletClient, onPhase } = parameters;
+  const { offer, publicClient, walletClient, onPhase } = parameters;
   const now = parameters.now ?? Date.now;
   // First, so an offer without the gasless path fails before any RPC call or signature.
-  getPermitFields(requirements);
-  assertOfferLife({ requirements, nowMs: now(), minimumSeconds: 0 });
+  getPermitFields(offer);
+  assertOfferLife({ offer, nowMs: now(), minimumSeconds: 0 });
   const payer = walletClient.account.address;
-  const state = await readPayerChain({ publicClient, requirements, payer, permit: true });
-  assertPayable({ requirements, state });
+  const state = await readPayerChain({ publicClient, offer, payer, permit: true });
+  assertPayable({ offer, state });
   const { nonce, tokenName } = state;
 
   await onPhase?.({ phase: "signing" });
   const permitSignature = await walletClient.signTypedData({
     account: walletClient.account,
-    ...buildPermitTypedData({ requirements, payer, nonce, tokenName }),
+    ...buildPermitTypedData({ offer, payer, nonce, tokenName }),
   });
   const burnAuthorizationSignature = await walletClient.signTypedData({
     account: walletClient.account,
-    ...buildBurnAuthorizationTypedData({ requirements, payer }),
+    ...buildBurnAuthorizationTypedData({ offer, payer }),
   });
-  return buildPermitPayload({ requirements, payer, nonce, permitSignature, burnAuthorizationSignature });
+  return buildPermitPayload({ offer, payer, nonce, permitSignature, burnAuthorizationSignature });
 }

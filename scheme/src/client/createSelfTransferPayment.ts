@@ -2,7 +2,7 @@ import { BaseError as ViemBaseError, encodeFunctionData, HttpRequestError, kecca
 
 import { BurnBroadcastError, BurnRevertedError, BurnUnconfirmedError } from "./errors.js";
 import { buildSelfTransferPayload } from "../wire/buildSelfTransferPayload.js";
-import type { PaymentRequirements } from "../wire/paymentRequirements.js";
+import type { Offer } from "../wire/offer.js";
 import type { SelfTransferPayload } from "../wire/selfTransferPayload.js";
 import { zerc20TokenAbi } from "../zerc20/abis.js";
 import { assertOfferLife } from "./assertOfferLife.js";
@@ -17,8 +17,8 @@ export const DEFAULT_RECEIPT_TIMEOUT_MS = 60_000;
 
 /** Inputs to `createSelfTransferPayment`. */
 export type CreateSelfTransferPaymentParameters = PayerClients & {
-  /** The offer being paid, already validated. */
-  requirements: PaymentRequirements;
+  /** The offer being paid, decoded from validated requirements. */
+  offer: Offer;
   /** How long to wait for a receipt; default `DEFAULT_RECEIPT_TIMEOUT_MS`. */
   receiptTimeoutMs?: number | undefined;
   /** Clock in milliseconds; injected so tests can pin it. */
@@ -34,15 +34,15 @@ export type CreateSelfTransferPaymentParameters = PayerClients & {
  * `BurnRevertedError` on a reverted burn and `BurnUnconfirmedError` when the burn's fate is unknown.
  *
  * @example
- * const payload = await createSelfTransferPayment({ requirements, publicClient, walletClient });
+ * const payload = await createSelfTransferPayment({ offer, publicClient, walletClient });
  */
 export async function createSelfTransferPayment(parameters: CreateSelfTransferPaymentParameters): Promise<SelfTransferPayload> {
-  const { requirements, publicClient, walletClient, onPhase } = parameters;
+  const { offer, publicClient, walletClient, onPhase } = parameters;
   const now = parameters.now ?? Date.now;
-  const checkLife = () => assertOfferLife({ requirements, nowMs: now(), minimumSeconds: SELF_TRANSFER_MIN_SECONDS_LEFT });
+  const checkLife = () => assertOfferLife({ offer, nowMs: now(), minimumSeconds: SELF_TRANSFER_MIN_SECONDS_LEFT });
   checkLife();
   const payer = walletClient.account.address;
-  assertPayable({ requirements, state: await readPayerChain({ publicClient, requirements, payer, permit: false }) });
+  assertPayable({ offer, state: await readPayerChain({ publicClient, offer, payer, permit: false }) });
 
   await onPhase?.({ phase: "signing" });
   let serializedTransaction: `0x${string}`;
@@ -50,11 +50,11 @@ export async function createSelfTransferPayment(parameters: CreateSelfTransferPa
     const request = await walletClient.prepareTransactionRequest({
       account: walletClient.account,
       chain: walletClient.chain,
-      to: requirements.asset,
+      to: offer.asset,
       data: encodeFunctionData({
         abi: zerc20TokenAbi,
         functionName: "transfer",
-        args: [requirements.payTo, BigInt(requirements.amount)],
+        args: [offer.payTo, offer.amount],
       }),
     });
     // `null` signs for the chain the RPC reports, which `readPayerChain` already matched against the offer.
@@ -84,7 +84,7 @@ export async function createSelfTransferPayment(parameters: CreateSelfTransferPa
     throw new BurnUnconfirmedError({ txHash, cause });
   }
   if (status !== "success") throw new BurnRevertedError({ txHash });
-  return buildSelfTransferPayload({ requirements, burnTxHash: txHash });
+  return buildSelfTransferPayload({ offer, burnTxHash: txHash });
 }
 
 /**

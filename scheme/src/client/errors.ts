@@ -65,7 +65,7 @@ export class InsufficientTokenBalanceError extends BaseError {
 /** Thrown when the quoted amount is above the spend cap the x402 client resolved for this asset. */
 export class SpendCapExceededError extends BaseError {
   override name = "SpendCapExceededError";
-  constructor({ amount, cap }: { amount: string; cap: string }) {
+  constructor({ amount, cap }: { amount: bigint; cap: string }) {
     super(`The quoted amount ${amount} is above the per-payment cap ${cap}.`);
   }
 }

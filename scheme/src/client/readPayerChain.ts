@@ -1,7 +1,6 @@
 import { ChainMismatchError } from "./errors.js";
 import type { Address } from "../wire/address.js";
-import { parseNetwork } from "../wire/network.js";
-import type { PaymentRequirements } from "../wire/paymentRequirements.js";
+import type { Offer } from "../wire/offer.js";
 import { zerc20TokenAbi } from "../zerc20/abis.js";
 import type { PayerClients } from "./payerClients.js";
 
@@ -14,7 +13,7 @@ export type PermitChainState = PayerChainState & { nonce: bigint; tokenName: str
 /** Inputs of `readPayerChain`; `permit` adds the nonce and the token name. */
 export type ReadPayerChainParameters = {
   publicClient: PayerClients["publicClient"];
-  requirements: PaymentRequirements;
+  offer: Pick<Offer, "chainId" | "asset">;
   payer: Address;
   permit: boolean;
 };
@@ -54,15 +53,15 @@ function remember<T>(read: () => Promise<T>, get: () => Promise<T> | undefined, 
  * failure (on the wrong chain the token may not exist at all).
  *
  * @example
- * const { balance, nonce, tokenName } = await readPayerChain({ publicClient, requirements, payer, permit: true });
+ * const { balance, nonce, tokenName } = await readPayerChain({ publicClient, offer, payer, permit: true });
  */
 export function readPayerChain(parameters: ReadPayerChainParameters & { permit: true }): Promise<PermitChainState>;
 export function readPayerChain(parameters: ReadPayerChainParameters & { permit: false }): Promise<PayerChainState>;
 export async function readPayerChain(parameters: ReadPayerChainParameters): Promise<PayerChainState | PermitChainState> {
-  const { publicClient, requirements, payer, permit } = parameters;
+  const { publicClient, offer, payer, permit } = parameters;
   const remembered = rememberedFor(publicClient);
-  const token = { address: requirements.asset, abi: zerc20TokenAbi } as const;
-  const nameKey = requirements.asset.toLowerCase();
+  const token = { address: offer.asset, abi: zerc20TokenAbi } as const;
+  const nameKey = offer.asset.toLowerCase();
   const [chainId, balance, nonce, tokenName] = await Promise.allSettled([
     remember(
       () => publicClient.getChainId(),
@@ -79,7 +78,7 @@ export async function readPayerChain(parameters: ReadPayerChainParameters): Prom
         )
       : undefined,
   ]);
-  const expected = parseNetwork(requirements.network);
+  const expected = offer.chainId;
   const actual = settledValue(chainId);
   if (actual !== expected) throw new ChainMismatchError({ expected, actual });
   const state = { chainId: actual, balance: settledValue(balance) };

@@ -19,6 +19,7 @@ import { buildPermitTypedData } from "../eip712/permitTypedData.js";
 import { buildExtra, buildPaymentRequired, buildRequirements, TEST_PAYER, TEST_TOKEN } from "../testing/builders.js";
 import { createFakeChain, type FakeChainOptions } from "../testing/fakeChain.js";
 import { classifyPayload } from "../wire/classifyPayload.js";
+import { fromOfferRequirements } from "../wire/offer.js";
 import type { PaymentRequirements } from "../wire/paymentRequirements.js";
 import { zerc20TokenAbi } from "../zerc20/abis.js";
 import type { PaymentPhaseEvent } from "./paymentPhase.js";
@@ -61,11 +62,11 @@ describe("SvcZerc20SchemeClient, permit mode", () => {
       permit: { value: "2500", nonce: "7", deadline: String(offer.extra.deadline) },
     });
     const permitSigner = await recoverTypedDataAddress({
-      ...buildPermitTypedData({ requirements: offer, payer: TEST_PAYER, nonce: 7n, tokenName: "Live Name" }),
+      ...buildPermitTypedData({ offer: fromOfferRequirements(offer), payer: TEST_PAYER, nonce: 7n, tokenName: "Live Name" }),
       signature: joinSignature(permit.permit),
     });
     const burnSigner = await recoverTypedDataAddress({
-      ...buildBurnAuthorizationTypedData({ requirements: offer, payer: TEST_PAYER }),
+      ...buildBurnAuthorizationTypedData({ offer: fromOfferRequirements(offer), payer: TEST_PAYER }),
       signature: permit.burnAuthSig,
     });
     expect([permitSigner, burnSigner]).toEqual([TEST_PAYER, TEST_PAYER]);
@@ -113,7 +114,7 @@ describe("SvcZerc20SchemeClient, permit mode", () => {
     const classified = classifyPayload(payload);
     if (classified.kind !== "permit") throw new Error(`expected a permit payload, got ${classified.kind}`);
     const permitSigner = await recoverTypedDataAddress({
-      ...buildPermitTypedData({ requirements: offer, payer: TEST_PAYER, nonce: 3n, tokenName: "Live Name" }),
+      ...buildPermitTypedData({ offer: fromOfferRequirements(offer), payer: TEST_PAYER, nonce: 3n, tokenName: "Live Name" }),
       signature: joinSignature(classified.payload.permit),
     });
     expect(permitSigner).toBe(TEST_PAYER);

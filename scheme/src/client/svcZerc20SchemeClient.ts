@@ -2,7 +2,8 @@ import type { PaymentPayloadContext, PaymentPayloadResult, SchemeNetworkClient }
 
 import { InvalidOfferError, SpendCapExceededError } from "./errors.js";
 import { describeIssues } from "../wire/describeIssues.js";
-import { type PaymentRequirements, PaymentRequirementsSchema } from "../wire/paymentRequirements.js";
+import { fromOfferRequirements, type Offer } from "../wire/offer.js";
+import { PaymentRequirementsSchema } from "../wire/paymentRequirements.js";
 import { SCHEME, X402_VERSION } from "../wire/scheme.js";
 import { createPermitPayment } from "./createPermitPayment.js";
 import { createSelfTransferPayment } from "./createSelfTransferPayment.js";
@@ -54,19 +55,20 @@ export class SvcZerc20SchemeClient implements SchemeNetworkClient {
     if (x402Version !== X402_VERSION) {
       throw new InvalidOfferError({ details: `x402Version ${x402Version} is not ${X402_VERSION}` });
     }
-    const requirements = parseOffer(paymentRequirements);
+    const offer = parseOffer(paymentRequirements);
     const cap = context?.maxAmountPerPayment;
-    if (cap !== undefined && BigInt(requirements.amount) > BigInt(cap)) {
-      throw new SpendCapExceededError({ amount: requirements.amount, cap });
+    if (cap !== undefined && offer.amount > BigInt(cap)) {
+      throw new SpendCapExceededError({ amount: offer.amount, cap });
     }
     const { mode, ...rest } = this.options;
-    const payload = mode === "permit" ? await createPermitPayment({ ...rest, requirements }) : await createSelfTransferPayment({ ...rest, requirements });
+    const payload = mode === "permit" ? await createPermitPayment({ ...rest, offer }) : await createSelfTransferPayment({ ...rest, offer });
     return { x402Version: X402_VERSION, payload };
   }
 }
 
-function parseOffer(value: unknown): PaymentRequirements {
+// The plugin's edge: the requirements core hands over are parsed and decoded into the offer once, here.
+function parseOffer(value: unknown): Offer {
   const parsed = PaymentRequirementsSchema.safeParse(value);
   if (!parsed.success) throw new InvalidOfferError({ details: describeIssues(parsed.error) });
-  return parsed.data;
+  return fromOfferRequirements(parsed.data);
 }

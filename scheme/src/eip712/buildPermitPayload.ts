@@ -2,7 +2,7 @@ import type { Hex } from "viem";
 
 import { InvalidSignatureError } from "./errors.js";
 import type { Address } from "../wire/address.js";
-import type { PaymentRequirements } from "../wire/paymentRequirements.js";
+import type { Offer } from "../wire/offer.js";
 import type { PermitPayload } from "../wire/permitPayload.js";
 import { SignatureHexSchema } from "../wire/signatureHex.js";
 import { getPermitFields } from "./getPermitFields.js";
@@ -10,7 +10,7 @@ import { splitSignature } from "./splitSignature.js";
 
 /** Inputs to `buildPermitPayload`: the offer, the nonce the permit was signed for, and both signatures. */
 export type BuildPermitPayloadParameters = {
-  requirements: PaymentRequirements;
+  offer: Pick<Offer, "challengeNonce" | "amount" | "helper" | "deadline">;
   payer: Address;
   /** The token nonce used in `buildPermitTypedData`. */
   nonce: bigint;
@@ -25,15 +25,15 @@ export type BuildPermitPayloadParameters = {
  * `deadline` cannot drift from what was signed.
  */
 export function buildPermitPayload(parameters: BuildPermitPayloadParameters): PermitPayload {
-  const { requirements, payer, nonce, permitSignature, burnAuthorizationSignature } = parameters;
-  const { deadline } = getPermitFields(requirements);
+  const { offer, payer, nonce, permitSignature, burnAuthorizationSignature } = parameters;
+  const { deadline } = getPermitFields(offer);
   const burnAuthSig = SignatureHexSchema.safeParse(burnAuthorizationSignature);
   if (!burnAuthSig.success) throw new InvalidSignatureError();
   return {
-    challengeNonce: requirements.extra.challengeNonce,
+    challengeNonce: offer.challengeNonce,
     payer,
     permit: {
-      value: requirements.amount,
+      value: offer.amount.toString(),
       nonce: nonce.toString(),
       deadline: deadline.toString(),
       ...splitSignature(permitSignature),

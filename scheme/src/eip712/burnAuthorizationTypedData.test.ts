@@ -3,6 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 
 import { buildExtra, buildRequirements, TEST_CHALLENGE_NONCE, TEST_PAY_TO, TEST_PAYER, TEST_PAYER_KEY, TEST_TOKEN } from "../testing/builders.js";
+import { fromOfferRequirements } from "../wire/offer.js";
 import { permitBurnerAbi } from "../zerc20/abis.js";
 import { BURN_AUTHORIZATION_TYPE, BURN_AUTHORIZATION_TYPEHASH, buildBurnAuthorizationTypedData, burnAuthorizationTypes } from "./burnAuthorizationTypedData.js";
 
@@ -10,17 +11,17 @@ import { BURN_AUTHORIZATION_TYPE, BURN_AUTHORIZATION_TYPEHASH, buildBurnAuthoriz
 const SPEC_TYPE = "BurnAuthorization(address token,address payer,address burnAddress,uint256 value,bytes32 challengeNonce,uint256 deadline)";
 
 const account = privateKeyToAccount(TEST_PAYER_KEY);
-const requirements = buildRequirements({ amount: "2500" });
+const offer = fromOfferRequirements(buildRequirements({ amount: "2500" }));
 
 describe("buildBurnAuthorizationTypedData", () => {
   it("signs with a local account and recovers the payer", async () => {
-    const typedData = buildBurnAuthorizationTypedData({ requirements, payer: TEST_PAYER });
+    const typedData = buildBurnAuthorizationTypedData({ offer, payer: TEST_PAYER });
     const signature = await account.signTypedData(typedData);
     await expect(recoverTypedDataAddress({ ...typedData, signature })).resolves.toBe(TEST_PAYER);
   });
 
   it("binds token, burn address, value, challenge and deadline from the offer, under the PermitBurner domain", () => {
-    expect(buildBurnAuthorizationTypedData({ requirements, payer: TEST_PAYER })).toMatchObject({
+    expect(buildBurnAuthorizationTypedData({ offer, payer: TEST_PAYER })).toMatchObject({
       domain: {
         name: "SvcPermitBurner",
         version: "1",
@@ -45,7 +46,7 @@ describe("buildBurnAuthorizationTypedData", () => {
 
     // viem derives the type string from `burnAuthorizationTypes`; recomputing the struct hash by hand with
     // the spec's typehash proves that derivation produces exactly the spec's string.
-    const { message } = buildBurnAuthorizationTypedData({ requirements, payer: TEST_PAYER });
+    const { message } = buildBurnAuthorizationTypedData({ offer, payer: TEST_PAYER });
     const byHand = keccak256(
       encodeAbiParameters(
         [{ type: "bytes32" }, { type: "address" }, { type: "address" }, { type: "address" }, { type: "uint256" }, { type: "bytes32" }, { type: "uint256" }],
@@ -63,7 +64,7 @@ describe("buildBurnAuthorizationTypedData", () => {
   });
 
   it("changes the digest when any bound field changes", () => {
-    const digest = hashTypedData(buildBurnAuthorizationTypedData({ requirements, payer: TEST_PAYER }));
+    const digest = hashTypedData(buildBurnAuthorizationTypedData({ offer, payer: TEST_PAYER }));
     const variants = [
       buildRequirements({ amount: "2501" }),
       buildRequirements({ amount: "2500", payTo: TEST_TOKEN }),
@@ -72,7 +73,7 @@ describe("buildBurnAuthorizationTypedData", () => {
       buildRequirements({ amount: "2500", extra: buildExtra({ challengeNonce: keccak256(toHex("other")) }) }),
     ];
     for (const variant of variants) {
-      expect(hashTypedData(buildBurnAuthorizationTypedData({ requirements: variant, payer: TEST_PAYER }))).not.toBe(digest);
+      expect(hashTypedData(buildBurnAuthorizationTypedData({ offer: fromOfferRequirements(variant), payer: TEST_PAYER }))).not.toBe(digest);
     }
   });
 });

@@ -2,8 +2,7 @@ import { getAddress, keccak256, toHex } from "viem";
 
 import type { Address } from "../wire/address.js";
 import type { Bytes32 } from "../wire/bytes32.js";
-import { parseNetwork } from "../wire/network.js";
-import type { PaymentRequirements } from "../wire/paymentRequirements.js";
+import type { Offer } from "../wire/offer.js";
 import { getPermitFields } from "./getPermitFields.js";
 
 /** The EIP-712 domain name of the PermitBurner contract. */
@@ -33,8 +32,8 @@ export const burnAuthorizationTypes = {
 
 /** Inputs to `buildBurnAuthorizationTypedData`. */
 export type BuildBurnAuthorizationTypedDataParameters = {
-  /** The offer being paid. */
-  requirements: PaymentRequirements;
+  /** The offer being paid (the fields the authorization signs). */
+  offer: Pick<Offer, "chainId" | "asset" | "payTo" | "amount" | "challengeNonce" | "helper" | "deadline">;
   /** The paying EOA. */
   payer: Address;
 };
@@ -65,26 +64,26 @@ export type BuildBurnAuthorizationTypedDataReturnType = {
  * holding the permit could move the payer's tokens anywhere; with it the allowance can only fund this burn.
  *
  * @example
- * const burnAuthSig = await account.signTypedData(buildBurnAuthorizationTypedData({ requirements, payer }));
+ * const burnAuthSig = await account.signTypedData(buildBurnAuthorizationTypedData({ offer, payer }));
  */
 export function buildBurnAuthorizationTypedData(parameters: BuildBurnAuthorizationTypedDataParameters): BuildBurnAuthorizationTypedDataReturnType {
-  const { requirements, payer } = parameters;
-  const { helper, deadline } = getPermitFields(requirements);
+  const { offer, payer } = parameters;
+  const { helper, deadline } = getPermitFields(offer);
   return {
     domain: {
       name: PERMIT_BURNER_DOMAIN_NAME,
       version: PERMIT_BURNER_DOMAIN_VERSION,
-      chainId: parseNetwork(requirements.network),
+      chainId: offer.chainId,
       verifyingContract: getAddress(helper),
     },
     types: burnAuthorizationTypes,
     primaryType: "BurnAuthorization",
     message: {
-      token: getAddress(requirements.asset),
+      token: getAddress(offer.asset),
       payer: getAddress(payer),
-      burnAddress: getAddress(requirements.payTo),
-      value: BigInt(requirements.amount),
-      challengeNonce: requirements.extra.challengeNonce,
+      burnAddress: getAddress(offer.payTo),
+      value: offer.amount,
+      challengeNonce: offer.challengeNonce,
       deadline: BigInt(deadline),
     },
   };

@@ -1,6 +1,6 @@
 import { PermitUnavailableError } from "./errors.js";
 import type { Address } from "../wire/address.js";
-import type { PaymentRequirements } from "../wire/paymentRequirements.js";
+import type { Offer } from "../wire/offer.js";
 
 /** The offer fields the gasless path depends on, once their presence is checked. */
 export type PermitFields = {
@@ -11,11 +11,11 @@ export type PermitFields = {
 };
 
 /**
- * Reads `extra.helper` and `extra.deadline` from an offer, throwing `PermitUnavailableError` when either is
+ * Reads the offer's `helper` and `deadline` (`extra.helper`, `extra.deadline` on the wire), throwing `PermitUnavailableError` when either is
  * missing: a gasless payer must stop there and never degrade to paying gas itself.
  */
-export function getPermitFields(requirements: PaymentRequirements): PermitFields {
-  const { helper, deadline } = requirements.extra;
+export function getPermitFields(offer: Pick<Offer, "helper" | "deadline">): PermitFields {
+  const { helper, deadline } = offer;
   if (helper === undefined || deadline === undefined) {
     const missing = [...(helper === undefined ? (["helper"] as const) : []), ...(deadline === undefined ? (["deadline"] as const) : [])];
     throw new PermitUnavailableError({ missing });

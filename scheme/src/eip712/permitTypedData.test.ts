@@ -4,12 +4,13 @@ import { describe, expect, it } from "vitest";
 
 import { PermitUnavailableError } from "./errors.js";
 import { buildExtra, buildRequirements, TEST_HELPER, TEST_PAYER, TEST_PAYER_KEY, TEST_TOKEN } from "../testing/builders.js";
+import { fromOfferRequirements } from "../wire/offer.js";
 import { PaymentRequirementsSchema } from "../wire/paymentRequirements.js";
 import { buildPermitTypedData } from "./permitTypedData.js";
 
 const account = privateKeyToAccount(TEST_PAYER_KEY);
 const requirements = buildRequirements({ amount: "2500" });
-const parameters = { requirements, payer: TEST_PAYER, nonce: 7n, tokenName: "zkERC20 Test" };
+const parameters = { offer: fromOfferRequirements(requirements), payer: TEST_PAYER, nonce: 7n, tokenName: "zkERC20 Test" };
 
 describe("buildPermitTypedData", () => {
   it("signs with a local account and recovers the payer", async () => {
@@ -75,27 +76,27 @@ describe("buildPermitTypedData", () => {
     const echoed = PaymentRequirementsSchema.parse(JSON.parse(JSON.stringify({ ...requirements, futureField: 1 })));
     const recased = buildRequirements({ amount: "2500", asset: "0x5fbdb2315678afecb367f032d93f642f64180aa3" });
     const digest = hashTypedData(buildPermitTypedData(parameters));
-    expect(hashTypedData(buildPermitTypedData({ ...parameters, requirements: echoed }))).toBe(digest);
-    expect(hashTypedData(buildPermitTypedData({ ...parameters, requirements: recased }))).toBe(digest);
+    expect(hashTypedData(buildPermitTypedData({ ...parameters, offer: fromOfferRequirements(echoed) }))).toBe(digest);
+    expect(hashTypedData(buildPermitTypedData({ ...parameters, offer: fromOfferRequirements(recased) }))).toBe(digest);
   });
 
   it("accepts an all-uppercase address spelling that viem's strict check would refuse", () => {
     const upper = `0x${TEST_HELPER.slice(2).toUpperCase()}` as const;
     const typedData = buildPermitTypedData({
       ...parameters,
-      requirements: buildRequirements({ amount: "2500", extra: buildExtra({ helper: upper }) }),
+      offer: fromOfferRequirements(buildRequirements({ amount: "2500", extra: buildExtra({ helper: upper }) })),
     });
     expect(hashTypedData(typedData)).toBe(hashTypedData(buildPermitTypedData(parameters)));
   });
 
   it("refuses an offer without the gasless path", () => {
     const noHelper = buildRequirements({ extra: buildExtra({ helper: undefined }) });
-    expect(() => buildPermitTypedData({ ...parameters, requirements: noHelper })).toThrowErrorMatchingInlineSnapshot(`
+    expect(() => buildPermitTypedData({ ...parameters, offer: fromOfferRequirements(noHelper) })).toThrowErrorMatchingInlineSnapshot(`
       [PermitUnavailableError: The offer does not support the gasless permit path.
 
       Details: missing extra.helper]
     `);
     const neither = buildRequirements({ extra: buildExtra({ helper: undefined, deadline: undefined }) });
-    expect(() => buildPermitTypedData({ ...parameters, requirements: neither })).toThrow(PermitUnavailableError);
+    expect(() => buildPermitTypedData({ ...parameters, offer: fromOfferRequirements(neither) })).toThrow(PermitUnavailableError);
   });
 });

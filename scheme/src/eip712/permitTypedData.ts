@@ -1,8 +1,7 @@
 import { getAddress } from "viem";
 
 import type { Address } from "../wire/address.js";
-import { parseNetwork } from "../wire/network.js";
-import type { PaymentRequirements } from "../wire/paymentRequirements.js";
+import type { Offer } from "../wire/offer.js";
 import { getPermitFields } from "./getPermitFields.js";
 
 /** The EIP-2612 `Permit` struct, in the field order the token hashes it. */
@@ -18,8 +17,8 @@ export const permitTypes = {
 
 /** Inputs to `buildPermitTypedData`: the offer plus what only the chain knows. */
 export type BuildPermitTypedDataParameters = {
-  /** The offer being paid. */
-  requirements: PaymentRequirements;
+  /** The offer being paid (the fields the permit signs). */
+  offer: Pick<Offer, "chainId" | "asset" | "amount" | "helper" | "deadline">;
   /** The paying EOA (permit owner). */
   payer: Address;
   /** The payer's current token nonce, read live from `nonces(payer)`. */
@@ -43,25 +42,25 @@ export type BuildPermitTypedDataReturnType = {
  * encoder rejects all-uppercase spellings; the hash does not depend on case.
  *
  * @example
- * const typedData = buildPermitTypedData({ requirements, payer: account.address, nonce, tokenName });
+ * const typedData = buildPermitTypedData({ offer, payer: account.address, nonce, tokenName });
  * const signature = await account.signTypedData(typedData);
  */
 export function buildPermitTypedData(parameters: BuildPermitTypedDataParameters): BuildPermitTypedDataReturnType {
-  const { requirements, payer, nonce, tokenName } = parameters;
-  const { helper, deadline } = getPermitFields(requirements);
+  const { offer, payer, nonce, tokenName } = parameters;
+  const { helper, deadline } = getPermitFields(offer);
   return {
     domain: {
       name: tokenName,
       version: "1",
-      chainId: parseNetwork(requirements.network),
-      verifyingContract: getAddress(requirements.asset),
+      chainId: offer.chainId,
+      verifyingContract: getAddress(offer.asset),
     },
     types: permitTypes,
     primaryType: "Permit",
     message: {
       owner: getAddress(payer),
       spender: getAddress(helper),
-      value: BigInt(requirements.amount),
+      value: offer.amount,
       nonce,
       deadline: BigInt(deadline),
     },

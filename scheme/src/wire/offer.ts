@@ -8,6 +8,7 @@
 import type { Address, Hex } from "viem";
 
 import type { ChallengeOffer } from "./challengeOffer.js";
+import type { DecimalString } from "./decimalString.js";
 import type { Fee } from "./fee.js";
 import { parseNetwork, toNetwork } from "./network.js";
 import type { PaymentRequirements } from "./paymentRequirements.js";
@@ -44,6 +45,18 @@ export type Offer = {
   fee: OfferFee | undefined;
   /** The token's decimals as the facilitator read them (`extra.decimals`), when it did. */
   decimals?: number | undefined;
+};
+
+type Encoded<V> = V extends bigint ? DecimalString : V;
+
+/**
+ * A projection of the offer in a string form (JSON, a journal line, a history record): each bigint field as its
+ * decimal string, a field the offer may leave `undefined` as an optional key, every other field as the offer
+ * types it. Readers name their projection with it, e.g. `EncodedOffer<Pick<Offer, "challengeNonce" | "amount">>`,
+ * so a change to `Offer` reaches every stored form.
+ */
+export type EncodedOffer<T extends Partial<Offer>> = { [K in keyof T as undefined extends T[K] ? never : K]: Encoded<T[K]> } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Encoded<Exclude<T[K], undefined>>;
 };
 
 /** The fee's wire form (a decimal string amount). */

@@ -14,12 +14,13 @@ import type { OnPayEvent } from "../../payment/payEvent.js";
 import { outcomeOffer } from "../../payment/outcomeOffer.js";
 import type { OutcomeOffer, PayOutcome } from "../../payment/payOutcome.js";
 import type { ApprovalGate } from "../../payment/payQuote.js";
-import type { Quote, QuoteResult } from "../../payment/quote.js";
-import { evaluateOffer } from "../../policy/evaluateOffer.js";
+import type { QuoteResult } from "../../payment/quote.js";
 import type { Policy } from "../../policy/policy.js";
 import { buildApprovalRequest } from "../../testing/buildApprovalRequest.js";
-import { buildExtra, buildPaymentRequired, buildRequirements, TEST_EXPIRES_AT } from "@svc/scheme/testing";
+import type { PaymentRequirements } from "@svc/scheme";
+import { buildExtra, buildRequirements, TEST_EXPIRES_AT } from "@svc/scheme/testing";
 import { buildPolicy } from "../../testing/buildPolicy.js";
+import { buildQuote } from "../../testing/buildQuote.js";
 import { makeTempDir } from "../../testing/tempDir.js";
 import { waitForFrame, waitForText } from "../../testing/waitForFrame.js";
 import type { TuiDependencies } from "../tuiDependencies.js";
@@ -42,7 +43,7 @@ type ScriptedPayment = { approve: ApprovalGate; onEvent: OnPayEvent; finish: (ou
 
 type SetupOptions = {
   policy?: Partial<Policy>;
-  offer?: Quote["offer"];
+  offer?: PaymentRequirements;
   quoteError?: Error;
   quoteResult?: QuoteResult;
   onExit?: (code: number) => void;
@@ -56,7 +57,7 @@ type SetupOptions = {
 function setup(options: SetupOptions = {}) {
   const policy = buildPolicy({ stateDir: dir.path, maxTotal: (5n * ZRC).toString(), maxPerPayment: (2n * ZRC).toString(), payerKey: undefined, ...options.policy });
   const offer = options.offer ?? buildRequirements({ amount: "1010000000000000000", extra: buildExtra({ fee: { amount: "10000000000000000", bps: 100 } }) });
-  const quote: Quote = { url: new URL("http://127.0.0.1:4021/weather"), paymentRequired: buildPaymentRequired({ accepts: [offer] }), offer, evaluation: evaluateOffer(policy, offer, NOW) };
+  const quote = buildQuote(offer, policy, NOW);
   const payments: ScriptedPayment[] = [];
   const decisions: { id: string; decision: string }[] = [];
   let quoteCount = 0;

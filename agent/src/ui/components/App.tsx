@@ -99,7 +99,7 @@ function Screen({ tui, dependencies, height }: { tui: TuiState; dependencies: Tu
               {state.stage === "quoted" ? <PolicyVerdict verdict={offered.verdict} approveAbove={policy.approveAbove} format={format} /> : null}
             </>
           )}
-          <SpendPanel summaries={spend.summaries} policy={policy} focus={offered?.quote.offer} format={formatFor} compact={compact} error={spend.error} />
+          <SpendPanel summaries={spend.summaries} policy={policy} focus={offered?.quote.requirements} format={formatFor} compact={compact} error={spend.error} />
           {state.stage === "paying" || state.stage === "done" ? (
             <PhaseList mode={policy.mode} reached={state.phases} running={state.stage === "paying"} txHash={state.stage === "paying" ? state.txHash : undefined} />
           ) : null}

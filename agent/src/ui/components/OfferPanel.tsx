@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 
-import type { PaymentMode, PaymentRequirements } from "@svc/scheme";
+import { type Offer, type PaymentMode, toNetwork } from "@svc/scheme";
 
 import { offerUsableUntil } from "../../policy/offerUsableUntil.js";
 import { formatAmount, type TokenInfo } from "../../payment/tokenInfo.js";
@@ -10,7 +10,7 @@ import { formatCountdown } from "./formatCountdown.js";
 /** Props of `OfferPanel`. */
 export type OfferPanelProps = {
   url: string;
-  offer: PaymentRequirements;
+  offer: Offer;
   token: TokenInfo | undefined;
   mode: PaymentMode;
   now: number;
@@ -23,8 +23,8 @@ export type OfferPanelProps = {
  */
 export function OfferPanel({ url, offer, token, mode, now }: OfferPanelProps) {
   const color = useColor();
-  const payableFor = formatCountdown(offerUsableUntil(mode, offer.extra.expiresAt), now);
-  const expiresIn = formatCountdown(offer.extra.expiresAt * 1000, now);
+  const payableFor = formatCountdown(offerUsableUntil(mode, offer.expiresAt), now);
+  const expiresIn = formatCountdown(offer.expiresAt * 1000, now);
   const expiry =
     expiresIn === "expired"
       ? "EXPIRED (press r for a fresh offer)"
@@ -37,10 +37,10 @@ export function OfferPanel({ url, offer, token, mode, now }: OfferPanelProps) {
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>Offer for {url}</Text>
       <Text>amount   {formatAmount(offer.amount, token)}</Text>
-      {offer.extra.fee === undefined ? null : (
-        <Text>fee      {formatAmount(offer.extra.fee.amount, token)} ({offer.extra.fee.bps} bps, included)</Text>
+      {offer.fee === undefined ? null : (
+        <Text>fee      {formatAmount(offer.fee.amount, token)} ({offer.fee.bps} bps, included)</Text>
       )}
-      <Text>token    {token === undefined ? "" : `${token.symbol} `}{offer.asset} on {offer.network}</Text>
+      <Text>token    {token === undefined ? "" : `${token.symbol} `}{offer.asset} on {toNetwork(offer.chainId)}</Text>
       <Text>pay to   {offer.payTo} (one-time burn address)</Text>
       <Text color={payableFor === "expired" ? color("red") : undefined}>expires  {expiry}</Text>
       <Text>mode     {mode === "permit" ? "permit (sign only, the facilitator pays gas)" : "self-transfer (this wallet burns and pays gas)"}</Text>

@@ -106,7 +106,7 @@ export function useTui(dependencies: TuiDependencies, url: URL | undefined, onEx
     setConfirm(undefined);
   }, [approvals, confirm, interrupt]);
 
-  const usable = offered !== undefined && now <= offerUsableUntil(dependencies.policy.mode, offered.quote.offer.extra.expiresAt);
+  const usable = offered !== undefined && now <= offerUsableUntil(dependencies.policy.mode, offered.quote.offer.expiresAt);
   const tui: TuiState = {
     session,
     approvals,

@@ -21,7 +21,6 @@ import {
   balanceOf,
   broadcastBurn,
   facilitatorBody,
-  offerToRequirements,
   postJson,
   requestOffer,
   startTestDaemon,
@@ -165,9 +164,7 @@ describe("profile testnet with a real prover", () => {
         prover: "snarkjs",
       });
       expect(((await (await fetch(`${testnet.url}/supported`)).json()) as { kinds: unknown[] }).kinds).toHaveLength(1);
-      const offered = await postJson(`${testnet.url}/challenge`, { amount: "250000" }, auth);
-      expect(offered.status).toBe(200);
-      const requirements = offerToRequirements(offered.body);
+      const requirements = await requestOffer(testnet, "250000", auth);
       const burnTxHash = await broadcastBurn(stack, requirements, payer());
       const body = facilitatorBody(requirements, { challengeNonce: requirements.extra.challengeNonce, burnTxHash });
       expect((await postJson(`${testnet.url}/settle`, body, auth)).body).toMatchObject({

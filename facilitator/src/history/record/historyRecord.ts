@@ -11,6 +11,7 @@ import {
   AddressSchema,
   Bytes32Schema,
   DecimalStringSchema,
+  type EncodedOffer,
   HistorySubjectSchema,
   NetworkSchema,
   PaymentIdSchema,
@@ -18,6 +19,8 @@ import {
   VisibleIdSchema,
 } from "@svc/scheme";
 import { z } from "zod";
+
+import type { HistoryOffer } from "./historyRecorder.js";
 
 const unixSeconds = z.int().nonnegative();
 const BindingSchema = z.object({ tenantId: VisibleIdSchema, actorId: VisibleIdSchema });
@@ -39,7 +42,8 @@ export const HistoryIntentRecordSchema = z.object({
   bindings: z.object({ payer: BindingSchema.optional(), provider: BindingSchema.optional() }),
   /** 32 random bytes as hex: the per-record salt of proof commitments. */
   salt: z.string().regex(/^[0-9a-f]{64}$/),
-});
+  // The history keys a payment by `paymentId` (the challenge nonce's own spelling), not `challengeNonce`.
+}) satisfies z.ZodType<EncodedOffer<Omit<HistoryOffer, "challengeNonce">>>;
 
 /** The burn is confirmed and the payment accepted. */
 export const HistoryAcceptedRecordSchema = z.object({

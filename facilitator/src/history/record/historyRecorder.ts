@@ -8,8 +8,11 @@
 import type { Network, Offer } from "@svc/scheme";
 import type { Address, Hex } from "viem";
 
+/** The part of the offer the payment history keeps, as its recorder reads it (`intent` lines store it encoded). */
+export type HistoryOffer = Pick<Offer, "challengeNonce" | "asset" | "payTo" | "amount">;
+
 /** What every history event carries about the payment: the offer's matched fields, its network and path. */
-export type HistoryPayment = Pick<Offer, "challengeNonce" | "asset" | "payTo" | "amount"> & {
+export type HistoryPayment = HistoryOffer & {
   path: "permit" | "self-transfer";
   network: Network;
   /** The paying EOA when known (always on the permit path; the burn sender on self-transfer). */
