@@ -604,7 +604,7 @@ function adminSettlements(book: SettlementBook, state: SettlementState | undefin
           challengeNonce: entry.challenge.challengeNonce,
           state: entry.state,
           path: entry.path,
-          amount: entry.challenge.amount,
+          amount: entry.challenge.amount.toString(),
           burnTxHash: entry.burnTxHash,
           acceptedAt: entry.at,
           ...(entry.finalizedAt === undefined ? {} : { finalizedAt: entry.finalizedAt }),
