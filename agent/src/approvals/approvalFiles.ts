@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { AddressSchema, DecimalStringSchema, NetworkSchema } from "@svc/scheme";
+import { AddressSchema, DecimalStringSchema, NetworkSchema, type Offer } from "@svc/scheme";
 import { z } from "zod";
 
 import { BaseUnitsSchema } from "../ledger/baseUnitsSchema.js";
@@ -11,6 +11,9 @@ export const APPROVALS_DIR = "approvals";
 
 /** Approval ids are ledger payment ids; the pattern also keeps a typed id from naming a path. */
 export const APPROVAL_ID_PATTERN = /^[0-9a-f]{12}$/;
+
+/** The part of the scheme's `Offer` an approval request shows a human: which token and how much. */
+export type ApprovalOffer = Pick<Offer, "asset" | "amount">;
 
 /**
  * What a waiting agent writes to `approvals/<id>.request.json`: enough for a human to decide. Parsing gives
@@ -34,7 +37,7 @@ export const ApprovalRequestSchema = z.object({
   /** The waiting agent process; a request whose process is gone is not pending any more. */
   pid: z.number().int().positive(),
   createdAt: z.iso.datetime(),
-});
+}) satisfies z.ZodType<ApprovalOffer>;
 
 /** A pending approval, in memory. */
 export type ApprovalRequest = z.output<typeof ApprovalRequestSchema>;

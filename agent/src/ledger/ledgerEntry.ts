@@ -62,7 +62,7 @@ export const LedgerEntrySchema = z.object({
   errorReason: z.string().optional(),
   /** A human-readable account of the last outcome. */
   message: z.string().optional(),
-});
+}) satisfies z.ZodType<LedgerOffer>;
 
 /** One payment in the ledger, in memory. */
 export type LedgerEntry = z.output<typeof LedgerEntrySchema>;

@@ -6,13 +6,12 @@ import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
 import type { ChosenPoseidon } from "../challenges/choosePoseidon.js";
 import type { AppDependencies } from "../http/appDependencies.js";
 import { createFacilitatorMetrics, type FacilitatorMetrics } from "../metrics/createFacilitatorMetrics.js";
-import type { AdminSettlement, SettlementState } from "../operator/adminSettlement.js";
+import { listAdminSettlements } from "../operator/adminSettlement.js";
 import { readAdminStatus } from "../operator/readAdminStatus.js";
 import { settlementBacklog } from "../operator/settlementBacklog.js";
 import { buildWithdrawalWitness } from "../operator/withdrawalWitness.js";
 import { createReadinessProbe, type ReadinessProbe } from "../readiness/createReadinessProbe.js";
 import { checkIndexerReadiness, checkRpcReadiness, checkStockReadiness, checkStorageReadiness } from "../readiness/readinessChecks.js";
-import type { SettlementBook, SettlementEntry } from "../settlement/settlementBook.js";
 import type { FacilitatorStorage } from "../storage/storagePorts.js";
 import { unixNow } from "./unixNow.js";
 import type { ChainWiring } from "./wireChain.js";
@@ -83,7 +82,7 @@ export function wireOperator({ config, poseidon, chain, senders, challenges, jou
   });
   const admin: AppDependencies["admin"] = {
     challenges: () => ({ ...store.counts(), maxOpen: config.daemon.max_open_challenges }),
-    settlements: (state) => adminSettlements(book, state),
+    settlements: (state) => listAdminSettlements(book, state),
     status: () =>
       readAdminStatus({
         profile: config.profile,
@@ -104,33 +103,4 @@ export function wireOperator({ config, poseidon, chain, senders, challenges, jou
     },
   };
   return { metrics, readiness, admin };
-}
-
-function adminSettlements(book: SettlementBook, state: SettlementState | undefined): AdminSettlement[] {
-  const entries: AdminSettlement[] =
-    state === "late_burn"
-      ? []
-      : book.list(state).map((entry: SettlementEntry) => ({
-          challengeNonce: entry.challenge.challengeNonce,
-          state: entry.state,
-          path: entry.path,
-          amount: entry.challenge.amount,
-          burnTxHash: entry.burnTxHash,
-          acceptedAt: entry.at,
-          ...(entry.finalizedAt === undefined ? {} : { finalizedAt: entry.finalizedAt }),
-          ...(entry.mintTxHash === undefined ? {} : { mintTxHash: entry.mintTxHash }),
-          ...(entry.reason === undefined ? {} : { reason: entry.reason }),
-        }));
-  const late: AdminSettlement[] =
-    state === undefined || state === "late_burn"
-      ? book.lateBurns.map((late) => ({
-          challengeNonce: late.challenge.challengeNonce,
-          state: "late_burn",
-          path: late.path,
-          amount: late.value,
-          burnTxHash: late.burnTxHash,
-          reason: `included at ${late.blockTimestamp}, offer expired at ${late.challenge.expiresAt}`,
-        }))
-      : [];
-  return [...entries, ...late];
 }

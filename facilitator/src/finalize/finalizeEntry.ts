@@ -73,7 +73,7 @@ export type FinalizeOutcome =
 export async function finalizeEntry(context: FinalizeContext, entry: SettlementEntry): Promise<FinalizeOutcome> {
   const { client, deployment } = context;
   const payTo = entry.challenge.payTo;
-  const amount = BigInt(entry.challenge.amount);
+  const { amount } = entry.challenge;
   if (context.rootWait?.unchanged(entry.challenge.challengeNonce)) {
     return { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootNotProved, detail: "no root proved since the last pass" };
   }
@@ -197,7 +197,7 @@ async function burnEvidence(client: PublicClient, entry: SettlementEntry, token:
   if (!receipt) return "the burn transaction is no longer on-chain";
   if (receipt.status !== "success") return "the burn transaction no longer succeeds";
   const covered = parseEventLogs({ abi: zerc20TokenAbi, eventName: "IndexedTransfer", logs: receipt.logs, strict: true }).some(
-    (log) => isAddressEqual(log.address, token) && isAddressEqual(log.args.to, entry.challenge.payTo) && log.args.value >= BigInt(entry.challenge.amount),
+    (log) => isAddressEqual(log.address, token) && isAddressEqual(log.args.to, entry.challenge.payTo) && log.args.value >= entry.challenge.amount,
   );
   return covered ? undefined : "the burn no longer transfers the amount";
 }

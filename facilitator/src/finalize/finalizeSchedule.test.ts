@@ -21,7 +21,7 @@ function scheduleOf(policy: Partial<FinalizeConfig>, seed: Hex = SEED): Finalize
 
 const nonce = (index: number): Hex => keccak256(toHex(`challenge ${index}`));
 
-function payment(index: number, at: number, amount = "1000"): ScheduledPayment {
+function payment(index: number, at: number, amount = 1000n): ScheduledPayment {
   return { challenge: { challengeNonce: nonce(index), amount }, at };
 }
 
@@ -74,7 +74,7 @@ describe("releasablePayments", () => {
     const [first, second] = Array.from({ length: 40 }, (_, index) => payment(index, 0)).filter((one) => dueAt(schedule, one) < 40);
     if (first === undefined || second === undefined) throw new Error("expected two early payments among forty");
     const sameAmountLater = payment(100, 50);
-    const otherAmount = payment(101, 0, "2000");
+    const otherAmount = payment(101, 0, 2000n);
     const now = Math.max(dueAt(schedule, first), dueAt(schedule, second));
     // Two of 1000 and one of 2000: no crowd of three of one amount.
     expect(releasablePayments(schedule, [first, second, otherAmount], now)).toEqual([]);
@@ -106,7 +106,7 @@ describe("releasablePayments", () => {
   it("simulated passes every second: no mint before min (or before due), every mint by max + one pass", () => {
     const policy = { min_delay_seconds: 3, max_delay_seconds: 12, min_anonymity_set: 3 };
     const schedule = scheduleOf(policy);
-    const payments = Array.from({ length: 60 }, (_, index) => payment(index, 10 * Math.floor(index / 7) + (index % 3), index % 4 === 0 ? "5" : "7"));
+    const payments = Array.from({ length: 60 }, (_, index) => payment(index, 10 * Math.floor(index / 7) + (index % 3), index % 4 === 0 ? 5n : 7n));
     const mintedAt = new Map<ScheduledPayment, number>();
     for (let now = 0; now < 200; now++) {
       const waiting = payments.filter((one) => one.at <= now && !mintedAt.has(one));

@@ -15,6 +15,7 @@
  * seconds on the journal's clock (`at` is unix seconds).
  */
 import { concat, hexToBigInt, keccak256, toHex, type Hex } from "viem";
+import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { FinalizeConfig } from "../config/facilitatorConfigSchema.js";
 
 /** Domain tag hashed in front of the burn seed; a new version reshuffles every schedule. */
@@ -32,7 +33,10 @@ export function deriveScheduleKey(seed: Hex): Hex {
 export type FinalizeSchedule = { policy: FinalizeConfig; key: Hex };
 
 /** What the schedule reads of a waiting payment (a settlement entry has these fields). */
-export type ScheduledPayment = { challenge: { challengeNonce: Hex; amount: string }; at: number };
+export type ScheduledPayment = { challenge: Pick<ChallengeRecord, "challengeNonce" | "amount">; at: number };
+
+/** What the order and the due time read of a payment: its challenge nonce and when it was accepted. */
+export type OrderedPayment = { challenge: Pick<ChallengeRecord, "challengeNonce">; at: number };
 
 /** The payment's delay in whole seconds, in [min_delay_seconds, max_delay_seconds], fixed by the key and the challengeNonce. */
 export function finalizeDelaySeconds(schedule: FinalizeSchedule, challengeNonce: Hex): number {
@@ -43,7 +47,7 @@ export function finalizeDelaySeconds(schedule: FinalizeSchedule, challengeNonce:
 }
 
 /** When (unix seconds) the payment becomes due. */
-export function dueAt(schedule: FinalizeSchedule, payment: ScheduledPayment): number {
+export function dueAt(schedule: FinalizeSchedule, payment: OrderedPayment): number {
   return payment.at + finalizeDelaySeconds(schedule, payment.challenge.challengeNonce);
 }
 
@@ -58,7 +62,7 @@ export function mintOrderKey(schedule: FinalizeSchedule, challengeNonce: Hex): b
  * `max_delay_seconds`.
  */
 export function releasablePayments<T extends ScheduledPayment>(schedule: FinalizeSchedule, waiting: readonly T[], now: number): T[] {
-  const crowd = new Map<string, number>();
+  const crowd = new Map<bigint, number>();
   for (const payment of waiting) crowd.set(payment.challenge.amount, (crowd.get(payment.challenge.amount) ?? 0) + 1);
   const { max_delay_seconds: max, min_anonymity_set: k } = schedule.policy;
   const releasable = waiting.filter(
@@ -68,7 +72,7 @@ export function releasablePayments<T extends ScheduledPayment>(schedule: Finaliz
 }
 
 /** `payments` sorted by {@link mintOrderKey}. */
-export function sortByMintOrder<T extends ScheduledPayment>(schedule: FinalizeSchedule, payments: readonly T[]): T[] {
+export function sortByMintOrder<T extends OrderedPayment>(schedule: FinalizeSchedule, payments: readonly T[]): T[] {
   return payments
     .map((payment) => ({ payment, order: mintOrderKey(schedule, payment.challenge.challengeNonce) }))
     .sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0))

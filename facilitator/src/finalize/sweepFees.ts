@@ -171,8 +171,9 @@ function due(context: SweepFeesContext, waiting: readonly SettlementEntry[]): bo
   });
 }
 
+// The facilitator's whole fee as priced at issue (the offer's own `fee` is only the payer-charged part).
 function feeOf(entry: SettlementEntry): bigint {
-  return BigInt(entry.challenge.fee);
+  return entry.challenge.quote.fee;
 }
 
 async function estimate(client: PublicClient, from: Address, to: Address, data: Hex) {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { FinalizeOutcome } from "../finalize/finalizeEntry.js";
+import { fromJournaledChallenge } from "../journal/journaledChallenge.js";
 import { FINALIZE_FAILED_REASON, FINALIZE_WAITING_REASON } from "../finalize/finalizeReasons.js";
 import { BACKLOG_STATES, type SettlementBacklog } from "../operator/settlementBacklog.js";
 import type { SettlementEntry } from "../settlement/settlementBook.js";
@@ -13,7 +14,7 @@ import { instrumentFinalize } from "./instrumentSettlement.js";
 
 const entry: SettlementEntry = {
   type: "accepted",
-  challenge: {
+  challenge: fromJournaledChallenge({
     challengeNonce: `0x${"11".repeat(32)}`,
     protocol: "zerc20-v2" as const,
     network: "eip155:31337",
@@ -25,7 +26,7 @@ const entry: SettlementEntry = {
     payout: "1000",
     issuedAt: 1,
     expiresAt: 301,
-  },
+  }),
   path: "self-transfer",
   payloadDigest: `0x${"33".repeat(32)}`,
   burnTxHash: `0x${"44".repeat(32)}`,

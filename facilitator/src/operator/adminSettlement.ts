@@ -1,6 +1,8 @@
 /** The settlements the admin surface lists: `GET /admin/settlements`, `status`, the operator page. */
 import type { Offer } from "@svc/scheme";
 
+import type { SettlementBook, SettlementEntry } from "../settlement/settlementBook.js";
+
 /** States `GET /admin/settlements?state=` filters on. */
 export const SETTLEMENT_STATES = ["accepted", "finalized", "failed", "late_burn"] as const;
 
@@ -23,3 +25,33 @@ export type AdminSettlement = AdminOfferView & {
   mintTxHash?: string;
   reason?: string;
 };
+
+/** The book's settlements in `state` (every state when undefined) as the admin surface lists them, late burns last. */
+export function listAdminSettlements(book: SettlementBook, state: SettlementState | undefined): AdminSettlement[] {
+  const entries: AdminSettlement[] =
+    state === "late_burn"
+      ? []
+      : book.list(state).map((entry: SettlementEntry) => ({
+          challengeNonce: entry.challenge.challengeNonce,
+          state: entry.state,
+          path: entry.path,
+          amount: entry.challenge.amount.toString(),
+          burnTxHash: entry.burnTxHash,
+          acceptedAt: entry.at,
+          ...(entry.finalizedAt === undefined ? {} : { finalizedAt: entry.finalizedAt }),
+          ...(entry.mintTxHash === undefined ? {} : { mintTxHash: entry.mintTxHash }),
+          ...(entry.reason === undefined ? {} : { reason: entry.reason }),
+        }));
+  const late: AdminSettlement[] =
+    state === undefined || state === "late_burn"
+      ? book.lateBurns.map((late) => ({
+          challengeNonce: late.challenge.challengeNonce,
+          state: "late_burn",
+          path: late.path,
+          amount: late.value,
+          burnTxHash: late.burnTxHash,
+          reason: `included at ${late.blockTimestamp}, offer expired at ${late.challenge.expiresAt}`,
+        }))
+      : [];
+  return [...entries, ...late];
+}

@@ -42,7 +42,7 @@ export function buildWithdrawalWitness(entry: SettlementEntry, burn: BurnSecret)
     verifier: entry.verifier,
     challenge_nonce: entry.challenge.challengeNonce,
     state: entry.state,
-    amount: entry.challenge.amount,
+    amount: entry.challenge.amount.toString(),
     burn_tx_hash: entry.burnTxHash,
     burn_block_number: entry.burnBlockNumber,
     burn_address: burn.burnAddress,

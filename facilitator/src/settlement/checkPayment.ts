@@ -24,12 +24,10 @@ import {
 import type { Address, Hex, PublicClient } from "viem";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { StoredChallenge } from "../challenges/challengeStore.js";
-import { fromJournaledChallenge } from "../journal/journaledChallenge.js";
-import type { IntentRecord } from "../journal/journalRecord.js";
 import { checkPermitPayment, type CheckedPermit } from "./checkPermitPayment.js";
 import { checkSelfTransferBurn, type SelfTransferBurnEvidence } from "./checkSelfTransferBurn.js";
 import { requirementsMismatch } from "./requirementsMismatch.js";
-import type { SettlementBook, SettlementEntry } from "./settlementBook.js";
+import type { OpenIntent, SettlementBook, SettlementEntry } from "./settlementBook.js";
 
 /** A body that passed the wire checks: one of the two payment shapes, x402 or legacy. */
 export type PaymentBody = Exclude<ClassifiedFacilitatorBody, { kind: "rejected" }>;
@@ -54,7 +52,7 @@ export type CheckPaymentContext = {
 export type PaymentMatch =
   | { kind: "refused"; reason: ReasonCode }
   | { kind: "settled"; entry: SettlementEntry }
-  | { kind: "open"; challenge: ChallengeRecord; expired: boolean; intent: IntentRecord | undefined };
+  | { kind: "open"; challenge: ChallengeRecord; expired: boolean; intent: OpenIntent | undefined };
 
 /** The open challenge a payment matched. */
 export type OpenMatch = Extract<PaymentMatch, { kind: "open" }>;
@@ -71,13 +69,13 @@ export function matchPayment(context: CheckPaymentContext, body: PaymentBody, di
   const challengeNonce = body.payment.payload.challengeNonce;
   const entry = book.entry(challengeNonce);
   if (entry) {
-    if (mismatch(body, fromJournaledChallenge(entry.challenge))) return { kind: "refused", reason: REQUIREMENTS_MISMATCH };
+    if (mismatch(body, entry.challenge)) return { kind: "refused", reason: REQUIREMENTS_MISMATCH };
     return entry.payloadDigest === digest ? { kind: "settled", entry } : { kind: "refused", reason: PAYLOAD_CONFLICT };
   }
   const intent = book.intent(challengeNonce);
   const live = context.challenges.get(challengeNonce);
   // A permit intent keeps its offer even once the store has forgotten it: its burn may still land.
-  const challenge = live?.record ?? (intent ? fromJournaledChallenge(intent.challenge) : undefined);
+  const challenge = live?.record ?? intent?.challenge;
   if (challenge === undefined) return { kind: "refused", reason: UNKNOWN_CHALLENGE };
   if (mismatch(body, challenge)) return { kind: "refused", reason: REQUIREMENTS_MISMATCH };
   if (body.payment.kind === "permit" && intent && intent.payloadDigest !== digest) return { kind: "refused", reason: PAYLOAD_CONFLICT };

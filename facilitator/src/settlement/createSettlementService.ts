@@ -46,7 +46,7 @@ import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { Capabilities } from "../config/capabilities.js";
 import type { HistoryPayment, HistoryRecorder } from "../history/record/historyRecorder.js";
 import { requireIntent } from "../history/record/requireIntent.js";
-import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
+import { toJournaledChallenge } from "../journal/journaledChallenge.js";
 import type { AcceptedRecord, JournalRecord } from "../journal/journalRecord.js";
 import type { Logger } from "../log/createLogger.js";
 import type { CheckedPermit } from "./checkPermitPayment.js";
@@ -150,7 +150,7 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
   const acceptedResponse = (entry: SettlementEntry): SettleResponse => ({
     success: true,
     transaction: entry.burnTxHash,
-    network: entry.challenge.network,
+    network: toNetwork(entry.challenge.chainId),
     ...(entry.payer === undefined ? {} : { payer: entry.payer }),
     extra: { phase: "accepted" },
   });
@@ -201,7 +201,7 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     deps.history
       .recordAccepted({ ...historyPayment(challenge, path, payer), burnTxHash: burn.burnTxHash })
       .catch((error: unknown) => logger.warn("history_accepted_failed", { challenge_nonce: challenge.challengeNonce, error: errorName(error) }));
-    return acceptedResponse({ ...record, state: "accepted" });
+    return acceptedResponse({ ...record, challenge, state: "accepted" });
   };
 
   // The burn once deep enough, where it is then (a reorg while waiting may have moved or removed it).
@@ -381,7 +381,7 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
   const reconcileIntent = async (challengeNonce: Hex): Promise<boolean> => {
     const intent = book.intent(challengeNonce);
     if (intent === undefined || book.entry(challengeNonce) !== undefined) return false;
-    const challenge = fromJournaledChallenge(intent.challenge);
+    const { challenge } = intent;
     if (!intent.authorizationId || !challenge.helper || coordinator.running(challengeNonce)) return false;
     const burn = await findPermitBurn(client, { helper: challenge.helper, authorizationId: intent.authorizationId, fromBlock: BigInt(intent.fromBlock) });
     if (!burn) {

@@ -6,7 +6,20 @@
  * journal: the SettlementCoordinator holds them.
  */
 import type { Hex } from "viem";
-import type { AcceptedRecord, IntentRecord, JournalRecord, LateBurnRecord, RelayRecord } from "../journal/journalRecord.js";
+import type { ChallengeRecord } from "../challenges/challengeRecord.js";
+import { fromJournaledChallenge } from "../journal/journaledChallenge.js";
+import type { AcceptedRecord, IntentRecord, JournaledChallenge, JournalRecord, LateBurnRecord, RelayRecord } from "../journal/journalRecord.js";
+
+/** A journal record as the book holds it: its challenge decoded once, as it is folded, into the challenge record. */
+export type WithChallengeRecord<R extends { challenge: JournaledChallenge }> = { [K in keyof R as K extends "challenge" ? never : K]: R[K] } & {
+  challenge: ChallengeRecord;
+};
+
+/** An unresolved permit intent, its challenge decoded. */
+export type OpenIntent = WithChallengeRecord<IntentRecord>;
+
+/** A burn that landed after its offer expired, its challenge decoded. */
+export type LateBurn = WithChallengeRecord<LateBurnRecord>;
 
 /**
  * A signed custodial fee sweep (aggregated, or one payment's from an older journal) and the payments it covers.
@@ -18,7 +31,7 @@ export type FeeSweep = { challengeNonces: Hex[]; txHash: Hex; rawTransaction: He
 export type JournaledRelay = RelayRecord & { earlierTxHashes: Hex[] };
 
 /** One accepted payment and what happened to it since. */
-export type SettlementEntry = AcceptedRecord & {
+export type SettlementEntry = WithChallengeRecord<AcceptedRecord> & {
   state: "accepted" | "finalized" | "failed";
   finalizedAt?: number;
   mintTxHash?: Hex;
@@ -46,10 +59,10 @@ export const BURN_VANISHED_REASON = "evidence_vanished";
 /** In-memory settlement state, folded from journal records. */
 export class SettlementBook {
   private readonly entries = new Map<string, SettlementEntry>();
-  private readonly intents = new Map<string, IntentRecord>();
+  private readonly intents = new Map<string, OpenIntent>();
   private readonly relays = new Map<string, JournaledRelay>();
   private readonly burnTxOwners = new Map<string, string>();
-  readonly lateBurns: LateBurnRecord[] = [];
+  readonly lateBurns: LateBurn[] = [];
   /** When the latest fee sweep or distribution was journaled (unix seconds): the start of the current sweep interval. */
   lastFeeSweepAt: number | undefined;
 
@@ -73,12 +86,12 @@ export class SettlementBook {
         this.relays.delete(key(record.challengeNonce));
         return;
       case "intent":
-        if (!this.entries.has(key(record.challenge.challengeNonce))) this.intents.set(key(record.challenge.challengeNonce), record);
+        if (!this.entries.has(key(record.challenge.challengeNonce))) this.intents.set(key(record.challenge.challengeNonce), decodeChallenge(record));
         return;
       case "accepted":
         this.intents.delete(key(record.challenge.challengeNonce));
         this.relays.delete(key(record.challenge.challengeNonce));
-        this.entries.set(key(record.challenge.challengeNonce), { ...record, state: "accepted" });
+        this.entries.set(key(record.challenge.challengeNonce), { ...decodeChallenge(record), state: "accepted" });
         this.burnTxOwners.set(key(record.burnTxHash), key(record.challenge.challengeNonce));
         return;
       case "finalized": {
@@ -123,7 +136,7 @@ export class SettlementBook {
         return;
       }
       case "late_burn":
-        this.lateBurns.push(record);
+        this.lateBurns.push(decodeChallenge(record));
         this.burnTxOwners.set(key(record.burnTxHash), key(record.challenge.challengeNonce));
         return;
     }
@@ -156,7 +169,7 @@ export class SettlementBook {
   }
 
   /** The unresolved permit intent of a challenge (a crash between broadcast and accept). */
-  intent(challengeNonce: Hex): IntentRecord | undefined {
+  intent(challengeNonce: Hex): OpenIntent | undefined {
     return this.intents.get(key(challengeNonce));
   }
 
@@ -166,7 +179,7 @@ export class SettlementBook {
   }
 
   /** Every unresolved intent, for reconciliation at start. */
-  openIntents(): IntentRecord[] {
+  openIntents(): OpenIntent[] {
     return [...this.intents.values()];
   }
 
@@ -180,6 +193,11 @@ export class SettlementBook {
     const all = [...this.entries.values()];
     return state === undefined ? all : all.filter((entry) => entry.state === state);
   }
+}
+
+// The journal's edge inside the book: each record's challenge is decoded once, when it is folded.
+function decodeChallenge<R extends { challenge: JournaledChallenge }>(record: R): WithChallengeRecord<R> {
+  return { ...record, challenge: fromJournaledChallenge(record.challenge) };
 }
 
 function sameNonces(a: readonly Hex[], b: readonly Hex[]): boolean {
