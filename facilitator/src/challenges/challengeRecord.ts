@@ -5,7 +5,7 @@
 import type { Offer, ProtocolVersion } from "@svc/scheme";
 import type { Address, Hex } from "viem";
 
-import type { Quote } from "./quote.js";
+import type { PricedOffer } from "./quote.js";
 
 /** The private half of a one-time burn address. */
 export type BurnSecret = {
@@ -29,7 +29,7 @@ export type ChallengeRecord = Offer & {
   /** The protocol version `payTo` was derived under; the payment is finalized under it, whatever the daemon runs later. */
   protocol: ProtocolVersion;
   /** How `amount` was priced: list price, fee, payout (its `extraFee` is the offer's `fee`). */
-  quote: Quote;
+  quote: PricedOffer;
   /** Unix seconds. */
   issuedAt: number;
   /**

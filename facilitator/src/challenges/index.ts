@@ -32,5 +32,5 @@ export {
   PAYMENT_SECRET_TAG,
   PAYMENT_TWEAK_TAG,
 } from "./paymentSecrets.js";
-export { computeFee, quote, type FeeRate, type Quote } from "./quote.js";
+export { computeFee, quote, type FeeRate, type PricedOffer } from "./quote.js";
 export { reopenBurnSecret, reopenBurnSecretOffThread } from "./reopenBurnSecret.js";

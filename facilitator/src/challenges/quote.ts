@@ -16,7 +16,7 @@ import { MAX_TRANSFER_VALUE, type FeeConfig } from "../config/facilitatorConfigS
 export type FeeRate = Pick<FeeConfig, "bps" | "min_per_payment" | "charge_to">;
 
 /** A priced offer: what the payer pays, the fee inside it, and what reaches the provider. */
-export type Quote = {
+export type PricedOffer = {
   /** Quoted amount in base units: the offer's `amount`. */
   amount: bigint;
   /** Fee in base units, included in `amount`. */
@@ -40,7 +40,7 @@ export function computeFee(list: bigint, rate: Pick<FeeRate, "bps" | "min_per_pa
  * quote(1000n, { bps: 100, min_per_payment: 0n, charge_to: "payer" });
  * // { amount: 1010n, fee: 10n, payout: 1000n, extraFee: { amount: 10n, bps: 100 } }
  */
-export function quote(list: bigint, rate: FeeRate | undefined): Quote {
+export function quote(list: bigint, rate: FeeRate | undefined): PricedOffer {
   if (list < 0n) throw new QuoteOutOfRangeError({ reason: "the list price is negative" });
   const result = price(list, rate);
   if (result.amount > MAX_TRANSFER_VALUE) {
@@ -50,7 +50,7 @@ export function quote(list: bigint, rate: FeeRate | undefined): Quote {
   return result;
 }
 
-function price(list: bigint, rate: FeeRate | undefined): Quote {
+function price(list: bigint, rate: FeeRate | undefined): PricedOffer {
   if (rate === undefined) return { amount: list, fee: 0n, payout: list, extraFee: undefined };
   const fee = computeFee(list, rate);
   if (rate.charge_to === "payer") {
