@@ -236,6 +236,13 @@ export {
   zeroHashes,
 } from "./zerc20/merkle.js";
 export {
+  createIncrementalTree,
+  emptyIncrementalTreeState,
+  type IncrementalTree,
+  type IncrementalTreeState,
+  type TrackedPath,
+} from "./zerc20/incrementalTree.js";
+export {
   addressToRecipient,
   generalRecipientField,
   generalRecipientHash,
