@@ -86,8 +86,8 @@ describe("payer policy, before anything is signed", () => {
     ["host allowlist", { SVC_ALLOWED_HOSTS: "example.com" }],
     ["network pin", { SVC_ALLOWED_NETWORK: "eip155:1" }],
     ["token pin", { SVC_ALLOWED_TOKEN: "0x000000000000000000000000000000000000dEaD" }],
-    ["per-payment cap", { SVC_MAX_PER_PAYMENT: "1009" }],
-    ["total cap", { SVC_MAX_TOTAL: "1000" }],
+    ["per-payment cap", { SVC_MAX_PER_PAYMENT: "1009base" }],
+    ["total cap", { SVC_MAX_TOTAL: "1000base" }],
   ])("declines on the %s with its own exit code and burns nothing", async (_rule, overrides) => {
     const burns = await permitBurnCount(stack);
     const run = await runAgent(["pay", weather(), "--json"], await agentEnv(overrides));
@@ -98,7 +98,7 @@ describe("payer policy, before anything is signed", () => {
 
   it("two agent processes share one total cap: only one of them pays", async () => {
     const dir = await mkdtemp(join(tmpdir(), "e2e-shared-"));
-    const env = await agentEnv({ SVC_MAX_TOTAL: "1500" }, dir);
+    const env = await agentEnv({ SVC_MAX_TOTAL: "1500base" }, dir);
     const burns = await permitBurnCount(stack);
     const runs = await Promise.all([runAgent(["pay", weather(), "--json"], env), runAgent(["pay", weather(), "--json"], env)]);
     expect(runs.map((run) => run.code).sort()).toEqual([0, 3]);
@@ -135,7 +135,7 @@ describe("human approval", () => {
   };
 
   it("a payment above the threshold waits for a human: approved from another process, it pays", async () => {
-    const env = await agentEnv({ SVC_APPROVE_ABOVE: "10", SVC_APPROVAL_TIMEOUT_MS: "30000" });
+    const env = await agentEnv({ SVC_APPROVE_ABOVE: "10base", SVC_APPROVAL_TIMEOUT_MS: "30000" });
     const burns = await permitBurnCount(stack);
     const paying = runAgent(["pay", weather(), "--json"], env);
     const id = await pending(env);
@@ -153,7 +153,7 @@ describe("human approval", () => {
   });
 
   it("denied, it exits with the approval code and signs nothing", async () => {
-    const env = await agentEnv({ SVC_APPROVE_ABOVE: "10", SVC_APPROVAL_TIMEOUT_MS: "30000" });
+    const env = await agentEnv({ SVC_APPROVE_ABOVE: "10base", SVC_APPROVAL_TIMEOUT_MS: "30000" });
     const burns = await permitBurnCount(stack);
     const paying = runAgent(["pay", weather(), "--json"], env);
     await runAgent(["approvals", "deny", await pending(env)], env);
@@ -165,7 +165,7 @@ describe("human approval", () => {
   });
 
   it("nobody answers: declined when the approval times out", async () => {
-    const env = await agentEnv({ SVC_APPROVE_ABOVE: "10", SVC_APPROVAL_TIMEOUT_MS: "500" });
+    const env = await agentEnv({ SVC_APPROVE_ABOVE: "10base", SVC_APPROVAL_TIMEOUT_MS: "500" });
     const burns = await permitBurnCount(stack);
     const run = await runAgent(["pay", weather(), "--json"], env);
     expect(run.code).toBe(4);

@@ -9,7 +9,7 @@ export class McpCommand extends Command {
     details: `
       Speaks the Model Context Protocol on stdin and stdout until the client closes them. Tools: \`quote_resource\`, \`fetch_resource\` (pays under the policy), \`resend_payment\`, \`spending_status\`. Configured by the same \`SVC_*\` variables as \`pay\` and sharing its state folder, so caps hold across this server and any CLI agent, and payments above \`SVC_APPROVE_ABOVE\` wait for a human in \`tui\` or \`approvals approve\`. The key never leaves this process. Diagnostics go to stderr.
     `,
-    examples: [["Register with an MCP client", "SVC_PAYER_PK=0x... SVC_MAX_TOTAL=10000000000000000 $0 mcp"]],
+    examples: [["Register with an MCP client", "SVC_PAYER_PK=0x... SVC_MAX_TOTAL=0.01 $0 mcp"]],
   });
 
   override async execute(): Promise<number> {

@@ -6,7 +6,8 @@ import { loadPolicy } from "../policy/loadPolicy.js";
 import { httpErrorOutcome } from "../payment/httpErrorOutcome.js";
 import { fetchQuote } from "../payment/quote.js";
 import { quoteVerdict } from "../payment/quoteVerdict.js";
-import { formatAmount, readTokenInfo } from "../payment/tokenInfo.js";
+import { formatAmount } from "../payment/tokenInfo.js";
+import { describeSpendAmount } from "../policy/spendAmount.js";
 import { amountFormat } from "../payment/amountFormat.js";
 import { remainingUnder } from "../ledger/remainingUnder.js";
 import { EXIT_DECLINED, EXIT_HTTP_ERROR, EXIT_OK } from "./exitCodes.js";
@@ -46,7 +47,7 @@ export async function runQuote(command: QuoteCommand): Promise<number> {
   }
   const { quote } = result;
   const { offer } = quote;
-  const token = await readTokenInfo(policy, offer.asset);
+  const { token } = quote;
   const format = amountFormat(token);
   const verdict = await quoteVerdict(quote, policy, new Ledger(policy.stateDir), format);
   if (command.json) {
@@ -64,7 +65,7 @@ export async function runQuote(command: QuoteCommand): Promise<number> {
       `  paths    ${offer.helper === undefined ? "self-transfer only" : "permit (gasless) or self-transfer"}`,
       `  mode     ${policy.mode} (SVC_MODE)`,
       `  spend    ${format(verdict.spent)} so far on this network and token${verdict.cap === undefined ? " (no SVC_MAX_TOTAL)" : ` of ${format(verdict.cap)} (SVC_MAX_TOTAL), remaining ${format(remainingUnder(verdict.cap, verdict.spent))}`}`,
-      `  policy   ${verdict.kind === "declined" ? `declined (${verdict.reason}): ${verdict.message}` : verdict.needsApproval ? `allowed, needs human approval (above SVC_APPROVE_ABOVE ${format(policy.approveAbove ?? "0")})` : "allowed"}`,
+      `  policy   ${verdict.kind === "declined" ? `declined (${verdict.reason}): ${verdict.message}` : verdict.needsApproval ? `allowed, needs human approval (above SVC_APPROVE_ABOVE ${policy.approveAbove === undefined ? format("0") : describeSpendAmount(policy.approveAbove, token)})` : "allowed"}`,
     ];
     for (const line of lines) writeLine(stdout, line);
   }

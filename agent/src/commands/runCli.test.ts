@@ -90,7 +90,7 @@ describe("pay and quote against a local 402 server", () => {
   });
 
   it("quotes with the policy's verdict as one JSON line and exits 3 when it would decline", async () => {
-    const run = await runCliInProcess(["quote", "--json", `${provider.origin}/weather`], env({ SVC_MAX_TOTAL: "1000" }));
+    const run = await runCliInProcess(["quote", "--json", `${provider.origin}/weather`], env({ SVC_MAX_TOTAL: "1000base" }));
     expect(run.code).toBe(EXIT_DECLINED);
     expect(JSON.parse(run.stdout)).toMatchObject({
       result: "offer",
@@ -102,7 +102,7 @@ describe("pay and quote against a local 402 server", () => {
   });
 
   it("declines above SVC_MAX_PER_PAYMENT (3) without writing the ledger", async () => {
-    const run = await runCliInProcess(["pay", `${provider.origin}/weather`], env({ SVC_PAYER_PK: KEY, SVC_MAX_PER_PAYMENT: "1009" }));
+    const run = await runCliInProcess(["pay", `${provider.origin}/weather`], env({ SVC_PAYER_PK: KEY, SVC_MAX_PER_PAYMENT: "1009base" }));
     expect(run.code).toBe(EXIT_DECLINED);
     expect(run.stderr).toContain("declined by policy (above_max_per_payment)");
     expect((await runCliInProcess(["ledger", "--json"], env())).stdout).toBe("");
@@ -149,7 +149,7 @@ describe("payment ids", () => {
 
   it("resend finds a payment by either id; proof checks its trust anchor before asking the facilitator", async () => {
     const ledger = new Ledger(dir.path);
-    const reserved = await ledger.reserve(buildReserveInput({ challengeNonce: nonce }), undefined);
+    const reserved = await ledger.reserve(buildReserveInput({ challengeNonce: nonce }), {});
     if (reserved.kind !== "reserved") throw new Error("not reserved");
     for (const id of [reserved.entry.id, nonce, nonce.toUpperCase().replace("0X", "0x")]) {
       const run = await runCliInProcess(["resend", id], historyEnv());

@@ -39,7 +39,7 @@ function startRacer(
         asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3", amount: ${amount}n,
         payTo: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
         challengeNonce: "0x" + randomBytes(32).toString("hex"), expiresAt: 1900000300,
-      }, ${JSON.stringify(cap)});
+      }, { maxTotal: ${cap}n });
       if (result.kind === "reserved") won++; else lost++;
     }
     console.log(JSON.stringify({ won, lost }));
@@ -79,7 +79,7 @@ async function race(cap: string, attempts: number, amount: string) {
 describe("reservations from two processes", () => {
   it("only one of two processes gets the last room under SVC_MAX_TOTAL", async () => {
     const ledger = new Ledger(dir.path);
-    await ledger.reserve(buildReserveInput({ amount: 900n }), "1000");
+    await ledger.reserve(buildReserveInput({ amount: 900n }), { maxTotal: 1000n });
     const results = await race("1000", 1, "100");
     expect(results.map((result) => result.won).sort()).toEqual([0, 1]);
     const entries = await ledger.entries();

@@ -16,43 +16,43 @@ beforeEach(async () => {
 });
 afterEach(() => dir.remove());
 
-async function reserved(overrides: Parameters<typeof buildReserveInput>[0] = {}, cap?: string) {
-  const result = await ledger.reserve(buildReserveInput(overrides), cap);
+async function reserved(overrides: Parameters<typeof buildReserveInput>[0] = {}, cap?: bigint) {
+  const result = await ledger.reserve(buildReserveInput(overrides), { maxTotal: cap });
   if (result.kind !== "reserved") throw new Error("expected a reservation");
   return result.entry;
 }
 
 describe("Ledger reservations", () => {
   it("reserves under the cap and declines what would exceed it, inclusive of the cap", async () => {
-    await reserved({ amount: 60n }, "100");
-    expect(await ledger.reserve(buildReserveInput({ amount: 41n }), "100")).toEqual({ kind: "over-cap", spentBefore: 60n, cap: 100n });
-    const last = await ledger.reserve(buildReserveInput({ amount: 40n }), "100");
+    await reserved({ amount: 60n }, 100n);
+    expect(await ledger.reserve(buildReserveInput({ amount: 41n }), { maxTotal: 100n })).toEqual({ kind: "over-cap", spentBefore: 60n, cap: 100n });
+    const last = await ledger.reserve(buildReserveInput({ amount: 40n }), { maxTotal: 100n });
     expect(last).toMatchObject({ kind: "reserved", spentBefore: 60n });
   });
 
   it("keeps the total per network and token, ignoring address case", async () => {
-    await reserved({ amount: 90n }, "100");
-    await reserved({ amount: 90n, asset: "0x0000000000000000000000000000000000000001" }, "100");
-    await reserved({ amount: 90n, network: "eip155:1" }, "100");
-    const sameTokenOtherCase = await ledger.reserve(buildReserveInput({ amount: 20n, asset: "0x5fbdb2315678afecb367f032d93f642f64180aa3" }), "100");
+    await reserved({ amount: 90n }, 100n);
+    await reserved({ amount: 90n, asset: "0x0000000000000000000000000000000000000001" }, 100n);
+    await reserved({ amount: 90n, network: "eip155:1" }, 100n);
+    const sameTokenOtherCase = await ledger.reserve(buildReserveInput({ amount: 20n, asset: "0x5fbdb2315678afecb367f032d93f642f64180aa3" }), {
+      maxTotal: 100n,
+    });
     expect(sameTokenOtherCase.kind).toBe("over-cap");
   });
 
   it("gives back a released reservation, and only that", async () => {
-    const a = await reserved({ amount: 100n }, "100");
+    const a = await reserved({ amount: 100n }, 100n);
     await ledger.recordOutcome(a.id, { status: "released", message: "definite failure" });
-    const b = await reserved({ amount: 100n }, "100");
+    const b = await reserved({ amount: 100n }, 100n);
     await ledger.recordSigned(b.id, "header");
     await ledger.recordOutcome(b.id, { status: "unknown", message: "timeout" });
-    expect((await ledger.reserve(buildReserveInput({ amount: 1n }), "100")).kind).toBe("over-cap");
+    expect((await ledger.reserve(buildReserveInput({ amount: 1n }), { maxTotal: 100n })).kind).toBe("over-cap");
   });
 
   it("never takes the same offer twice", async () => {
     const input = buildReserveInput();
-    const first = await ledger.reserve(input, undefined);
-    const error = await ledger
-      .reserve({ ...input, challengeNonce: `0x${input.challengeNonce.slice(2).toUpperCase()}` }, undefined)
-      .catch((caught: unknown) => caught);
+    const first = await ledger.reserve(input, {});
+    const error = await ledger.reserve({ ...input, challengeNonce: `0x${input.challengeNonce.slice(2).toUpperCase()}` }, {}).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OfferAlreadyUsedError);
     expect(error).toMatchObject({ existingId: first.kind === "reserved" ? first.entry.id : "" });
   });
@@ -112,7 +112,7 @@ describe("Ledger file", () => {
     expect((await stat(ledger.path)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(ledger.path, "utf8"))).toMatchObject({ version: 1 });
     await writeFile(ledger.path, "{ torn");
-    await expect(ledger.reserve(buildReserveInput(), "1000")).rejects.toThrow(LedgerCorruptError);
+    await expect(ledger.reserve(buildReserveInput(), { maxTotal: 1000n })).rejects.toThrow(LedgerCorruptError);
     await expect(ledger.entries()).rejects.toThrow(LedgerCorruptError);
   });
 });

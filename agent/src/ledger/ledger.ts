@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { describeIssues, type DecimalString } from "@svc/scheme";
+import { describeIssues } from "@svc/scheme";
 import { z } from "zod";
 
 import { atomicWriteFile } from "./atomicWriteFile.js";
@@ -22,6 +22,9 @@ export const LEDGER_LOCK_FILE = "ledger.lock";
  * bigint), and where and how the payment will be sent.
  */
 export type ReserveInput = LedgerOffer & Pick<LedgerEntry, "url" | "mode" | "network" | "request">;
+
+/** The limits `reserve` enforces under the lock, in base units of the offer's token; an absent one is no limit. */
+export type ReserveLimits = { maxTotal?: bigint | undefined };
 
 /** The answer of `reserve`: the new entry, or the spend that left no room under the cap. */
 export type ReserveResult = { kind: "reserved"; entry: LedgerEntry; spentBefore: bigint } | { kind: "over-cap"; spentBefore: bigint; cap: bigint };
@@ -52,7 +55,7 @@ const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
  *
  * @example
  * const ledger = new Ledger(policy.stateDir);
- * const result = await ledger.reserve(input, policy.maxTotal);
+ * const result = await ledger.reserve(input, { maxTotal: 10n ** 16n });
  */
 export class Ledger {
   /** The state folder. */
@@ -83,17 +86,18 @@ export class Ledger {
 
   /**
    * Reserves `input.amount` on its network and token if the counted spend plus the amount stays within
-   * `maxTotal` (no cap when undefined). Throws `OfferAlreadyUsedError` when the offer was already taken.
+   * `limits.maxTotal` (no cap when undefined). Throws `OfferAlreadyUsedError` when the offer was already taken.
    */
-  async reserve(input: ReserveInput, maxTotal: DecimalString | undefined): Promise<ReserveResult> {
+  async reserve(input: ReserveInput, limits: ReserveLimits): Promise<ReserveResult> {
+    const { maxTotal } = limits;
     return this.update<ReserveResult>((file) => {
       const existing = file.entries.find(
         (entry) => entry.challengeNonce.toLowerCase() === input.challengeNonce.toLowerCase() && entry.network === input.network,
       );
       if (existing !== undefined) throw new OfferAlreadyUsedError({ existingId: existing.id });
       const spentBefore = spentOn(file.entries, input.network, input.asset);
-      if (maxTotal !== undefined && spentBefore + input.amount > BigInt(maxTotal)) {
-        return { file, result: { kind: "over-cap", spentBefore, cap: BigInt(maxTotal) } };
+      if (maxTotal !== undefined && spentBefore + input.amount > maxTotal) {
+        return { file, result: { kind: "over-cap", spentBefore, cap: maxTotal } };
       }
       const now = new Date().toISOString();
       const entry: LedgerEntry = {

@@ -12,7 +12,7 @@ import { REQUEST_METHODS } from "../ledger/ledgerEntry.js";
 import { parsePaymentId } from "../ledger/paymentId.js";
 import { remainingUnder } from "../ledger/remainingUnder.js";
 import { summarizeSpend } from "../ledger/summarizeSpend.js";
-import { amountFormat, BASE_UNITS_FORMAT, readAmountFormats } from "../payment/amountFormat.js";
+import { amountFormat, BASE_UNITS_FORMAT, readTokens } from "../payment/amountFormat.js";
 import { httpErrorOutcome } from "../payment/httpErrorOutcome.js";
 import { payUrl } from "../payment/payUrl.js";
 import { fetchQuote } from "../payment/quote.js";
@@ -20,6 +20,8 @@ import { quoteVerdict } from "../payment/quoteVerdict.js";
 import { resendPayment } from "../payment/resendPayment.js";
 import { readTokenInfo } from "../payment/tokenInfo.js";
 import type { Policy } from "../policy/policy.js";
+import { describeSpendAmount, type SpendAmount } from "../policy/spendAmount.js";
+import { limitsForToken } from "../policy/tokenLimits.js";
 import { approvalProgress } from "./approvalProgress.js";
 import { outcomeToolResult } from "./outcomeToolResult.js";
 import { toolError, toolResult } from "./toolResult.js";
@@ -173,18 +175,18 @@ export function createAgentMcpServer(policy: Policy): McpServer {
     async () => {
       const [entries, pending] = await Promise.all([ledger.entries(), listPendingApprovals(policy.stateDir)]);
       const summaries = summarizeSpend(entries);
-      const formatFor = await readAmountFormats(policy, [...summaries.map((summary) => summary.asset), ...pending.map((request) => request.asset)]);
-      const capFormat = formatFor(summaries[0]?.asset ?? policy.allowedToken ?? "");
+      const assets = [...summaries.map((summary) => summary.asset), ...pending.map((request) => request.asset)];
+      const tokenFor = await readTokens(policy, [...assets, ...(policy.allowedToken === undefined ? [] : [policy.allowedToken])]);
+      const formatFor = (asset: string) => amountFormat(tokenFor(asset));
+      const capToken = tokenFor(summaries[0]?.asset ?? policy.allowedToken ?? "");
+      const capText = (amount: SpendAmount | undefined) => (amount === undefined ? null : describeSpendAmount(amount, capToken));
       return toolResult(
         `${summaries.length === 0 ? "Nothing spent yet" : `Spent on ${summaries.length} token(s)`}; ${pending.length} payment(s) waiting for approval.`,
         {
-          caps: {
-            perPayment: policy.maxPerPayment === undefined ? null : capFormat(policy.maxPerPayment),
-            total: policy.maxTotal === undefined ? null : capFormat(policy.maxTotal),
-            approvalAbove: policy.approveAbove === undefined ? null : capFormat(policy.approveAbove),
-          },
+          caps: { perPayment: capText(policy.maxPerPayment), total: capText(policy.maxTotal), approvalAbove: capText(policy.approveAbove) },
           spend: summaries.map((summary) => {
             const format = formatFor(summary.asset);
+            const cap = limitsForToken(policy, tokenFor(summary.asset)?.decimals)?.maxTotal;
             return {
               network: summary.network,
               asset: summary.asset,
@@ -192,7 +194,7 @@ export function createAgentMcpServer(policy: Policy): McpServer {
               spentBaseUnits: summary.total,
               settled: format(summary.settled),
               pending: format(summary.pending),
-              remaining: policy.maxTotal === undefined ? null : format(remainingUnder(policy.maxTotal, summary.total)),
+              remaining: cap === undefined ? null : format(remainingUnder(cap, summary.total)),
             };
           }),
           pendingApprovals: pending.map((request) => ({

@@ -109,7 +109,7 @@ describe("svc-agent mcp", () => {
   });
 
   it("never overspends SVC_MAX_TOTAL when an MCP agent and a CLI agent race for its last unit", async () => {
-    const env = world.agentEnv("mcp-race", { SVC_PAYER_PK: world.payer2Key, SVC_MAX_TOTAL: "1010" });
+    const env = world.agentEnv("mcp-race", { SVC_PAYER_PK: world.payer2Key, SVC_MAX_TOTAL: "1010base" });
     const client = await connect(env);
     const [mcp, cli] = await Promise.all([
       client.callTool({ name: MCP_TOOLS.fetch, arguments: { url: world.weatherUrl } }) as Promise<CallToolResult>,
@@ -126,7 +126,7 @@ describe("svc-agent mcp", () => {
   });
 
   it("waits for a human: approved in the TUI supervisor it pays, with progress while it waits; denied it returns the reason", async () => {
-    const env = world.agentEnv("mcp-approval", { SVC_PAYER_PK: world.payerKey, SVC_APPROVE_ABOVE: "1000", SVC_APPROVAL_TIMEOUT_MS: "60000" });
+    const env = world.agentEnv("mcp-approval", { SVC_PAYER_PK: world.payerKey, SVC_APPROVE_ABOVE: "1000base", SVC_APPROVAL_TIMEOUT_MS: "60000" });
     const client = await connect(env);
     const progress: string[] = [];
     const waiting = client.callTool({ name: MCP_TOOLS.fetch, arguments: { url: world.weatherUrl } }, undefined, {

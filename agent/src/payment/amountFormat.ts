@@ -30,8 +30,14 @@ export async function readAmountFormats(
   assets: readonly string[],
   options: { baseUnits?: boolean | undefined } = {},
 ): Promise<(asset: string) => AmountFormat> {
+  const tokenFor = await readTokens(policy, assets);
+  return (asset) => amountFormat(tokenFor(asset), options);
+}
+
+/** Reads the symbol and decimals of each token once (best effort, in parallel); lookup ignores case. */
+export async function readTokens(policy: Policy, assets: readonly string[]): Promise<(asset: string) => TokenInfo | undefined> {
   const unique = [...new Set(assets.map((asset) => asset.toLowerCase()))];
   const infos = await Promise.all(unique.map((asset) => readTokenInfo(policy, asset as `0x${string}`)));
-  const formats = new Map(unique.map((asset, index) => [asset, amountFormat(infos[index], options)]));
-  return (asset) => formats.get(asset.toLowerCase()) ?? BASE_UNITS_FORMAT;
+  const tokens = new Map(unique.map((asset, index) => [asset, infos[index]]));
+  return (asset) => tokens.get(asset.toLowerCase());
 }

@@ -5,7 +5,7 @@ import { Ledger } from "../ledger/ledger.js";
 import { PayerKeyMissingError } from "../policy/errors.js";
 import type { Policy } from "../policy/policy.js";
 import { buildExtra, buildRequirements } from "@svc/scheme/testing";
-import { buildPolicy } from "../testing/buildPolicy.js";
+import { baseUnitsLimit, buildPolicy } from "../testing/buildPolicy.js";
 import { buildQuote } from "../testing/buildQuote.js";
 import { makeTempDir } from "../testing/tempDir.js";
 import type { PayEvent } from "./payEvent.js";
@@ -31,7 +31,7 @@ function quoteFor(p: Policy, amount = "1000"): Quote {
 
 describe("payQuote before signing", () => {
   it("declines by policy without touching the ledger", async () => {
-    const p = policy({ maxPerPayment: "999" });
+    const p = policy({ maxPerPayment: baseUnitsLimit("999") });
     const ledger = new Ledger(dir.path);
     const outcome = await payQuote({ quote: quoteFor(p), policy: p, ledger, approve: async () => "approved" });
     expect(outcome).toMatchObject({ kind: "declined", reason: "above_max_per_payment" });
@@ -39,7 +39,7 @@ describe("payQuote before signing", () => {
   });
 
   it("declines above the total cap, counting what is already reserved", async () => {
-    const p = policy({ maxTotal: "1500" });
+    const p = policy({ maxTotal: baseUnitsLimit("1500") });
     const ledger = new Ledger(dir.path);
     await ledger.reserve(
       {
@@ -52,7 +52,7 @@ describe("payQuote before signing", () => {
         challengeNonce: `0x${"22".repeat(32)}`,
         expiresAt: 1_900_000_300,
       },
-      undefined,
+      {},
     );
     const outcome = await payQuote({ quote: quoteFor(p), policy: p, ledger, approve: async () => "approved" });
     expect(outcome).toMatchObject({ kind: "declined", reason: "above_max_total" });
@@ -70,7 +70,7 @@ describe("payQuote before signing", () => {
 
 describe("payQuote approval", () => {
   it.each(["denied", "timed-out"] as const)("releases the reservation when the approval is %s", async (result) => {
-    const p = policy({ approveAbove: "999" });
+    const p = policy({ approveAbove: baseUnitsLimit("999") });
     const ledger = new Ledger(dir.path);
     const asked: ApprovalRequest[] = [];
     const outcome = await payQuote({
@@ -93,7 +93,7 @@ describe("payQuote approval", () => {
     ["permit", 0],
     ["self-transfer", 30],
   ] as const)("in %s mode closes the question at the offer's last usable moment when that comes before the timeout", async (mode, margin) => {
-    const p = policy({ approveAbove: "999", mode, approvalTimeoutMs: 120_000 });
+    const p = policy({ approveAbove: baseUnitsLimit("999"), mode, approvalTimeoutMs: 120_000 });
     const expiresAt = Math.floor(Date.now() / 1000) + 90;
     const requirements = buildRequirements({ amount: "1000", extra: buildExtra({ expiresAt, deadline: expiresAt }) });
     const quote = buildQuote(requirements, p);
@@ -109,7 +109,7 @@ describe("payQuote approval", () => {
     });
     expect(asked[0]).toMatchObject({ decideBy: (expiresAt - margin - 1) * 1000, decideByReason: "offer_expiry" });
     expect(outcome.kind === "approval-denied" ? outcome.message : "").toContain("no decision before the offer's last usable moment");
-    const roomy = policy({ approveAbove: "999", mode, approvalTimeoutMs: 10_000 });
+    const roomy = policy({ approveAbove: baseUnitsLimit("999"), mode, approvalTimeoutMs: 10_000 });
     const later: ApprovalRequest[] = [];
     const fresh = { ...requirements, extra: { ...requirements.extra, challengeNonce: `0x${"44".repeat(32)}` as const } };
     await payQuote({
@@ -126,7 +126,7 @@ describe("payQuote approval", () => {
   });
 
   it("does not ask at or below the threshold", async () => {
-    const p = policy({ approveAbove: "1000" });
+    const p = policy({ approveAbove: baseUnitsLimit("1000") });
     let asked = false;
     await payQuote({
       quote: quoteFor(p),
@@ -141,7 +141,7 @@ describe("payQuote approval", () => {
   });
 
   it("goes on to sign once approved, and releases the spend when signing fails before anything was sent", async () => {
-    const p = policy({ approveAbove: "999" });
+    const p = policy({ approveAbove: baseUnitsLimit("999") });
     const ledger = new Ledger(dir.path);
     const events: PayEvent["type"][] = [];
     const outcome = await payQuote({ quote: quoteFor(p), policy: p, ledger, approve: async () => "approved", onEvent: (event) => events.push(event.type) });

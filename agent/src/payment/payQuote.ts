@@ -18,6 +18,7 @@ import { evaluateOffer } from "../policy/evaluateOffer.js";
 import { type AmountFormat, BASE_UNITS_FORMAT } from "./amountFormat.js";
 import { offerUsableUntil } from "../policy/offerUsableUntil.js";
 import type { Policy } from "../policy/policy.js";
+import { limitsForToken } from "../policy/tokenLimits.js";
 import { createPayerClients } from "./createPayerClients.js";
 import { createPaymentHeader } from "./createPaymentHeader.js";
 import { outcomeOffer } from "./outcomeOffer.js";
@@ -61,7 +62,8 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
   const summary = outcomeOffer({ network, asset: offer.asset, amount: offer.amount });
 
   const format = parameters.format ?? BASE_UNITS_FORMAT;
-  const verdict = evaluateOffer(policy, offer, now(), format);
+  const decimals = quote.token?.decimals;
+  const verdict = evaluateOffer(policy, offer, now(), format, decimals);
   if (verdict.kind === "declined") return { kind: "declined", reason: verdict.reason, message: verdict.message, offer: summary };
   const clients = parameters.clients ?? createPayerClients(policy);
 
@@ -70,7 +72,7 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
   try {
     reservation = await ledger.reserve(
       { url: quote.url.href, mode: policy.mode, network, asset, amount, payTo, challengeNonce, expiresAt, request: quote.request },
-      policy.maxTotal,
+      { maxTotal: limitsForToken(policy, decimals)?.maxTotal },
     );
   } catch (error) {
     if (error instanceof OfferAlreadyUsedError) return { kind: "failed", id: error.existingId, offer: summary, message: error.shortMessage };
@@ -91,7 +93,7 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
   if (verdict.needsApproval) {
     const denied = await askForApproval(parameters, entry);
     if (denied !== undefined) return denied;
-    const again = evaluateOffer(policy, offer, now(), format);
+    const again = evaluateOffer(policy, offer, now(), format, decimals);
     if (again.kind === "declined") {
       await ledger.recordOutcome(id, { status: "released", message: again.message });
       return { kind: "declined", reason: again.reason, message: again.message, id, offer: summary };
@@ -132,7 +134,7 @@ async function askForApproval(parameters: PayQuoteParameters, entry: LedgerEntry
     network: entry.network,
     asset: entry.asset,
     amount: entry.amount,
-    threshold: policy.approveAbove ?? "0",
+    threshold: (limitsForToken(policy, parameters.quote.token?.decimals)?.approveAbove ?? 0n).toString(),
     offerExpiresAt: entry.expiresAt,
     decideBy: Math.min(timeoutAt, usableUntil),
     decideByReason: usableUntil < timeoutAt ? "offer_expiry" : "approval_timeout",

@@ -20,7 +20,7 @@ export type PayUrlParameters = {
   onEvent?: OnPayEvent | undefined;
   clients?: PayQuoteParameters["clients"];
   now?: (() => number) | undefined;
-  /** Reads the offer's token symbol and decimals for messages; amounts are in base units without it. */
+  /** Reads the offer's token symbol and decimals (limits in token units, messages); by default from `SVC_RPC_URL`. */
   readToken?: ((asset: `0x${string}`) => Promise<TokenInfo | undefined>) | undefined;
   /** Base units beside token units in messages. */
   baseUnits?: boolean | undefined;
@@ -40,7 +40,7 @@ export async function payUrl(parameters: PayUrlParameters): Promise<PayOutcome> 
   const { url, policy } = parameters;
   let result;
   try {
-    result = await fetchQuote({ url, policy, now: parameters.now, request: parameters.request });
+    result = await fetchQuote({ url, policy, now: parameters.now, request: parameters.request, readToken: parameters.readToken });
   } catch (error) {
     if (error instanceof HostNotAllowedError) return { kind: "declined", reason: "host_not_allowed", message: error.shortMessage };
     throw error;
@@ -48,7 +48,7 @@ export async function payUrl(parameters: PayUrlParameters): Promise<PayOutcome> 
   if (result.kind === "not-required") return { kind: "not-required", resource: toResourceResponse(result.response) };
   if (result.kind === "http-error") return httpErrorOutcome(result.response);
   if (result.kind === "no-offer") return { kind: "declined", reason: "no_scheme_offer", message: result.message };
-  const token = await parameters.readToken?.(result.quote.offer.asset);
+  const { token } = result.quote;
   parameters.onEvent?.({ type: "quoted", quote: result.quote, token });
   return payQuote({ ...parameters, quote: result.quote, format: amountFormat(token, { baseUnits: parameters.baseUnits }) });
 }

@@ -13,6 +13,7 @@ import { fetchWithPolicy, type PolicyResponse } from "../http/fetchWithPolicy.js
 import { evaluateOffer, type OfferEvaluation } from "../policy/evaluateOffer.js";
 import type { ResourceRequest } from "../ledger/ledgerEntry.js";
 import type { Policy } from "../policy/policy.js";
+import { readTokenInfo, type TokenInfo } from "./tokenInfo.js";
 
 /** An svc-zerc20 offer for a resource, with the policy's verdict on it. */
 export type Quote = {
@@ -25,6 +26,8 @@ export type Quote = {
   offer: Offer;
   /** The policy's verdict at quote time; paying re-evaluates it. */
   evaluation: OfferEvaluation;
+  /** The offer's token symbol and decimals as read on-chain, when the chain could tell them: limits in token units convert with them. */
+  token?: TokenInfo | undefined;
   /** The method, headers and body the resource was asked with, when not a plain GET; the paid request repeats them. */
   request?: ResourceRequest | undefined;
 };
@@ -42,7 +45,8 @@ export type QuoteResult =
 /**
  * Requests `url` unpaid (allowlist checked on every hop) and reads its 402: decodes `PAYMENT-REQUIRED`,
  * picks the first svc-zerc20 offer the policy allows (or, when none is allowed, the first one, so the
- * refusal can name a reason) and evaluates it. HTTP failures are thrown; nothing is signed here.
+ * refusal can name a reason) and evaluates it with the token's decimals read on-chain (`readToken`, by
+ * default from `SVC_RPC_URL`). HTTP failures are thrown; nothing is signed here.
  *
  * @example
  * const result = await fetchQuote({ url: new URL("http://127.0.0.1:4021/weather"), policy });
@@ -52,6 +56,7 @@ export async function fetchQuote(parameters: {
   policy: Policy;
   now?: (() => number) | undefined;
   request?: ResourceRequest | undefined;
+  readToken?: ((asset: `0x${string}`) => Promise<TokenInfo | undefined>) | undefined;
 }): Promise<QuoteResult> {
   const { policy, request } = parameters;
   const now = parameters.now ?? Date.now;
@@ -67,7 +72,13 @@ export async function fetchQuote(parameters: {
     throw error;
   }
   const offers = selectSchemeRequirements(paymentRequired).map((requirements) => ({ requirements, offer: fromOfferRequirements(requirements) }));
-  const evaluated = offers.map((candidate) => ({ ...candidate, evaluation: evaluateOffer(policy, candidate.offer, now()) }));
+  const readToken = parameters.readToken ?? ((asset) => readTokenInfo(policy, asset));
+  const assets = [...new Set(offers.map((candidate) => candidate.offer.asset.toLowerCase()))];
+  const tokens = new Map(await Promise.all(assets.map(async (asset) => [asset, await readToken(asset as `0x${string}`)] as const)));
+  const evaluated = offers.map((candidate) => {
+    const token = tokens.get(candidate.offer.asset.toLowerCase());
+    return { ...candidate, token, evaluation: evaluateOffer(policy, candidate.offer, now(), undefined, token?.decimals) };
+  });
   const chosen = evaluated.find((candidate) => candidate.evaluation.kind === "allowed") ?? evaluated[0];
   if (chosen === undefined) return { kind: "no-offer", url: response.url, message: "the 402 offers no svc-zerc20 payment" };
   return { kind: "offer", quote: { url: response.url, paymentRequired, ...chosen, request } };

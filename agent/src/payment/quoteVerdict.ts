@@ -4,10 +4,11 @@ import type { Ledger } from "../ledger/ledger.js";
 import { spentOn } from "../ledger/summarizeSpend.js";
 import { evaluateOffer, type OfferEvaluation } from "../policy/evaluateOffer.js";
 import type { Policy } from "../policy/policy.js";
+import { limitsForToken } from "../policy/tokenLimits.js";
 import { type AmountFormat, BASE_UNITS_FORMAT } from "./amountFormat.js";
 import type { Quote } from "./quote.js";
 
-/** The policy's verdict on a quote including the total cap, as far as the ledger shows it right now. */
+/** The policy's verdict on a quote including the total cap (base units of the offer's token), as far as the ledger shows it right now. */
 export type QuoteVerdict = OfferEvaluation & { spent: string; cap: string | undefined };
 
 /**
@@ -17,9 +18,9 @@ export type QuoteVerdict = OfferEvaluation & { spent: string; cap: string | unde
 export async function quoteVerdict(quote: Quote, policy: Policy, ledger: Ledger, format: AmountFormat = BASE_UNITS_FORMAT): Promise<QuoteVerdict> {
   const { offer } = quote;
   const spent = spentOn(await ledger.entries(), toNetwork(offer.chainId), offer.asset);
-  const cap = policy.maxTotal;
-  const base = { spent: spent.toString(), cap };
-  if (quote.evaluation.kind === "allowed" && cap !== undefined && spent + offer.amount > BigInt(cap)) {
+  const cap = limitsForToken(policy, quote.token?.decimals)?.maxTotal;
+  const base = { spent: spent.toString(), cap: cap?.toString() };
+  if (quote.evaluation.kind === "allowed" && cap !== undefined && spent + offer.amount > cap) {
     return {
       ...base,
       kind: "declined",
@@ -30,7 +31,7 @@ export async function quoteVerdict(quote: Quote, policy: Policy, ledger: Ledger,
   // Re-worded with the token's units; a per-offer refusal stays the one the quote found.
   const evaluation =
     quote.evaluation.kind === "declined" && quote.evaluation.reason === "above_max_per_payment"
-      ? evaluateOffer(policy, offer, Date.now(), format)
+      ? evaluateOffer(policy, offer, Date.now(), format, quote.token?.decimals)
       : quote.evaluation;
   return { ...base, ...evaluation };
 }

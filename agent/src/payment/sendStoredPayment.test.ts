@@ -42,7 +42,7 @@ async function signedEntry(
   mode: "permit" | "self-transfer" = "permit",
   expiresAt = 1_900_000_300,
 ): Promise<LedgerEntry & { paymentHeader: string }> {
-  const reserved = await ledger.reserve(buildReserveInput({ mode, url: `${server?.origin}/weather`, expiresAt }), undefined);
+  const reserved = await ledger.reserve(buildReserveInput({ mode, url: `${server?.origin}/weather`, expiresAt }), {});
   if (reserved.kind !== "reserved") throw new Error("expected a reservation");
   const entry = await ledger.recordSigned(reserved.entry.id, HEADER);
   return { ...entry, paymentHeader: HEADER };
@@ -66,7 +66,7 @@ describe("sendStoredPayment", () => {
         url: `${server?.origin}/weather`,
         request: { method: "POST", headers: { "x-trace": "t1", "Payment-Signature": "forged" }, body: "city=Zurich" },
       }),
-      undefined,
+      {},
     );
     if (reserved.kind !== "reserved") throw new Error("expected a reservation");
     const entry = { ...(await ledger.recordSigned(reserved.entry.id, HEADER)), paymentHeader: HEADER };
@@ -148,7 +148,7 @@ describe("resendPayment", () => {
 
   it("refuses a payment with nothing to re-send", async () => {
     const ledger = new Ledger(dir.path);
-    const reserved = await ledger.reserve(buildReserveInput(), undefined);
+    const reserved = await ledger.reserve(buildReserveInput(), {});
     if (reserved.kind !== "reserved") throw new Error("expected a reservation");
     await expect(resendPayment({ id: reserved.entry.id, policy: buildPolicy(), ledger })).rejects.toThrow(NothingToResendError);
     const settledEntry = await signedEntry(ledger);

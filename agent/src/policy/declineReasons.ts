@@ -11,6 +11,7 @@ export const DECLINE_REASONS = [
   "above_max_total",
   "permit_unavailable",
   "offer_expiring",
+  "token_decimals_unknown",
 ] as const;
 
 /** One of the policy's decline codes. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { fromOfferRequirements } from "@svc/scheme";
 import { buildExtra, buildRequirements, TEST_EXPIRES_AT } from "@svc/scheme/testing";
-import { buildPolicy } from "../testing/buildPolicy.js";
+import { baseUnitsLimit, buildPolicy } from "../testing/buildPolicy.js";
 import { evaluateOffer } from "./evaluateOffer.js";
 
 const at = (secondsLeft: number) => (TEST_EXPIRES_AT - secondsLeft) * 1000;
@@ -26,13 +26,25 @@ describe("evaluateOffer", () => {
   });
 
   it("caps a single payment at SVC_MAX_PER_PAYMENT, inclusive", () => {
-    expect(evaluateOffer(buildPolicy({ maxPerPayment: "999" }), offer, at(120))).toMatchObject({ reason: "above_max_per_payment" });
-    expect(evaluateOffer(buildPolicy({ maxPerPayment: "1000" }), offer, at(120))).toMatchObject({ kind: "allowed" });
+    expect(evaluateOffer(buildPolicy({ maxPerPayment: baseUnitsLimit("999") }), offer, at(120))).toMatchObject({ reason: "above_max_per_payment" });
+    expect(evaluateOffer(buildPolicy({ maxPerPayment: baseUnitsLimit("1000") }), offer, at(120))).toMatchObject({ kind: "allowed" });
+  });
+
+  it("converts limits in token units with the token's on-chain decimals (the offer is 1000 base units)", () => {
+    const policy = buildPolicy({ maxPerPayment: { unit: "token", text: "0.1" }, approveAbove: { unit: "token", text: "0.05" } });
+    expect(evaluateOffer(policy, offer, at(120), undefined, 4)).toEqual({ kind: "allowed", needsApproval: true });
+    expect(evaluateOffer(policy, offer, at(120), undefined, 3)).toMatchObject({ reason: "above_max_per_payment" });
+  });
+
+  it("declines under a limit in token units when the token's decimals are unknown", () => {
+    const policy = buildPolicy({ maxTotal: { unit: "token", text: "10.0" } });
+    expect(evaluateOffer(policy, offer, at(120))).toMatchObject({ kind: "declined", reason: "token_decimals_unknown" });
+    expect(evaluateOffer(buildPolicy({ maxTotal: baseUnitsLimit("10") }), offer, at(120))).toMatchObject({ kind: "allowed" });
   });
 
   it("asks for approval only strictly above SVC_APPROVE_ABOVE", () => {
-    expect(evaluateOffer(buildPolicy({ approveAbove: "999" }), offer, at(120))).toEqual({ kind: "allowed", needsApproval: true });
-    expect(evaluateOffer(buildPolicy({ approveAbove: "1000" }), offer, at(120))).toEqual({ kind: "allowed", needsApproval: false });
+    expect(evaluateOffer(buildPolicy({ approveAbove: baseUnitsLimit("999") }), offer, at(120))).toEqual({ kind: "allowed", needsApproval: true });
+    expect(evaluateOffer(buildPolicy({ approveAbove: baseUnitsLimit("1000") }), offer, at(120))).toEqual({ kind: "allowed", needsApproval: false });
   });
 
   it("declines an offer without a helper in permit mode, and pays it in self-transfer mode", () => {

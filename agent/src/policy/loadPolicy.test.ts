@@ -40,8 +40,8 @@ describe("loadPolicy values", () => {
       SVC_ALLOWED_HOSTS: "Example.COM, 127.0.0.1,[::1]",
       SVC_ALLOWED_NETWORK: "eip155:8453",
       SVC_ALLOWED_TOKEN: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-      SVC_MAX_PER_PAYMENT: "1000",
-      SVC_MAX_TOTAL: "5000",
+      SVC_MAX_PER_PAYMENT: "0.002",
+      SVC_MAX_TOTAL: "5000base",
       SVC_APPROVE_ABOVE: "0",
       SVC_APPROVAL_TIMEOUT_MS: "10",
       SVC_STATE_DIR: "/tmp/agent-state",
@@ -54,9 +54,9 @@ describe("loadPolicy values", () => {
       allowedHosts: ["example.com", "127.0.0.1", "[::1]"],
       allowedNetwork: "eip155:8453",
       allowedToken: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-      maxPerPayment: "1000",
-      maxTotal: "5000",
-      approveAbove: "0",
+      maxPerPayment: { unit: "token", text: "0.002" },
+      maxTotal: { unit: "base", value: 5000n },
+      approveAbove: { unit: "base", value: 0n },
       approvalTimeoutMs: 10,
       stateDir: "/tmp/agent-state",
     });
@@ -89,8 +89,21 @@ describe("loadPolicy rejects malformed values by variable name, never quoting th
     ["SVC_ALLOWED_NETWORK", "31337"],
     ["SVC_ALLOWED_NETWORK", "solana:mainnet"],
     ["SVC_ALLOWED_TOKEN", "0x1234"],
-    ["SVC_MAX_PER_PAYMENT", "1.5"],
+    ["SVC_MAX_PER_PAYMENT", "1."],
+    ["SVC_MAX_PER_PAYMENT", ".5"],
     ["SVC_MAX_PER_PAYMENT", "-1"],
+    ["SVC_MAX_PER_PAYMENT", "-0.5"],
+    ["SVC_MAX_PER_PAYMENT", "1.5.5"],
+    ["SVC_MAX_PER_PAYMENT", "0.002 zFIX"],
+    ["SVC_MAX_TOTAL", "2000000000000000"],
+    ["SVC_MAX_TOTAL", "1base5"],
+    ["SVC_MAX_TOTAL", "0.5base"],
+    ["SVC_MAX_TOTAL", "007base"],
+    ["SVC_MAX_TOTAL", `1${"0".repeat(78)}base`],
+    ["SVC_MAX_TOTAL", `0.${"1".repeat(79)}`],
+    ["SVC_MAX_TOTAL", "Infinity"],
+    ["SVC_MAX_TOTAL", "NaN"],
+    ["SVC_MAX_TOTAL", "1e-3"],
     ["SVC_MAX_TOTAL", "1e18"],
     ["SVC_MAX_TOTAL", "007"],
     ["SVC_MAX_TOTAL", "1_000"],
@@ -113,7 +126,21 @@ describe("loadPolicy rejects malformed values by variable name, never quoting th
 
   it("pins the message a user sees", () => {
     expect(() => loadPolicy({ SVC_MAX_TOTAL: "1e18" })).toThrowErrorMatchingInlineSnapshot(
-      `[PolicyConfigError: SVC_MAX_TOTAL is malformed: expected a plain integer of base units (digits only, no sign, decimal point, exponent or leading zero).]`,
+      `[PolicyConfigError: SVC_MAX_TOTAL is malformed: expected token units with a decimal point (0.002, 10.0), 0, or base units with the \`base\` suffix (2000base); no sign, exponent, separator or leading zero.]`,
     );
+  });
+
+  it("refuses a plain integer, which meant base units before limits were in token units, naming both ways out", () => {
+    expect(() => loadPolicy({ SVC_MAX_PER_PAYMENT: "2000000000000000" })).toThrowErrorMatchingInlineSnapshot(
+      `[PolicyConfigError: SVC_MAX_PER_PAYMENT is malformed: expected token units with a decimal point (0.002, 10.0), 0, or base units with the \`base\` suffix (2000base); no sign, exponent, separator or leading zero. A plain integer is ambiguous: it meant base units in earlier versions; write 10.0 for ten tokens or append \`base\` to keep base units.]`,
+    );
+  });
+
+  it("reads token units, 0, and base units with the suffix", () => {
+    expect(loadPolicy({ SVC_MAX_TOTAL: "0.002", SVC_APPROVE_ABOVE: "0", SVC_MAX_PER_PAYMENT: "0base" })).toMatchObject({
+      maxTotal: { unit: "token", text: "0.002" },
+      approveAbove: { unit: "base", value: 0n },
+      maxPerPayment: { unit: "base", value: 0n },
+    });
   });
 });

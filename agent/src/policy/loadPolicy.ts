@@ -1,12 +1,13 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
-import { AddressSchema, DecimalStringSchema, NetworkSchema, type DecimalString } from "@svc/scheme";
+import { AddressSchema, NetworkSchema } from "@svc/scheme";
 import { isHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
 import { PolicyConfigError } from "./errors.js";
 import type { Policy } from "./policy.js";
+import { parseSpendAmount, type SpendAmount } from "./spendAmount.js";
 
 /** `SVC_RPC_URL` when unset: the local anvil. */
 export const DEFAULT_RPC_URL = "http://127.0.0.1:8545";
@@ -59,9 +60,9 @@ export function loadPolicy(env: Environment, options: { homeDir?: string } = {})
       "a CAIP-2 network eip155:<chainId>",
     ),
     allowedToken: optional(read("SVC_ALLOWED_TOKEN"), (value) => parseWith("SVC_ALLOWED_TOKEN", value, AddressSchema, "a token address, 0x and 40 hex digits")),
-    maxPerPayment: parseBaseUnits("SVC_MAX_PER_PAYMENT", read("SVC_MAX_PER_PAYMENT")),
-    maxTotal: parseBaseUnits("SVC_MAX_TOTAL", read("SVC_MAX_TOTAL")),
-    approveAbove: parseBaseUnits("SVC_APPROVE_ABOVE", read("SVC_APPROVE_ABOVE")),
+    maxPerPayment: parseLimit("SVC_MAX_PER_PAYMENT", read("SVC_MAX_PER_PAYMENT")),
+    maxTotal: parseLimit("SVC_MAX_TOTAL", read("SVC_MAX_TOTAL")),
+    approveAbove: parseLimit("SVC_APPROVE_ABOVE", read("SVC_APPROVE_ABOVE")),
     approvalTimeoutMs: parseMilliseconds("SVC_APPROVAL_TIMEOUT_MS", read("SVC_APPROVAL_TIMEOUT_MS"), DEFAULT_APPROVAL_TIMEOUT_MS),
     stateDir: stateDir === undefined ? join(options.homeDir ?? homedir(), DEFAULT_STATE_DIR_NAME) : resolve(stateDir),
   };
@@ -122,9 +123,8 @@ function parseMilliseconds(variable: string, value: string | undefined, fallback
   return Number(value);
 }
 
-function parseBaseUnits(variable: string, value: string | undefined): DecimalString | undefined {
-  if (value === undefined) return undefined;
-  return parseWith(variable, value, DecimalStringSchema, "a plain integer of base units (digits only, no sign, decimal point, exponent or leading zero)");
+function parseLimit(variable: string, value: string | undefined): SpendAmount | undefined {
+  return value === undefined ? undefined : parseSpendAmount(variable, value);
 }
 
 /** Host names are compared lower-case; `*` must stand alone so `*.example.com` is not mistaken for a pattern. */

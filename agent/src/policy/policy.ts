@@ -1,5 +1,7 @@
-import type { Address, DecimalString, Network, PaymentMode } from "@svc/scheme";
+import type { Address, Network, PaymentMode } from "@svc/scheme";
 import type { Hex } from "viem";
+
+import type { SpendAmount } from "./spendAmount.js";
 
 /**
  * The payer's spending policy, read once from the environment by `loadPolicy`. Everything the agent may
@@ -19,12 +21,12 @@ export type Policy = {
   allowedNetwork: Network;
   /** The only token an offer may be in, or any token when unset. */
   allowedToken: Address | undefined;
-  /** Largest single payment in base units. */
-  maxPerPayment: DecimalString | undefined;
-  /** Largest total spend per network and token, in base units. */
-  maxTotal: DecimalString | undefined;
-  /** Quotes above this many base units wait for a human; unset turns approval off. */
-  approveAbove: DecimalString | undefined;
+  /** Largest single payment, in each token's units unless written in base units. */
+  maxPerPayment: SpendAmount | undefined;
+  /** Largest total spend per network and token. */
+  maxTotal: SpendAmount | undefined;
+  /** Quotes above this amount wait for a human; unset turns approval off. */
+  approveAbove: SpendAmount | undefined;
   /** How long a quote waits for a human decision before it is declined. */
   approvalTimeoutMs: number;
   /** Folder of the spend ledger and the approval files. */

@@ -19,7 +19,7 @@ afterAll(() => world?.close());
 const NEEDS_APPROVAL = /^payment ([0-9a-f]{12}) needs approval/;
 
 function payingAgent(state: string, extra: Record<string, string> = {}) {
-  const env = world.agentEnv(state, { SVC_PAYER_PK: world.payerKey, SVC_APPROVE_ABOVE: "1000", SVC_APPROVAL_TIMEOUT_MS: "60000", ...extra });
+  const env = world.agentEnv(state, { SVC_PAYER_PK: world.payerKey, SVC_APPROVE_ABOVE: "1000base", SVC_APPROVAL_TIMEOUT_MS: "60000", ...extra });
   return { env, agent: startAgent(["pay", "--json", world.weatherUrl], env) };
 }
 

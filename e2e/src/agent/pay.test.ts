@@ -56,7 +56,7 @@ describe("pay", () => {
   it("declines above SVC_MAX_PER_PAYMENT before anything is reserved or signed", async () => {
     const run = await runAgent(
       ["pay", "--json", world.weatherUrl],
-      world.agentEnv("per-payment", { SVC_PAYER_PK: world.payerKey, SVC_MAX_PER_PAYMENT: "1009" }),
+      world.agentEnv("per-payment", { SVC_PAYER_PK: world.payerKey, SVC_MAX_PER_PAYMENT: "1009base" }),
     );
     expect(run.code).toBe(EXIT_DECLINED);
     expect(result(run.stdout)).toMatchObject({ result: "declined", reason: "above_max_per_payment", amount: "1010" });
@@ -64,23 +64,23 @@ describe("pay", () => {
   });
 
   it("declines what would exceed SVC_MAX_TOTAL on top of earlier spend", async () => {
-    const run = await runAgent(["pay", "--json", world.weatherUrl], world.agentEnv("pay-permit", { SVC_PAYER_PK: world.payerKey, SVC_MAX_TOTAL: "2019" }));
+    const run = await runAgent(["pay", "--json", world.weatherUrl], world.agentEnv("pay-permit", { SVC_PAYER_PK: world.payerKey, SVC_MAX_TOTAL: "2019base" }));
     expect(run.code).toBe(EXIT_DECLINED);
     expect(result(run.stdout)).toMatchObject({ result: "declined", reason: "above_max_total" });
     // A human reads the refusal and the ledger in token units; --json keeps base units.
     expect(String(result(run.stdout).message)).toContain(
       "above SVC_MAX_TOTAL (0.000000000000002019 zFIX); already spent or reserved: 0.00000000000000101 zFIX",
     );
-    const ledger = await runAgent(["ledger", "--json"], world.agentEnv("pay-permit", { SVC_MAX_TOTAL: "2019" }));
+    const ledger = await runAgent(["ledger", "--json"], world.agentEnv("pay-permit", { SVC_MAX_TOTAL: "2019base" }));
     expect(result(ledger.stdout)).toMatchObject({ type: "spend", settled: "1010", total: "1010", cap: "2019", remaining: "1009" });
-    const text = await runAgent(["ledger"], world.agentEnv("pay-permit", { SVC_MAX_TOTAL: "2019" }));
+    const text = await runAgent(["ledger"], world.agentEnv("pay-permit", { SVC_MAX_TOTAL: "2019base" }));
     expect(text.stdout).toContain("total 0.00000000000000101 zFIX of 0.000000000000002019 zFIX, remaining 0.000000000000001009 zFIX");
-    const both = await runAgent(["ledger", "--base-units"], world.agentEnv("pay-permit", { SVC_MAX_TOTAL: "2019" }));
+    const both = await runAgent(["ledger", "--base-units"], world.agentEnv("pay-permit", { SVC_MAX_TOTAL: "2019base" }));
     expect(both.stdout).toContain("remaining 0.000000000000001009 zFIX (1009 base units)");
   });
 
   it("lets only one of two racing processes spend the last of SVC_MAX_TOTAL", async () => {
-    const env = world.agentEnv("race", { SVC_PAYER_PK: world.payer2Key, SVC_MAX_TOTAL: "1010" });
+    const env = world.agentEnv("race", { SVC_PAYER_PK: world.payer2Key, SVC_MAX_TOTAL: "1010base" });
     const runs = await Promise.all([runAgent(["pay", "--json", world.weatherUrl], env), runAgent(["pay", "--json", world.weatherUrl], env)]);
     expect(runs.map((run) => run.code).sort()).toEqual([EXIT_OK, EXIT_DECLINED]);
     expect(runs.map((run) => result(run.stdout).result).sort()).toEqual(["declined", "paid"]);

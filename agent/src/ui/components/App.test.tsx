@@ -19,7 +19,7 @@ import type { Policy } from "../../policy/policy.js";
 import { buildApprovalRequest } from "../../testing/buildApprovalRequest.js";
 import type { PaymentRequirements } from "@svc/scheme";
 import { buildExtra, buildRequirements, TEST_EXPIRES_AT } from "@svc/scheme/testing";
-import { buildPolicy } from "../../testing/buildPolicy.js";
+import { baseUnitsLimit, buildPolicy } from "../../testing/buildPolicy.js";
 import { buildQuote } from "../../testing/buildQuote.js";
 import { makeTempDir } from "../../testing/tempDir.js";
 import { waitForFrame, waitForText } from "../../testing/waitForFrame.js";
@@ -55,9 +55,9 @@ type SetupOptions = {
 };
 
 function setup(options: SetupOptions = {}) {
-  const policy = buildPolicy({ stateDir: dir.path, maxTotal: (5n * ZRC).toString(), maxPerPayment: (2n * ZRC).toString(), payerKey: undefined, ...options.policy });
+  const policy = buildPolicy({ stateDir: dir.path, maxTotal: { unit: "token", text: "5.0" }, maxPerPayment: { unit: "token", text: "2.0" }, payerKey: undefined, ...options.policy });
   const offer = options.offer ?? buildRequirements({ amount: "1010000000000000000", extra: buildExtra({ fee: { amount: "10000000000000000", bps: 100 } }) });
-  const quote = buildQuote(offer, policy, NOW);
+  const quote = buildQuote(offer, policy, NOW, { symbol: "ZRC", decimals: 18 });
   const payments: ScriptedPayment[] = [];
   const decisions: { id: string; decision: string }[] = [];
   let quoteCount = 0;
@@ -70,7 +70,7 @@ function setup(options: SetupOptions = {}) {
       if (options.quoteResult !== undefined) return options.quoteResult;
       return { kind: "offer", quote };
     },
-    verdict: async (q) => ({ ...q.evaluation, spent: "1200", cap: policy.maxTotal }),
+    verdict: async (q) => ({ ...q.evaluation, spent: "1200", cap: (5n * ZRC).toString() }),
     pay: ({ approve, onEvent }) => new Promise<PayOutcome>((finish) => payments.push({ approve, onEvent, finish })),
     resend: options.resend,
     tokenInfo: async () => ({ symbol: "ZRC", decimals: 18 }),
@@ -159,7 +159,7 @@ describe("TUI offer screen", () => {
   });
 
   it("shows a policy decline and does not pay on p", async () => {
-    const { app, paymentsStarted } = setup({ policy: { maxPerPayment: "1" } });
+    const { app, paymentsStarted } = setup({ policy: { maxPerPayment: baseUnitsLimit("1") } });
     await waitForText(app.lastFrame, "DECLINED by policy (above_max_per_payment)");
     await pressThenPassed(app, "p");
     expect(paymentsStarted()).toBe(0);
@@ -250,7 +250,7 @@ describe("TUI payment", () => {
     ["n", "denied", 4],
   ] as const)("asks inline above the threshold; %s answers %s and quitting exits %i", async (key, expected, exit) => {
     let code: number | undefined;
-    const { app, nextPayment } = setup({ policy: { approveAbove: "1000" }, onExit: (value) => (code = value) });
+    const { app, nextPayment } = setup({ policy: { approveAbove: baseUnitsLimit("1000") }, onExit: (value) => (code = value) });
     await waitForText(app.lastFrame, "policy: allowed, needs your approval (above SVC_APPROVE_ABOVE 0.000000000000001 ZRC)");
     app.stdin.write("p");
     const payment = await nextPayment();
@@ -272,7 +272,7 @@ describe("TUI payment", () => {
   });
 
   it("at 80x24 the prompt alone says what is paid, to whom and what the cap leaves, and its countdown is the offer's", async () => {
-    const { app, nextPayment, setSpent } = setup({ small: true, policy: { approveAbove: "1000", mode: "self-transfer" } });
+    const { app, nextPayment, setSpent } = setup({ small: true, policy: { approveAbove: baseUnitsLimit("1000"), mode: "self-transfer" } });
     await waitForText(app.lastFrame, "p/enter pay");
     app.stdin.write("p");
     const payment = await nextPayment();
@@ -295,7 +295,7 @@ describe("TUI payment", () => {
   });
 
   it("declines the inline prompt on its own at the deadline", async () => {
-    const { app, nextPayment } = setup({ policy: { approveAbove: "1000" } });
+    const { app, nextPayment } = setup({ policy: { approveAbove: baseUnitsLimit("1000") } });
     await waitForText(app.lastFrame, "p/enter pay");
     app.stdin.write("p");
     const payment = await nextPayment();
@@ -306,7 +306,7 @@ describe("TUI payment", () => {
 
   it("q with a prompt open asks first: n goes back, y withdraws the approval without deciding and exits 130", async () => {
     let code: number | undefined;
-    const { app, nextPayment } = setup({ policy: { approveAbove: "1000" }, onExit: (value) => (code = value) });
+    const { app, nextPayment } = setup({ policy: { approveAbove: baseUnitsLimit("1000") }, onExit: (value) => (code = value) });
     await waitForText(app.lastFrame, "p/enter pay");
     app.stdin.write("p");
     const payment = await nextPayment();
@@ -459,10 +459,10 @@ describe("TUI help and colours", () => {
     const level = chalk.level;
     chalk.level = 1;
     try {
-      const coloured = setup({ policy: { maxPerPayment: "1" } });
+      const coloured = setup({ policy: { maxPerPayment: baseUnitsLimit("1") } });
       expect(await waitForText(coloured.app.lastFrame, "DECLINED by policy")).toMatch(/\u001b\[3[1-7]m/);
       coloured.app.unmount();
-      const plain = setup({ policy: { maxPerPayment: "1" }, colors: false });
+      const plain = setup({ policy: { maxPerPayment: baseUnitsLimit("1") }, colors: false });
       expect(await waitForText(plain.app.lastFrame, "DECLINED by policy")).not.toMatch(/\u001b\[(3[0-7]|9[0-7])m/);
       plain.app.unmount();
     } finally {

@@ -16,6 +16,7 @@ import { PendingApprovalsPanel } from "./PendingApprovalsPanel.js";
 import { PhaseList } from "./PhaseList.js";
 import { PolicyVerdict } from "./PolicyVerdict.js";
 import { SpendPanel } from "./SpendPanel.js";
+import { limitsForToken } from "../../policy/tokenLimits.js";
 
 /** Terminals shorter than this get the compact layout (one-line spend) whenever a second panel competes for room. */
 const ROOMY_ROWS = 34;
@@ -53,7 +54,7 @@ export function App({ dependencies, url, onExit, colors = true, rows }: AppProps
 
 function Screen({ tui, dependencies, height }: { tui: TuiState; dependencies: TuiDependencies; height: number }) {
   const color = useColor();
-  const { session, approvals, spend, history, payer, formatFor, now } = tui;
+  const { session, approvals, spend, history, payer, formatFor, tokenFor, now } = tui;
   const { state } = session;
   const { policy } = dependencies;
   const offered = state.stage === "quoted" || state.stage === "paying" || state.stage === "done" ? state : undefined;
@@ -71,7 +72,7 @@ function Screen({ tui, dependencies, height }: { tui: TuiState; dependencies: Tu
       <Header policy={policy} payer={payer} format={format} />
       {tui.confirm === undefined ? null : <ConfirmPrompt confirm={tui.confirm} format={formatFor} />}
       {prompt === undefined ? null : (
-        <ApprovalPrompt request={prompt} format={formatFor(prompt.asset)} spent={promptSpent} maxTotal={policy.maxTotal} now={now} />
+        <ApprovalPrompt request={prompt} format={formatFor(prompt.asset)} spent={promptSpent} maxTotal={limitsForToken(policy, tokenFor(prompt.asset)?.decimals)?.maxTotal?.toString()} now={now} />
       )}
       {approvals.pending.length === 0 ? null : (
         <PendingApprovalsPanel pending={approvals.pending} selected={approvals.selected} now={now} format={formatFor} arrived={approvals.arrived} notice={approvals.notice} error={approvals.error} />
@@ -96,10 +97,10 @@ function Screen({ tui, dependencies, height }: { tui: TuiState; dependencies: Tu
           {offered === undefined || (compact && state.stage === "done") ? null : (
             <>
               <OfferPanel url={offered.quote.url.href} offer={offered.quote.offer} token={offered.token} mode={policy.mode} now={now} />
-              {state.stage === "quoted" ? <PolicyVerdict verdict={offered.verdict} approveAbove={policy.approveAbove} format={format} /> : null}
+              {state.stage === "quoted" ? <PolicyVerdict verdict={offered.verdict} approveAbove={limitsForToken(policy, offered.quote.token?.decimals)?.approveAbove?.toString()} format={format} /> : null}
             </>
           )}
-          <SpendPanel summaries={spend.summaries} policy={policy} focus={offered?.quote.requirements} format={formatFor} compact={compact} error={spend.error} />
+          <SpendPanel summaries={spend.summaries} policy={policy} focus={offered?.quote.requirements} format={formatFor} tokenFor={tokenFor} compact={compact} error={spend.error} />
           {state.stage === "paying" || state.stage === "done" ? (
             <PhaseList mode={policy.mode} reached={state.phases} running={state.stage === "paying"} txHash={state.stage === "paying" ? state.txHash : undefined} />
           ) : null}

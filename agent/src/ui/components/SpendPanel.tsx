@@ -3,7 +3,10 @@ import { Box, Text } from "ink";
 import { remainingUnder } from "../../ledger/remainingUnder.js";
 import type { SpendSummary } from "../../ledger/summarizeSpend.js";
 import type { AmountFormat } from "../../payment/amountFormat.js";
+import type { TokenInfo } from "../../payment/tokenInfo.js";
 import type { Policy } from "../../policy/policy.js";
+import { describeSpendAmount, type SpendAmount } from "../../policy/spendAmount.js";
+import { limitsForToken } from "../../policy/tokenLimits.js";
 import { useColor } from "../hooks/use-colors.js";
 
 /** Props of `SpendPanel`. */
@@ -13,28 +16,38 @@ export type SpendPanelProps = {
   /** The network and token of the offer on screen, shown first; others follow. */
   focus?: { network: string; asset: string } | undefined;
   format: (asset: string) => AmountFormat;
+  /** A token's symbol and decimals once read: limits in token units convert with them. */
+  tokenFor: (asset: string) => TokenInfo | undefined;
   /** One line instead of a box, for small terminals with other panels open. */
   compact?: boolean | undefined;
   error?: string | undefined;
 };
 
 /** The caps and the spend so far per network and token, in token units, with what remains under the total cap. */
-export function SpendPanel({ summaries, policy, focus, format, compact, error }: SpendPanelProps) {
+export function SpendPanel({ summaries, policy, focus, format, tokenFor, compact, error }: SpendPanelProps) {
   const color = useColor();
   const focused = focus === undefined ? undefined : summaries.find((summary) => summary.network === focus.network && summary.asset.toLowerCase() === focus.asset.toLowerCase());
   const rows = focus === undefined ? summaries : focused === undefined ? [] : [focused];
   // Caps apply per network and token, so they read in the units of the token in view.
-  const capFormat = format(focus?.asset ?? rows[0]?.asset ?? "");
-  const spentOf = (total: string, asset: string) =>
-    `${format(asset)(total)}${policy.maxTotal === undefined ? "" : ` of ${format(asset)(policy.maxTotal)}`}`;
-  const remainingOf = (total: string, asset: string) =>
-    policy.maxTotal === undefined ? "no total cap" : `${format(asset)(remainingUnder(policy.maxTotal, total))} remaining`;
+  const capAsset = focus?.asset ?? rows[0]?.asset ?? "";
+  const capFormat = format(capAsset);
+  const capText = (amount: SpendAmount) => describeSpendAmount(amount, tokenFor(capAsset));
+  const totalCap = (asset: string) => (policy.maxTotal === undefined ? undefined : limitsForToken(policy, tokenFor(asset)?.decimals)?.maxTotal);
+  const spentOf = (total: string, asset: string) => {
+    const cap = totalCap(asset);
+    return `${format(asset)(total)}${policy.maxTotal === undefined ? "" : ` of ${cap === undefined ? capText(policy.maxTotal) : format(asset)(cap)}`}`;
+  };
+  const remainingOf = (total: string, asset: string) => {
+    const cap = totalCap(asset);
+    if (policy.maxTotal === undefined) return "no total cap";
+    return cap === undefined ? "remaining unknown (token decimals not read yet)" : `${format(asset)(remainingUnder(cap, total))} remaining`;
+  };
   if (compact === true) {
     const row = rows[0];
     return (
       <Text>
         spent {row === undefined ? capFormat("0") : spentOf(row.total, row.asset)} · {remainingOf(row?.total ?? "0", row?.asset ?? focus?.asset ?? "")}
-        {policy.maxPerPayment === undefined ? "" : ` · per payment ≤ ${capFormat(policy.maxPerPayment)}`}
+        {policy.maxPerPayment === undefined ? "" : ` · per payment ≤ ${capText(policy.maxPerPayment)}`}
       </Text>
     );
   }
@@ -42,12 +55,12 @@ export function SpendPanel({ summaries, policy, focus, format, compact, error }:
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>Caps and spend</Text>
       <Text>
-        per payment  {policy.maxPerPayment === undefined ? "no cap" : capFormat(policy.maxPerPayment)} · approval {policy.approveAbove === undefined ? "off" : `above ${capFormat(policy.approveAbove)}`}
+        per payment  {policy.maxPerPayment === undefined ? "no cap" : capText(policy.maxPerPayment)} · approval {policy.approveAbove === undefined ? "off" : `above ${capText(policy.approveAbove)}`}
       </Text>
-      <Text>total cap    {policy.maxTotal === undefined ? "no cap" : `${capFormat(policy.maxTotal)} per network and token`}</Text>
+      <Text>total cap    {policy.maxTotal === undefined ? "no cap" : `${capText(policy.maxTotal)} per network and token`}</Text>
       {rows.length === 0 ? (
         <Text>
-          spent        {capFormat("0")} · {policy.maxTotal === undefined ? "no total cap" : `${capFormat(policy.maxTotal)} remaining`}
+          spent        {capFormat("0")} · {policy.maxTotal === undefined ? "no total cap" : `${capText(policy.maxTotal)} remaining`}
         </Text>
       ) : null}
       {rows.map((summary) => (

@@ -13,6 +13,7 @@ import { type PayerView, usePayer } from "./use-payer.js";
 import { type PaymentSession, usePaymentSession } from "./use-payment-session.js";
 import { type PendingApprovals, usePendingApprovals } from "./use-pending-approvals.js";
 import { useSpend } from "./use-spend.js";
+import type { TokenInfo } from "../../payment/tokenInfo.js";
 import { useTokenFormats } from "./use-token-formats.js";
 
 /** A question the TUI asks before acting: quitting with an undecided prompt, or approving another agent's payment. */
@@ -27,6 +28,8 @@ export type TuiState = {
   payer: PayerView;
   /** Token-unit amounts per token address. */
   formatFor: (asset: string) => AmountFormat;
+  /** A token's symbol and decimals once read: limits written in token units convert with them. */
+  tokenFor: (asset: string) => TokenInfo | undefined;
   /** The ticking clock for countdowns, milliseconds. */
   now: number;
   helpOpen: boolean;
@@ -69,7 +72,7 @@ export function useTui(dependencies: TuiDependencies, url: URL | undefined, onEx
   const offered = state.stage === "quoted" || state.stage === "paying" || state.stage === "done" ? state : undefined;
   const focusAsset = offered?.quote.offer.asset ?? dependencies.policy.allowedToken ?? spend.summaries[0]?.asset;
   const payer = usePayer(dependencies, focusAsset);
-  const formatFor = useTokenFormats(dependencies, [
+  const { formatFor, tokenFor } = useTokenFormats(dependencies, [
     ...(focusAsset === undefined ? [] : [focusAsset]),
     ...spend.summaries.map((summary) => summary.asset),
     ...approvals.pending.map((request) => request.asset),
@@ -114,6 +117,7 @@ export function useTui(dependencies: TuiDependencies, url: URL | undefined, onEx
     history,
     payer,
     formatFor,
+    tokenFor,
     now,
     helpOpen,
     confirm,
