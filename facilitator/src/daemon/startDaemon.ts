@@ -429,6 +429,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
           relayer: { address: relayerAccount.address, queueDepth: trackedRelayer.depth },
           treasury: { address: treasuryAccount.address },
           minter: minterAccount ? { address: minterAccount.address } : undefined,
+          releasedAlone: metrics.releasedAloneTotal,
           balanceOf: (address) => client.getBalance({ address }),
         }),
       withdrawalWitness: async (challengeNonce) => {
