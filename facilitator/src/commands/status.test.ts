@@ -175,6 +175,14 @@ describe("formatDaemonStatus", () => {
       "burn-address stock: 3 ready, 2 deriving, target 24 (16..64), POOL STOPPED\n  offers 0/s, derivations not timed yet: lasts indefinitely at the current rate\n",
     );
   });
+
+  it("counts the mints released alone, says why they matter, and prints nothing for a daemon that does not report them", () => {
+    expect(formatDaemonStatus(buildDaemonStatus({ finalize: { releasedAlone: 2 } }))).toContain(
+      "open challenges: 0\nreleased alone: 2  (minted at max_delay without k mature same-amount payments: linkable)\n",
+    );
+    expect(formatDaemonStatus(buildDaemonStatus({ finalize: { releasedAlone: 0 } }))).toContain("open challenges: 0\nreleased alone: 0\n");
+    expect(formatDaemonStatus(buildDaemonStatus())).not.toContain("released alone");
+  });
 });
 
 function buildDaemonStatus(overrides: Partial<DaemonStatus["status"]> = {}): DaemonStatus {

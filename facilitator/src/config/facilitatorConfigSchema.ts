@@ -271,14 +271,35 @@ const daemonTable = table({
   log_level: z.enum(["debug", "info", "warn", "error"], { error: 'expected "debug", "info", "warn" or "error"' }).default("info"),
 });
 
-// When accepted payments are minted (finalize/finalizeSchedule.ts). 0/0/1 mints in the next pass, as profile
-// local wants; facilitator/README.md gives the production recommendation. A week bounds the delay because
-// funds wait at the burn address that long.
+// When accepted payments are minted (finalize/finalizeSchedule.ts). Unset keys take the profile's default:
+// the recommended policy under testnet and production (private by default), 0/0/1 elsewhere (the next pass,
+// as profile local and its demos want). A week bounds the delay because funds wait at the burn address that long.
 const finalizeTable = table({
-  min_delay_seconds: integerField(0, 604_800).default(0),
-  max_delay_seconds: integerField(0, 604_800).default(0),
-  min_anonymity_set: integerField(1, 10_000).default(1),
+  min_delay_seconds: integerField(0, 604_800).optional(),
+  max_delay_seconds: integerField(0, 604_800).optional(),
+  min_anonymity_set: integerField(1, 10_000).optional(),
 });
+
+type FinalizeTable = z.output<typeof finalizeTable>;
+
+/** The `[finalize]` table with every key resolved. */
+export type FinalizeConfig = { [K in keyof FinalizeTable]-?: NonNullable<FinalizeTable[K]> };
+
+/** The policy facilitator/README.md recommends, and the default under profiles testnet and production. */
+export const RECOMMENDED_FINALIZE_POLICY: FinalizeConfig = { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 };
+
+/** Mints in the next pass: the default under profile local (and an unset profile, which moves no funds). */
+export const FAST_FINALIZE_POLICY: FinalizeConfig = { min_delay_seconds: 0, max_delay_seconds: 0, min_anonymity_set: 1 };
+
+/** The table's keys over the profile's defaults. */
+export function resolveFinalizePolicy(profile: string | undefined, finalize: FinalizeTable): FinalizeConfig {
+  const defaults = profile === "testnet" || profile === "production" ? RECOMMENDED_FINALIZE_POLICY : FAST_FINALIZE_POLICY;
+  return {
+    min_delay_seconds: finalize.min_delay_seconds ?? defaults.min_delay_seconds,
+    max_delay_seconds: finalize.max_delay_seconds ?? defaults.max_delay_seconds,
+    min_anonymity_set: finalize.min_anonymity_set ?? defaults.min_anonymity_set,
+  };
+}
 
 // Stuck and dropped transactions (chain/createTransactionMonitor.ts). 30 s is a few blocks on every chain the
 // daemon runs on: long enough not to bump a transaction that is merely waiting for the next block. Fractions
@@ -420,7 +441,8 @@ export const facilitatorConfigSchema = table({
     if (burn_address_pool_max_size !== undefined && burn_address_pool_max_size < burn_address_pool_size) {
       ctx.addIssue({ code: "custom", path: ["daemon", "burn_address_pool_max_size"], message: "must be at least daemon.burn_address_pool_size" });
     }
-    if (config.finalize.max_delay_seconds < config.finalize.min_delay_seconds) {
+    const finalize = resolveFinalizePolicy(config.profile, config.finalize);
+    if (finalize.max_delay_seconds < finalize.min_delay_seconds) {
       ctx.addIssue({ code: "custom", path: ["finalize", "max_delay_seconds"], message: "must be at least finalize.min_delay_seconds" });
     }
     const fee = config.fee;
@@ -458,8 +480,9 @@ export const facilitatorConfigSchema = table({
       });
     }
   })
-  .transform(({ fee, settlement, daemon, ...rest }) => ({
+  .transform(({ fee, settlement, daemon, finalize, ...rest }) => ({
     ...rest,
+    finalize: resolveFinalizePolicy(rest.profile, finalize),
     daemon: {
       ...daemon,
       // At most 4 × 1024, within the key's own bound.
@@ -477,9 +500,6 @@ function feeMode({ recipient, splitter, ...rate }: FeeTable) {
   if (recipient !== undefined) return { mode: "custodial" as const, recipient, ...rate };
   return z.NEVER;
 }
-
-/** The `[finalize]` table: the finalize schedule's delays and anonymity set. */
-export type FinalizeConfig = z.output<typeof finalizeTable>;
 
 /** The `[gas]` table: when a stuck transaction is replaced, and the highest fee a replacement pays. */
 export type GasConfig = z.output<typeof gasTable>;

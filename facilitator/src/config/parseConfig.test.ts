@@ -695,6 +695,16 @@ describe("parseConfig: finalize", () => {
     expect(errorOf({ finalize })).toBeInstanceOf(InvalidConfigValueError);
   });
 
+  it.each(["testnet", "production"])("defaults to the recommended policy under profile %s, and keeps a key the file sets", (profile) => {
+    expect(parse({ profile }).finalize).toEqual({ min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 });
+    expect(parse({ profile, finalize: { min_anonymity_set: 5 } }).finalize).toEqual({ min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 5 });
+  });
+
+  it("keeps the fast policy under profile local, and checks the maximum against the profile's minimum", () => {
+    expect(parse({ profile: "local" }).finalize).toEqual({ min_delay_seconds: 0, max_delay_seconds: 0, min_anonymity_set: 1 });
+    expect(errorOf({ profile: "production", finalize: { max_delay_seconds: 30 } })).toMatchObject({ key: "finalize.max_delay_seconds" });
+  });
+
   it("refuses an unknown key in [finalize]", () => {
     expect(errorOf({ finalize: { min_delay: 5 } })).toBeInstanceOf(UnknownConfigKeyError);
   });

@@ -95,6 +95,7 @@ export function wireOperator({ config, poseidon, chain, senders, challenges, jou
         relayer: { address: relayerAccount.address, queueDepth: senders.relayerDepth },
         treasury: { address: treasuryAccount.address },
         minter: minterAccount ? { address: minterAccount.address } : undefined,
+        releasedAlone: metrics.releasedAloneTotal,
         balanceOf: (address) => client.getBalance({ address }),
       }),
     withdrawalWitness: async (challengeNonce) => {

@@ -115,6 +115,45 @@ describe("createFinalizeLoop with a schedule, one instance", () => {
   });
 });
 
+describe("createFinalizeLoop with k = 3", () => {
+  it("mints a lone payment at max_delay_seconds, tells the finalize step it is released alone, and logs released_alone", async () => {
+    const lonely: FinalizeSchedule = { ...schedule, policy: { ...schedule.policy, min_anonymity_set: 3 } };
+    const book = new SettlementBook();
+    book.apply(accepted(0));
+    const lines: string[] = [];
+    const given: { nonce: Hex; releasedAlone: boolean }[] = [];
+    const clock = { now: ACCEPTED_AT + lonely.policy.max_delay_seconds - 1 };
+    const loop = createFinalizeLoop({
+      active: true,
+      intervalMs: 600_000,
+      deployment,
+      book,
+      journal: async (record) => book.apply(record),
+      finalize: async (entry, release) => {
+        given.push({ nonce: entry.challenge.challengeNonce, releasedAlone: release.releasedAlone });
+        return { kind: "finalized", mintTxHash: entry.burnTxHash, minted: 1n };
+      },
+      sweepFees: async () => [],
+      history: noHistory,
+      logger: createLogger({ write: (line) => void lines.push(line) }),
+      now: () => clock.now,
+      schedule: lonely,
+      queue: await embeddedQueue(),
+    });
+    try {
+      await loop.runOnce();
+      expect(given).toEqual([]);
+      clock.now += 1;
+      await loop.runOnce();
+      expect(given).toEqual([{ nonce: nonce(0), releasedAlone: true }]);
+      const finalized = lines.map((line) => JSON.parse(line) as { event: string; released_alone?: boolean }).find((line) => line.event === "payment_finalized");
+      expect(finalized?.released_alone).toBe(true);
+    } finally {
+      await loop.stop();
+    }
+  });
+});
+
 describe("createFinalizeLoop when the prover fails", () => {
   it("logs the failed pass with the error's name and the prover's reason code, and retries at the next pass", async () => {
     const book = new SettlementBook();

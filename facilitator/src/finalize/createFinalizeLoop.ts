@@ -14,7 +14,7 @@ import type { SettlementBook, SettlementEntry } from "../settlement/settlementBo
 import type { FinalizeQueuePort } from "../storage/storagePorts.js";
 import type { FinalizeOutcome } from "./finalizeEntry.js";
 import { FINALIZE_WAITING_REASON } from "./finalizeReasons.js";
-import { releasablePayments, type FinalizeSchedule } from "./finalizeSchedule.js";
+import { scheduledReleases, type FinalizeSchedule, type ScheduledRelease } from "./finalizeSchedule.js";
 import { ProverError } from "./provers/errors.js";
 
 /** The queue payments are finalized from, each under one instance's lease (one instance or several alike). */
@@ -40,7 +40,8 @@ export type FinalizeLoopDependencies = {
   book: SettlementBook;
   /** Journals one record and folds it into `book` (the daemon's one append-and-apply): the loop never folds by itself. */
   journal: (record: JournalRecord) => Promise<void>;
-  finalize: (entry: SettlementEntry) => Promise<FinalizeOutcome>;
+  /** `release.releasedAlone`: the schedule lets it go only because `max_delay_seconds` passed (finalizeSchedule.ts). */
+  finalize: (entry: SettlementEntry, release: FinalizeRelease) => Promise<FinalizeOutcome>;
   /** Pays what it can of the fees the given finalized entries owe, in one sweep; returns the nonces now settled. */
   sweepFees: (owing: SettlementEntry[]) => Promise<Hex[]>;
   history: HistoryRecorder;
@@ -60,6 +61,9 @@ export type FinalizeLoopDependencies = {
   /** Where work comes from: the storage's finalize queue, under leases, so several instances never mint twice. */
   queue: SharedFinalizeQueue;
 };
+
+/** How the schedule released a payment, handed to the finalize step (metrics count the lone ones). */
+export type FinalizeRelease = { releasedAlone: boolean };
 
 /** A running loop. */
 export type FinalizeLoop = {
@@ -86,9 +90,9 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     isAddressEqual(entry.verifier, deps.deployment.verifier) &&
     isAddressEqual(entry.treasury, deps.deployment.treasury);
 
-  const finalizeOne = async (entry: SettlementEntry): Promise<void> => {
+  const finalizeOne = async (entry: SettlementEntry, release: FinalizeRelease): Promise<void> => {
     const challengeNonce = entry.challenge.challengeNonce;
-    const outcome = await deps.finalize(entry);
+    const outcome = await deps.finalize(entry, release);
     if (outcome.kind === "waiting") {
       // A refused witness wants an operator's eye before it fails the payment; the other waits are routine.
       if (outcome.reason === FINALIZE_WAITING_REASON.witnessRejected) logger.warn("finalize_waiting", outcomeFields(challengeNonce, outcome));
@@ -103,7 +107,13 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     }
     const record: JournalRecord = { type: "finalized", challengeNonce, mintTxHash: outcome.mintTxHash, at: deps.now() };
     await deps.journal(record);
-    logger.info("payment_finalized", { challenge_nonce: challengeNonce, mint_tx: outcome.mintTxHash, minted: outcome.minted });
+    // released_alone: fewer than min_anonymity_set mature same-amount payments waited, so an observer who knows the policy may link it.
+    logger.info("payment_finalized", {
+      challenge_nonce: challengeNonce,
+      mint_tx: outcome.mintTxHash,
+      minted: outcome.minted,
+      released_alone: release.releasedAlone,
+    });
     deps.history
       .recordFinalized({ challengeNonce, mintTxHash: outcome.mintTxHash })
       .catch((error: unknown) =>
@@ -112,17 +122,17 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
   };
 
   // The accepted payments the schedule releases now, in mint order (crowds are counted over every instance's payments).
-  const releasable = (): SettlementEntry[] => {
+  const releasable = (): ScheduledRelease<SettlementEntry>[] => {
     const waiting = book.list("accepted").filter(matchesDeployment);
-    return deps.schedule === undefined ? waiting : releasablePayments(deps.schedule, waiting, deps.now());
+    return deps.schedule === undefined ? waiting.map((payment) => ({ payment, releasedAlone: false })) : scheduledReleases(deps.schedule, waiting, deps.now());
   };
 
   // The leased payments the schedule releases now, in mint order; handBack returns the others to the queue.
-  const releasedOf = (leased: readonly Hex[]): Hex[] => {
+  const releasedOf = (leased: readonly Hex[]): { challengeNonce: Hex; release: FinalizeRelease }[] => {
     const held = new Set(leased.map((challengeNonce) => challengeNonce.toLowerCase()));
     return releasable()
-      .map((entry) => entry.challenge.challengeNonce)
-      .filter((challengeNonce) => held.has(challengeNonce.toLowerCase()));
+      .map(({ payment, releasedAlone }) => ({ challengeNonce: payment.challenge.challengeNonce, release: { releasedAlone } }))
+      .filter(({ challengeNonce }) => held.has(challengeNonce.toLowerCase()));
   };
 
   const owesFee = (entry: SettlementEntry | undefined): entry is SettlementEntry =>
@@ -134,9 +144,9 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
   };
 
   // One payment, leased: mint it (its fee is swept with the others this instance holds).
-  const finalizeLeased = async (challengeNonce: Hex): Promise<void> => {
+  const finalizeLeased = async (challengeNonce: Hex, release: FinalizeRelease): Promise<void> => {
     const entry = book.entry(challengeNonce);
-    if (entry?.state === "accepted" && matchesDeployment(entry)) await finalizeOne(entry);
+    if (entry?.state === "accepted" && matchesDeployment(entry)) await finalizeOne(entry, release);
   };
 
   // A leased payment goes back to the queue while something is still to do (a mint, or a fee not yet swept).
@@ -168,8 +178,8 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     await queue.catchUp();
     try {
       const released = releasedOf(leased);
-      await deps.prefetch?.(released.map((challengeNonce) => book.entry(challengeNonce)).filter((entry) => entry !== undefined));
-      for (const challengeNonce of released) if (!stopped) await finalizeLeased(challengeNonce);
+      await deps.prefetch?.(released.map(({ challengeNonce }) => book.entry(challengeNonce)).filter((entry) => entry !== undefined));
+      for (const { challengeNonce, release } of released) if (!stopped) await finalizeLeased(challengeNonce, release);
       // Only fees of payments this instance holds are swept here, so no two instances sweep the same fee.
       await sweepFees(leased.map((challengeNonce) => book.entry(challengeNonce)).filter(owesFee));
     } finally {

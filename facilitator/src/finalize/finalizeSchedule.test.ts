@@ -6,7 +6,9 @@ import {
   dueAt,
   finalizeDelaySeconds,
   mintOrderKey,
+  isMature,
   releasablePayments,
+  scheduledReleases,
   sortByMintOrder,
   type FinalizeSchedule,
   type ScheduledPayment,
@@ -123,5 +125,75 @@ describe("releasablePayments", () => {
     }
     // The k rule did hold some due payments back in this run (so the bounds above were exercised with it).
     expect(heldForCrowd).toBeGreaterThan(0);
+  });
+});
+
+describe("scheduledReleases (an observer who knows the policy)", () => {
+  const policy = { min_delay_seconds: 5, max_delay_seconds: 40, min_anonymity_set: 3 };
+  const schedule = scheduleOf(policy);
+  // Payments of one amount accepted at 0 whose keyed delay is short, so they are due long before the maximum.
+  const early = Array.from({ length: 80 }, (_, index) => payment(index, 0)).filter((one) => dueAt(schedule, one) <= 10);
+
+  it("never counts a payment younger than min_delay_seconds toward k", () => {
+    const [due] = early;
+    if (due === undefined) throw new Error("expected an early payment");
+    const now = 20;
+    // Two newcomers of the same amount, 0 and 1 s old: a crowd of three, but only one mature member.
+    const young = [payment(500, now), payment(501, now - 1)];
+    expect(young.some((one) => isMature(schedule, one, now))).toBe(false);
+    expect(scheduledReleases(schedule, [due, ...young], now)).toEqual([]);
+    // Once they are min_delay_seconds old the crowd counts them (the due one goes, with them if they are due).
+    const later = now + policy.min_delay_seconds;
+    const released = scheduledReleases(schedule, [due, ...young], later);
+    expect(released).toContainEqual({ payment: due, releasedAlone: false });
+  });
+
+  it("releases a lone payment at max_delay_seconds, marked releasedAlone, and not a second earlier", () => {
+    const lone = payment(1, 1000);
+    expect(scheduledReleases(schedule, [lone], 1000 + policy.max_delay_seconds - 1)).toEqual([]);
+    expect(scheduledReleases(schedule, [lone], 1000 + policy.max_delay_seconds)).toEqual([{ payment: lone, releasedAlone: true }]);
+  });
+
+  it("marks a payment released alone when its mature crowd is below k, even with young ones waiting", () => {
+    const old = payment(1, 0);
+    const young = [payment(2, 39), payment(3, 40)];
+    const released = scheduledReleases(schedule, [old, ...young], policy.max_delay_seconds);
+    expect(released).toEqual([{ payment: old, releasedAlone: true }]);
+  });
+
+  it("releases k mature, due payments of one amount together, none of them alone, and leaves another amount waiting", () => {
+    const crowd = early.slice(0, 3);
+    expect(crowd).toHaveLength(3);
+    const otherAmount = payment(900, 0, 2000n);
+    const released = scheduledReleases(schedule, [...crowd, otherAmount], 10);
+    expect(new Set(released.map((release) => release.payment))).toEqual(new Set(crowd));
+    expect(released.every((release) => !release.releasedAlone)).toBe(true);
+    // Two of them alone do not make a crowd of three: nothing goes before the maximum.
+    expect(scheduledReleases(schedule, crowd.slice(0, 2), 10)).toEqual([]);
+  });
+
+  it("simulated passes every second: every mint before max_delay had k mature same-amount payments waiting", () => {
+    const payments = Array.from({ length: 90 }, (_, index) => payment(index, 3 * Math.floor(index / 4) + (index % 2), index % 5 === 0 ? 5n : 7n));
+    const minted = new Set<ScheduledPayment>();
+    let early = 0;
+    let alone = 0;
+    for (let now = 0; now < 400; now++) {
+      const waiting = payments.filter((one) => one.at <= now && !minted.has(one));
+      const matureOf = (amount: bigint) => waiting.filter((one) => one.challenge.amount === amount && isMature(schedule, one, now)).length;
+      for (const { payment: one, releasedAlone } of scheduledReleases(schedule, waiting, now)) {
+        if (releasedAlone) {
+          alone++;
+          expect(now).toBe(one.at + policy.max_delay_seconds);
+        } else {
+          expect(matureOf(one.challenge.amount)).toBeGreaterThanOrEqual(policy.min_anonymity_set);
+          if (now < one.at + policy.max_delay_seconds) early++;
+        }
+        expect(now - one.at).toBeGreaterThanOrEqual(policy.min_delay_seconds);
+      }
+      for (const { payment: one } of scheduledReleases(schedule, waiting, now)) minted.add(one);
+    }
+    expect(minted.size).toBe(payments.length);
+    expect(early).toBeGreaterThan(0);
+    expect(alone).toBeGreaterThan(0);
   });
 });

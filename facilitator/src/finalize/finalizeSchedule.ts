@@ -2,9 +2,13 @@
  * The finalize schedule (`[finalize]`): when an accepted payment may be minted and in which order, so a
  * chain observer cannot pair a mint with the burn right before it. A payment becomes due at its journaled
  * `accepted.at` plus a delay in [`min_delay_seconds`, `max_delay_seconds`]; once due it is minted only while
- * at least `min_anonymity_set` accepted, unminted payments of the same amount wait (itself included), and
- * in any case once `max_delay_seconds` have passed. The mints of one pass go out in a keyed order unrelated
- * to acceptance order.
+ * at least `min_anonymity_set` accepted, unminted payments of the same amount that are each at least
+ * `min_delay_seconds` old wait (itself included), and otherwise once `max_delay_seconds` have passed, marked
+ * as released alone. The mints of one pass go out in a keyed order unrelated to acceptance order.
+ *
+ * Why only mature payments count: an observer who knows `min_delay_seconds` (the README publishes it) rules
+ * out every burn younger than that as the source of a mint. A crowd padded with such burns would release a
+ * mint whose only plausible source is the one mature burn of its amount, linked with certainty.
  *
  * Why derived rather than journaled: the delay and the order are keyed hashes of the challengeNonce under a
  * key derived from the burn seed (itself derived from `SVC_TREASURY_PK`). `accepted.at` is already in the
@@ -56,19 +60,47 @@ export function mintOrderKey(schedule: FinalizeSchedule, challengeNonce: Hex): b
   return hexToBigInt(keccak256(concat([schedule.key, ORDER_LABEL, challengeNonce])));
 }
 
+/** Whether the payment has waited at least `min_delay_seconds` at `now`: only such payments count toward k. */
+export function isMature(schedule: FinalizeSchedule, payment: ScheduledPayment, now: number): boolean {
+  return now >= payment.at + schedule.policy.min_delay_seconds;
+}
+
+/**
+ * One payment the schedule releases now. `releasedAlone`: fewer than `min_anonymity_set` mature payments of
+ * its amount wait, so it goes out only because `max_delay_seconds` have passed and an observer who knows the
+ * policy may link it to its burn.
+ */
+export type ScheduledRelease<T> = { payment: T; releasedAlone: boolean };
+
 /**
  * The payments of `waiting` (every accepted, unminted payment of this deployment) that may be minted at
- * `now`, in mint order: due and in a same-amount crowd of at least `min_anonymity_set`, or past
- * `max_delay_seconds`.
+ * `now`, in mint order: due with at least `min_anonymity_set` mature payments of its amount waiting (so every
+ * such mint could have come from any of them, for an observer who knows the policy), or past
+ * `max_delay_seconds` (released alone when that crowd is smaller).
  */
-export function releasablePayments<T extends ScheduledPayment>(schedule: FinalizeSchedule, waiting: readonly T[], now: number): T[] {
+export function scheduledReleases<T extends ScheduledPayment>(schedule: FinalizeSchedule, waiting: readonly T[], now: number): ScheduledRelease<T>[] {
   const crowd = new Map<bigint, number>();
-  for (const payment of waiting) crowd.set(payment.challenge.amount, (crowd.get(payment.challenge.amount) ?? 0) + 1);
+  for (const payment of waiting) {
+    if (isMature(schedule, payment, now)) crowd.set(payment.challenge.amount, (crowd.get(payment.challenge.amount) ?? 0) + 1);
+  }
   const { max_delay_seconds: max, min_anonymity_set: k } = schedule.policy;
-  const releasable = waiting.filter(
-    (payment) => now >= payment.at + max || (now >= dueAt(schedule, payment) && (crowd.get(payment.challenge.amount) ?? 0) >= k),
-  );
-  return sortByMintOrder(schedule, releasable);
+  const releases: ScheduledRelease<T>[] = [];
+  for (const payment of waiting) {
+    const crowded = (crowd.get(payment.challenge.amount) ?? 0) >= k;
+    // Due implies mature (the delay is at least min_delay_seconds), so a crowded due payment counts itself.
+    if (now >= dueAt(schedule, payment) && crowded) releases.push({ payment, releasedAlone: false });
+    else if (now >= payment.at + max) releases.push({ payment, releasedAlone: true });
+  }
+  const order = new Map(releases.map((release) => [release.payment, release]));
+  return sortByMintOrder(
+    schedule,
+    releases.map((release) => release.payment),
+  ).flatMap((payment) => order.get(payment) ?? []);
+}
+
+/** The payments {@link scheduledReleases} releases at `now`, in mint order. */
+export function releasablePayments<T extends ScheduledPayment>(schedule: FinalizeSchedule, waiting: readonly T[], now: number): T[] {
+  return scheduledReleases(schedule, waiting, now).map((release) => release.payment);
 }
 
 /** `payments` sorted by {@link mintOrderKey}. */

@@ -64,6 +64,10 @@ export type FacilitatorMetrics = {
   finalizePassFailed: (error: string) => void;
   /** One finalize pass completed (whatever it found to do). */
   finalizePass: () => void;
+  /** A payment minted only because `finalize.max_delay_seconds` passed, with fewer than k mature same-amount payments waiting. */
+  releasedAlone: () => void;
+  /** Payments minted released alone since start (the counter's value, for `/admin/status`). */
+  releasedAloneTotal: () => number;
   /** A reorg removed an accepted burn or a finalized mint, and what the reorg watch did about it. */
   reorg: (subject: "burn" | "mint", outcome: ReorgOutcome) => void;
   /** A request refused by a rate limit: `scope` `shared` (money endpoints) or `challenge_issuance`, `caller` the provider's name or `anonymous`. */
@@ -193,6 +197,11 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     ["scope", "caller"],
   );
   const finalizePasses = counter("facilitator_finalize_passes_total", "Finalize passes completed (the loop is alive; a pass may find nothing to do).");
+  const releasedAlone = counter(
+    "facilitator_finalize_released_alone_total",
+    "Payments minted at finalize.max_delay_seconds with fewer than finalize.min_anonymity_set mature same-amount payments waiting: an observer who knows the policy may link them to their burns.",
+  );
+  let releasedAloneTotal = 0;
   const reorgs = counter(
     "facilitator_reorgs_total",
     "Accepted burns (subject burn) and finalized mints (subject mint) a reorg removed, by what the reorg watch did: pending, moved, rebroadcast, vanished (the payment failed), reopened (minted again).",
@@ -269,6 +278,11 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     finalizeFailed: (reason) => finalizeFailures.inc({ reason }),
     finalizePassFailed: (error) => finalizePassErrors.inc({ error }),
     finalizePass: () => finalizePasses.inc(),
+    releasedAlone: () => {
+      releasedAlone.inc();
+      releasedAloneTotal++;
+    },
+    releasedAloneTotal: () => releasedAloneTotal,
     reorg: (subject, outcome) => {
       reorgs.inc({ subject, outcome });
       // A burn gone for good fails its payment: counted with the other failures, under the same code.

@@ -67,14 +67,30 @@ describe("instrumentFinalize", () => {
       { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootNotProved },
     ];
     const finalize = instrumentFinalize(metrics, () => Promise.resolve(outcomes.shift()!));
-    for (let pass = 0; pass < 4; pass++) await finalize(entry);
+    for (let pass = 0; pass < 4; pass++) await finalize(entry, { releasedAlone: true });
     expect(await counts(metrics, "facilitator_finalize_failures_total")).toEqual({ evidence_vanished: 2, burn_address_mismatch: 1 });
+  });
+
+  it("counts a payment released alone once its mint lands, not while it waits nor when it was released with a crowd", async () => {
+    const metrics = metricsUnderTest();
+    const outcomes: FinalizeOutcome[] = [
+      { kind: "waiting", reason: FINALIZE_WAITING_REASON.rootNotProved },
+      { kind: "finalized", mintTxHash: `0x${"55".repeat(32)}`, minted: 1010n },
+      { kind: "finalized", mintTxHash: `0x${"66".repeat(32)}`, minted: 1010n },
+    ];
+    const finalize = instrumentFinalize(metrics, () => Promise.resolve(outcomes.shift()!));
+    await finalize(entry, { releasedAlone: true });
+    expect(metrics.releasedAloneTotal()).toBe(0);
+    await finalize(entry, { releasedAlone: true });
+    await finalize(entry, { releasedAlone: false });
+    expect(metrics.releasedAloneTotal()).toBe(1);
+    expect((await metrics.registry.getSingleMetric("facilitator_finalize_released_alone_total")?.get())?.values[0]?.value).toBe(1);
   });
 
   it("counts a thrown attempt by error name and rethrows it", async () => {
     const metrics = metricsUnderTest();
     const finalize = instrumentFinalize(metrics, () => Promise.reject(new RangeError("indexer down")));
-    await expect(finalize(entry)).rejects.toThrow("indexer down");
+    await expect(finalize(entry, { releasedAlone: false })).rejects.toThrow("indexer down");
     expect(await counts(metrics, "facilitator_finalize_pass_errors_total")).toEqual({ RangeError: 1 });
     expect(await counts(metrics, "facilitator_finalize_failures_total")).toEqual({});
   });

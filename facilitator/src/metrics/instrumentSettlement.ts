@@ -5,6 +5,7 @@
 import type { ClassifiedFacilitatorBody, SettleResponse, VerifyResponse } from "@svc/scheme";
 
 import type { SerialSender } from "../chain/createKeySender.js";
+import type { FinalizeRelease } from "../finalize/createFinalizeLoop.js";
 import type { FinalizeOutcome } from "../finalize/finalizeEntry.js";
 import type { SettlementEntry } from "../settlement/settlementBook.js";
 import type { FacilitatorMetrics } from "./createFacilitatorMetrics.js";
@@ -37,12 +38,14 @@ export function instrumentSettlement(
 /** The finalize step with failed entries counted by reason and thrown attempts by error name. */
 export function instrumentFinalize(
   metrics: FacilitatorMetrics,
-  finalize: (entry: SettlementEntry) => Promise<FinalizeOutcome>,
-): (entry: SettlementEntry) => Promise<FinalizeOutcome> {
-  return async (entry) => {
+  finalize: (entry: SettlementEntry, release: FinalizeRelease) => Promise<FinalizeOutcome>,
+): (entry: SettlementEntry, release: FinalizeRelease) => Promise<FinalizeOutcome> {
+  return async (entry, release) => {
     try {
-      const outcome = await finalize(entry);
+      const outcome = await finalize(entry, release);
       if (outcome.kind === "failed") metrics.finalizeFailed(outcome.reason);
+      // Counted when the mint lands, not when the schedule lets it go: a waiting payment is released again next pass.
+      if (outcome.kind === "finalized" && release.releasedAlone) metrics.releasedAlone();
       return outcome;
     } catch (error) {
       metrics.finalizePassFailed(error instanceof Error ? error.name : "unknown");

@@ -84,6 +84,12 @@ export const AdminStatusSchema = z.object({
   treasury: AccountSchema,
   /** Present when `SVC_MINTER_PK` names a key of its own: the account that sends mints and fee distributions. */
   minter: AccountSchema.optional(),
+  /**
+   * `releasedAlone`: payments minted since start only because `finalize.max_delay_seconds` passed, with fewer
+   * than `finalize.min_anonymity_set` mature same-amount payments waiting (linkable by an observer who knows
+   * the policy). Absent from a daemon that does not report it.
+   */
+  finalize: z.object({ releasedAlone: z.int().min(0) }).optional(),
 });
 
 /** One of {@link AdminStatusSchema}. */

@@ -29,6 +29,10 @@ export function formatDaemonStatus(status: DaemonStatus): string {
     lines.push(`  ${state.padEnd(10)} ${String(bucket.count).padStart(6)}${age}`);
   }
   lines.push(`open challenges: ${admin.openChallenges}`);
+  if (admin.finalize) {
+    const note = admin.finalize.releasedAlone === 0 ? "" : "  (minted at max_delay without k mature same-amount payments: linkable)";
+    lines.push(`released alone: ${admin.finalize.releasedAlone}${note}`);
+  }
   lines.push(...entryLines("failed entries", status.failed));
   lines.push(...entryLines("late burns", status.lateBurns));
   lines.push(...stockLines(admin.stock));

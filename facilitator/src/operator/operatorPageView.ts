@@ -30,8 +30,11 @@ export type RecentPayment = {
 /** Accepted and finalized payments in one minute; `minutesAgo` 0 is the current minute. */
 export type ThroughputMinute = { minutesAgo: number; accepted: number; finalized: number };
 
-/** Accepted, unminted payments of one amount: the crowd a mint of that amount hides in. */
-export type WaitingCrowd = { amount: string; waiting: number; reachesMinimum: boolean };
+/**
+ * Accepted, unminted payments of one amount: the crowd a mint of that amount hides in. Only the `mature`
+ * ones (at least `min_delay_seconds` old) count toward `min_anonymity_set`, as in the schedule.
+ */
+export type WaitingCrowd = { amount: string; waiting: number; mature: number; reachesMinimum: boolean };
 
 /** The privacy facts the daemon knows without new computation. */
 export type AnonymityFigures = {
@@ -87,7 +90,7 @@ export function operatorPageView(sources: OperatorPageSources): OperatorPageView
       maxDelaySeconds: finalize.max_delay_seconds,
       minAnonymitySet: finalize.min_anonymity_set,
       waiting: settlements.filter((entry) => entry.state === "accepted").length,
-      crowds: waitingCrowds(settlements, finalize.min_anonymity_set),
+      crowds: waitingCrowds(settlements, finalize, now),
       decoysPerProofRequest: DECOY_LEAVES,
       separateMinter: status.minter !== undefined,
       warnings: linkabilityNotes(sources),
@@ -134,14 +137,18 @@ function throughput(settlements: readonly AdminSettlement[], now: number): Throu
   return minutes;
 }
 
-/** The same per-amount grouping the finalize schedule applies (finalizeSchedule.ts `releasablePayments`). */
-function waitingCrowds(settlements: readonly AdminSettlement[], minimum: number): WaitingCrowd[] {
-  const counts = new Map<string, number>();
+/** The same per-amount grouping the finalize schedule applies (finalizeSchedule.ts `scheduledReleases`). */
+function waitingCrowds(settlements: readonly AdminSettlement[], finalize: FinalizeConfig, now: number): WaitingCrowd[] {
+  const counts = new Map<string, { waiting: number; mature: number }>();
   for (const entry of settlements) {
-    if (entry.state === "accepted") counts.set(entry.amount, (counts.get(entry.amount) ?? 0) + 1);
+    if (entry.state !== "accepted") continue;
+    const crowd = counts.get(entry.amount) ?? { waiting: 0, mature: 0 };
+    crowd.waiting += 1;
+    if (entry.acceptedAt !== undefined && now >= entry.acceptedAt + finalize.min_delay_seconds) crowd.mature += 1;
+    counts.set(entry.amount, crowd);
   }
   return [...counts]
-    .map(([amount, waiting]) => ({ amount, waiting, reachesMinimum: waiting >= minimum }))
+    .map(([amount, { waiting, mature }]) => ({ amount, waiting, mature, reachesMinimum: mature >= finalize.min_anonymity_set }))
     .sort((a, b) => b.waiting - a.waiting || (a.amount < b.amount ? -1 : 1));
 }
 

@@ -27,6 +27,8 @@ export type AdminStatusSources = {
   treasury: { address: Address };
   /** The separate minter account, when `SVC_MINTER_PK` is set. */
   minter?: { address: Address } | undefined;
+  /** Payments minted released alone since start (metrics/createFacilitatorMetrics.ts). */
+  releasedAlone?: (() => number) | undefined;
   balanceOf: (address: Address) => Promise<bigint>;
 };
 
@@ -68,5 +70,6 @@ export async function readAdminStatus(sources: AdminStatusSources): Promise<Admi
     relayer: { address: sources.relayer.address, balanceWei: relayerWei, queueDepth: sources.relayer.queueDepth() },
     treasury: { address: sources.treasury.address, balanceWei: treasuryWei },
     ...(sources.minter === undefined ? {} : { minter: { address: sources.minter.address, balanceWei: minterWei } }),
+    ...(sources.releasedAlone === undefined ? {} : { finalize: { releasedAlone: sources.releasedAlone() } }),
   };
 }

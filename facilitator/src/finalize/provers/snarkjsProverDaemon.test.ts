@@ -155,6 +155,8 @@ describe("profile testnet with a real prover", () => {
         settlement: { treasury },
         providers: { shop: { key_sha256: createHash("sha256").update(providerKey).digest("hex") } },
         daemon: { finalize_interval_ms: 1000 },
+        // Testnet's default is the recommended policy (minutes); this test is about the prover, not the schedule.
+        finalize: { min_delay_seconds: 0, max_delay_seconds: 0, min_anonymity_set: 1 },
       },
       { ...stack.env, SVC_TREASURY_PK: treasuryKey, SVC_RELAYER_PK: relayerKey },
     );
