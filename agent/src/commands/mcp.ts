@@ -11,7 +11,7 @@ export async function runMcp(command: McpCommand): Promise<number> {
     import("@modelcontextprotocol/sdk/server/stdio.js"),
     import("../mcp/createAgentMcpServer.js"),
   ]);
-  const server = createAgentMcpServer(policy);
+  const { server, closeSession } = createAgentMcpServer(policy);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
@@ -19,5 +19,7 @@ export async function runMcp(command: McpCommand): Promise<number> {
   // The client ending stdin is the end of the session; calls still running then are abandoned.
   stdin.once("end", () => void server.close());
   await closed;
+  // Approvals still waiting are withdrawn (their reservations released); approved payments finish first.
+  await closeSession();
   return EXIT_OK;
 }

@@ -10,9 +10,14 @@ const VALUE_NAMES: Record<string, string> = {
   "--at": "time",
 };
 
-/** Usage text with `--out #0` written as `--out <dir>`: clipanion names an option's value only by its index. */
+/**
+ * Usage text with `--out #0` written as `--out <dir>`, and a required `<--out #0>` as `--out <dir>` (clipanion names an
+ * option's value only by its index, and its brackets around a required option would nest).
+ */
 export function readableUsage(text: string): string {
-  return text.replace(/(--[a-z][a-z-]*) #0/g, (_match, option: string) => `${option} <${VALUE_NAMES[option] ?? "value"}>`);
+  return text
+    .replace(/<(--[a-z][a-z-]*) #0>/g, (_match, option: string) => `${option} <${VALUE_NAMES[option] ?? "value"}>`)
+    .replace(/(--[a-z][a-z-]*) #0/g, (_match, option: string) => `${option} <${VALUE_NAMES[option] ?? "value"}>`);
 }
 
 /** A stream that writes through `target`, making clipanion's usage text readable on the way. */

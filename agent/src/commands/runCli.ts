@@ -8,6 +8,7 @@ import { BINARY_NAME } from "./binaryName.js";
 import { type BaseContext, Builtins, Cli, type Command, UsageError } from "./clipanion.js";
 import { EXIT_USAGE } from "./exitCodes.js";
 import { HistoryCommand } from "./historyCommand.js";
+import { environmentHelp } from "./environmentVariables.js";
 import { readableUsage, readableUsageStream } from "./readableUsage.js";
 import { LedgerCommand } from "./ledgerCommand.js";
 import { McpCommand } from "./mcpCommand.js";
@@ -73,7 +74,10 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
     return EXIT_USAGE;
   }
   if (command.help || !AGENT_COMMANDS.some((type) => command instanceof type)) {
-    return cli.run(command, { ...context, stdout: readableUsageStream(context.stdout), stderr: readableUsageStream(context.stderr) });
+    const code = await cli.run(command, { ...context, stdout: readableUsageStream(context.stdout), stderr: readableUsageStream(context.stderr) });
+    // The general help ends with every variable the agent reads: most of its configuration is there, not in options.
+    if (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h")) context.stdout.write(`\n${environmentHelp()}`);
+    return code;
   }
   command.context = context;
   try {

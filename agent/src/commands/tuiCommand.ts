@@ -8,7 +8,7 @@ export class TuiCommand extends Command {
   static override usage = Command.Usage({
     description: "pay interactively, and answer other agents' approvals",
     details: `
-      With a URL: shows the payer's address and balance, the offer (amount in token units, token, network, expiry countdown, mode), the policy's verdict, the caps with what remains; \`p\` or Enter pays, with an approval prompt (\`y\`/\`n\`) above \`SVC_APPROVE_ABOVE\` that names the amount, host and remaining cap and closes at the offer's last payable moment at the latest, then the payment's phases, then the resource or a clear error. \`r\` fetches a fresh offer; \`s\` re-sends a payment of unknown outcome.
+      With a URL: shows the payer's address and balance, the offer (amount in token units, token, network, expiry countdown, mode), the policy's verdict, the caps with what remains; \`p\` or Enter pays, with an approval prompt (\`y\`/\`n\`) above \`SVC_APPROVE_ABOVE\` that names the amount, host and remaining cap and closes at the offer's last usable moment at the latest, then the payment's phases, then the resource or a clear error. \`r\` fetches a fresh offer; \`s\` re-sends a payment of unknown outcome.
 
       With or without a URL: pins the approvals headless agents in the same state folder are waiting on, announcing new ones; arrows select, \`a\` approves (after a confirmation), \`d\` denies. \`h\` shows the payer's payment history from the facilitator (needs \`SVC_FACILITATOR_URL\` and \`SVC_PAYER_PK\`). \`?\` lists every key. \`q\` quits (asking first while a prompt is undecided). \`NO_COLOR\` turns colours off. Keyboard only.
 

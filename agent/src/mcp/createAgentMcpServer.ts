@@ -2,11 +2,13 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { toNetwork } from "@svc/scheme";
 import { z } from "zod";
 
+import { AddressSchema } from "@svc/scheme";
+import type { ApprovalRequest } from "../approvals/approvalFiles.js";
 import { listPendingApprovals } from "../approvals/listPendingApprovals.js";
 import { requestApproval } from "../approvals/requestApproval.js";
 import { BINARY_NAME } from "../commands/binaryName.js";
 import { describeError } from "../errors/describeError.js";
-import { HostNotAllowedError } from "../http/errors.js";
+import { LedgerEntryNotFoundError } from "../ledger/errors.js";
 import { Ledger } from "../ledger/ledger.js";
 import { REQUEST_METHODS } from "../ledger/ledgerEntry.js";
 import { parsePaymentId } from "../ledger/paymentId.js";
@@ -24,10 +26,34 @@ import { describeSpendAmount, type SpendAmount } from "../policy/spendAmount.js"
 import { limitsForToken } from "../policy/tokenLimits.js";
 import { approvalProgress } from "./approvalProgress.js";
 import { outcomeToolResult } from "./outcomeToolResult.js";
+import { payerInfo } from "./payerInfo.js";
+import {
+  approvalRequiredResult,
+  ledgerStatusResult,
+  PAYMENT_STATUS_DEFAULT_WAIT_S,
+  PAYMENT_STATUS_MAX_WAIT_S,
+  pendingResult,
+  sessionEndResult,
+} from "./paymentStatusResult.js";
+import { errorReason, requestFailure } from "./requestFailure.js";
+import { SessionPayments, settleEnd } from "./sessionPayments.js";
 import { toolError, toolResult } from "./toolResult.js";
 
 /** The tool names a model sees. */
-export const MCP_TOOLS = { quote: "quote_resource", fetch: "fetch_resource", resend: "resend_payment", status: "spending_status" } as const;
+export const MCP_TOOLS = {
+  quote: "quote_resource",
+  fetch: "fetch_resource",
+  paymentStatus: "payment_status",
+  resend: "resend_payment",
+  status: "spending_status",
+  payerInfo: "payer_info",
+} as const;
+
+/** How often `payment_status` re-reads the ledger for a payment another session started. */
+const LEDGER_POLL_MS = 200;
+
+/** The server and what ends its session: approvals still waiting are withdrawn, approved payments finish. */
+export type AgentMcpServer = { server: McpServer; closeSession: () => Promise<void> };
 
 const UrlSchema = z.string().describe("the http:// or https:// URL of the resource");
 
@@ -38,17 +64,19 @@ export const MCP_REQUEST_BODY_LIMIT = 65_536;
 const PAYMENT_HEADER_NAMES: ReadonlySet<string> = new Set(["payment-signature", "x-payment", "payment-required", "payment-response"]);
 
 /**
- * The agent as an MCP server: four tools over the same policy, spend ledger, approval files and stored
+ * The agent as an MCP server: six tools over the same policy, spend ledger, approval files and stored
  * payments as the headless CLI (`SVC_*` variables, `SVC_STATE_DIR`). The private key stays in this process:
  * no tool result carries it, a signature or a stored payment header. A payment above `SVC_APPROVE_ABOVE`
- * waits for a human exactly as `pay` does, sending progress notifications when the client asked for them.
+ * answers `approval_required` at once, so no call outlives a client's default request timeout; the payment
+ * goes on in this process, made once when a human approves, and `payment_status` waits (boundedly) for it.
  *
  * @example
- * await createAgentMcpServer(loadPolicy(process.env)).connect(new StdioServerTransport());
+ * await createAgentMcpServer(loadPolicy(process.env)).server.connect(new StdioServerTransport());
  */
-export function createAgentMcpServer(policy: Policy): McpServer {
+export function createAgentMcpServer(policy: Policy): AgentMcpServer {
   const server = new McpServer({ name: "svc-agent", version: "0.1.0" });
   const ledger = new Ledger(policy.stateDir);
+  const payments = new SessionPayments();
 
   server.registerTool(
     MCP_TOOLS.quote,
@@ -102,7 +130,7 @@ export function createAgentMcpServer(policy: Policy): McpServer {
     MCP_TOOLS.fetch,
     {
       title: "Fetch an x402 resource, paying if needed",
-      description: `Fetches a URL (GET unless \`method\` says otherwise, with optional \`headers\` and text \`body\`) and, if it answers 402 with an svc-zerc20 offer, pays it under the payer's policy (allowed hosts, network, token, per-payment and total caps), then returns the resource (status, content type, body cut after 65536 characters) and the payment (amount in token and base units, payment id, burn transaction). Above the approval threshold the call waits until a human approves in \`${BINARY_NAME} tui\` or with \`${BINARY_NAME} approvals approve <id>\` (progress notifications while it waits). Refusals are errors with a reason code: host_not_allowed, above_max_total, approval_denied, outcome_unknown (then call resend_payment with the id; never fetch again), and others. Never pays the same offer twice.`,
+      description: `Fetches a URL (GET unless \`method\` says otherwise, with optional \`headers\` and text \`body\`) and, if it answers 402 with an svc-zerc20 offer, pays it under the payer's policy (allowed hosts, network, token, per-payment and total caps), then returns the resource (status, content type, body cut after 65536 characters) and the payment (amount in token and base units, payment id, burn transaction). Above the approval threshold it answers at once with status "approval_required", an approvalId and expiresAt: a human approves in \`${BINARY_NAME} tui\` or with \`${BINARY_NAME} approvals approve <id>\`, the payment is made then, and payment_status with the approvalId returns the result (never fetch again meanwhile). Refusals are errors with a reason code: host_not_allowed, above_max_total, approval_denied, outcome_unknown (then call resend_payment with the id; never fetch again), and others. Never pays the same offer twice.`,
       inputSchema: {
         url: UrlSchema,
         method: z.enum(REQUEST_METHODS).optional().describe("the HTTP method; GET when omitted"),
@@ -110,35 +138,86 @@ export function createAgentMcpServer(policy: Policy): McpServer {
         body: z.string().max(MCP_REQUEST_BODY_LIMIT).optional().describe(`a text request body, at most ${MCP_REQUEST_BODY_LIMIT} characters`),
       },
     },
-    async ({ url, method, headers, body }, extra) => {
+    async ({ url, method, headers, body }) => {
       const target = parseUrl(url);
       if (target === undefined) return toolError("invalid_url", "The url must be an http:// or https:// URL.");
       const given = Object.keys(headers ?? {}).find((name) => PAYMENT_HEADER_NAMES.has(name.toLowerCase()));
       if (given !== undefined) return toolError("payment_header_given", `The ${given} header is the agent's to set; call again without it.`);
       const request = method === undefined && headers === undefined && body === undefined ? undefined : { method: method ?? "GET", headers, body };
       let format = BASE_UNITS_FORMAT;
-      try {
-        const outcome = await payUrl({
+      let announce: (request: ApprovalRequest) => void = () => undefined;
+      const approvalAsked = new Promise<ApprovalRequest>((resolve) => {
+        announce = resolve;
+      });
+      const end = settleEnd(
+        payUrl({
           url: target,
           policy,
           ledger,
           request,
           readToken: (asset) => readTokenInfo(policy, asset),
-          approve: async (request) => {
-            const progress = approvalProgress(request, extra, format);
-            try {
-              return await requestApproval({ stateDir: policy.stateDir, request, signal: extra.signal });
-            } finally {
-              progress.stop();
-            }
-          },
+          // The wait outlives this call: it ends with the human's decision, the deadline, or the session.
+          approve: (request) => requestApproval({ stateDir: policy.stateDir, request, signal: payments.signal, onPending: announce }),
           onEvent: (event) => {
             if (event.type === "quoted") format = amountFormat(event.token);
           },
-        });
-        return outcomeToolResult(outcome, format);
+        }),
+        () => format,
+      );
+      const first = await Promise.race([end, approvalAsked]);
+      if ("id" in first) {
+        payments.track(first, end);
+        return approvalRequiredResult(first, format);
+      }
+      return "error" in first ? requestFailure(first.error) : outcomeToolResult(first.outcome, first.format);
+    },
+  );
+
+  server.registerTool(
+    MCP_TOOLS.paymentStatus,
+    {
+      title: "Wait for a payment's approval",
+      description: `After fetch_resource answered "approval_required", reports what became of that payment, waiting up to \`waitSeconds\` (default ${PAYMENT_STATUS_DEFAULT_WAIT_S}, at most ${PAYMENT_STATUS_MAX_WAIT_S}) for the human to decide. Status: "pending" (not decided yet: call again), "in_progress" (approved, being paid: call again), "paid" (with the payment and, for the session that fetched, the resource), "denied", "expired" (nobody decided in time), or how an approved payment failed. Never pays anything itself: the payment is made once, when the human approves.`,
+      inputSchema: {
+        approvalId: z.string().describe("the approvalId fetch_resource returned (12 hex digits)"),
+        waitSeconds: z
+          .number()
+          .int()
+          .min(0)
+          .max(PAYMENT_STATUS_MAX_WAIT_S)
+          .optional()
+          .describe(`how long to wait for a decision, in seconds; ${PAYMENT_STATUS_DEFAULT_WAIT_S} when omitted`),
+      },
+    },
+    async ({ approvalId, waitSeconds }, extra) => {
+      try {
+        parsePaymentId(approvalId);
+        const deadline = Date.now() + (waitSeconds ?? PAYMENT_STATUS_DEFAULT_WAIT_S) * 1000;
+        const mine = payments.get(approvalId);
+        if (mine !== undefined) {
+          const format = amountFormat(await readTokenInfo(policy, mine.request.asset));
+          const progress = approvalProgress(mine.request, extra, format);
+          try {
+            const end = await Promise.race([mine.end, untilDeadline(deadline, extra.signal)]);
+            return end === undefined ? pendingResult(mine.request, format) : sessionEndResult(end);
+          } finally {
+            progress.stop();
+          }
+        }
+        // A payment another session or process started: the ledger and the approval files say where it stands.
+        let entry = await ledger.get(approvalId);
+        const format = amountFormat(await readTokenInfo(policy, entry.asset));
+        for (;;) {
+          const pending = (await listPendingApprovals(policy.stateDir)).find((request) => request.id === approvalId);
+          const result = ledgerStatusResult(entry, pending, format);
+          const status = (result.structuredContent as { status?: string } | undefined)?.status;
+          if ((status !== "pending" && status !== "in_progress") || Date.now() >= deadline || extra.signal.aborted) return result;
+          await untilDeadline(Math.min(deadline, Date.now() + LEDGER_POLL_MS), extra.signal);
+          entry = await ledger.get(approvalId);
+        }
       } catch (error) {
-        return requestFailure(error);
+        if (error instanceof LedgerEntryNotFoundError) return toolError("payment_not_found", `No payment with id ${approvalId} in this payer's ledger.`);
+        return toolError(errorReason(error), describeError(error));
       }
     },
   );
@@ -207,7 +286,39 @@ export function createAgentMcpServer(policy: Policy): McpServer {
       );
     },
   );
-  return server;
+
+  server.registerTool(
+    MCP_TOOLS.payerInfo,
+    {
+      title: "Payer address, balance and limits",
+      description:
+        "Who pays and how much it may: the payer's address, the network (CAIP-2) and chain id, the payment mode, the allowed hosts and token, and per token (the allowed token, the one given as `asset`, and every token already paid in) its symbol and decimals, the payer's balance in token units and base units, the spend so far and the configured limits (per payment, total cap and what remains under it, approval threshold; null when not set) in token and base units. Signs nothing.",
+      inputSchema: { asset: AddressSchema.optional().describe("a token address (0x and 40 hex digits) whose balance to report as well") },
+    },
+    async ({ asset }) => {
+      try {
+        const info = await payerInfo(policy, ledger, asset);
+        const payer = info.payer === null ? "No payer key is configured (SVC_PAYER_PK); quoting works, paying does not" : `The payer is ${String(info.payer)}`;
+        return toolResult(`${payer} on ${policy.allowedNetwork}.`, info);
+      } catch (error) {
+        return requestFailure(error);
+      }
+    },
+  );
+  return { server, closeSession: () => payments.close() };
+}
+
+/** Resolves `undefined` at `deadline` or when `signal` aborts, whichever is first. */
+function untilDeadline(deadline: number, signal: AbortSignal): Promise<undefined> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve(undefined);
+    };
+    const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+    signal.addEventListener("abort", done);
+  });
 }
 
 function parseUrl(value: string): URL | undefined {
@@ -217,16 +328,4 @@ function parseUrl(value: string): URL | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A request that could not run (unreachable, interrupted, a broken ledger) as a tool error; nothing was paid that is not in the ledger. */
-function requestFailure(error: unknown) {
-  return toolError(errorReason(error), describeError(error));
-}
-
-/** The reason code of an error that ended a tool call: the policy's for a refused host, else the error's name in snake_case. */
-function errorReason(error: unknown): string {
-  if (error instanceof HostNotAllowedError) return "host_not_allowed";
-  const name = error instanceof Error ? error.name.replace(/Error$/, "") : "unexpected";
-  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase() || "unexpected";
 }

@@ -157,7 +157,8 @@ async function askForApproval(parameters: PayQuoteParameters, entry: LedgerEntry
       : request.decideByReason === "offer_expiry"
         ? `no decision before the offer's last usable moment (${new Date(request.decideBy).toISOString()}); declined`
         : `no decision within SVC_APPROVAL_TIMEOUT_MS (${policy.approvalTimeoutMs} ms); declined`;
-  await ledger.recordOutcome(entry.id, { status: "released", message });
+  // The reason code lets any process reading the ledger (e.g. another MCP session) tell a denial from a timeout.
+  await ledger.recordOutcome(entry.id, { status: "released", errorReason: result === "denied" ? "approval_denied" : "approval_timed_out", message });
   return { kind: "approval-denied", id: entry.id, result, message, offer: outcomeOffer(entry) };
 }
 

@@ -67,6 +67,8 @@ const options: StartStackOptions = {
   facilitatorPort: ports.facilitator.port,
   rootIntervalMs: integerEnv("STACK_ROOT_INTERVAL_MS", 500, 600_000),
   singleTeleportVerifier: proverEnv(),
+  // The local stack records payment history, so `svc-agent history` and the TUI's `h` show payments at once.
+  paymentHistory: true,
   onError: (error) => process.stderr.write(`stack: ${error instanceof Error ? error.message : String(error)}\n`),
 };
 

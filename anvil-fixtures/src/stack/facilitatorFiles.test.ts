@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { journalFileOf, renderFacilitatorToml, type FacilitatorFilesInput } from "./facilitatorFiles.js";
+import { historyFileOf, journalFileOf, renderFacilitatorEnv, renderFacilitatorToml, type FacilitatorFilesInput } from "./facilitatorFiles.js";
 
 const input: FacilitatorFilesInput = {
   rpcUrl: "http://127.0.0.1:8545",
@@ -50,5 +50,31 @@ describe("renderFacilitatorToml", () => {
       'zkey = "/repo/.cache/circuits/abc/singleTeleport.zkey"',
     ]);
     expect(toml.match(/^\[\w+\]$/gm)).toEqual(["[network]", "[listen]", "[settlement]", "[fee]", "[daemon]", "[prover]"]);
+  });
+});
+
+describe("renderFacilitatorEnv", () => {
+  const variables = (text: string) =>
+    Object.fromEntries(
+      text
+        .split("\n")
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => line.split("=", 2)),
+    );
+
+  it("writes the keys and a fresh admin token, and no history variable without history", () => {
+    const env = variables(renderFacilitatorEnv(input));
+    expect(Object.keys(env).sort()).toEqual(["SVC_ADMIN_TOKEN", "SVC_RELAYER_PK", "SVC_TREASURY_PK"]);
+  });
+
+  it("switches payment history on with all six variables, a fresh identity secret and the payer wallet", () => {
+    const payerAddress = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
+    const path = `/stack/${historyFileOf(`0x${"ab".repeat(32)}`)}`;
+    const [first, second] = [0, 1].map(() => variables(renderFacilitatorEnv({ ...input, paymentHistory: { path, payerAddress } })));
+    expect(first).toMatchObject({ PAYMENT_HISTORY_PATH: "/stack/payment-history-abababababab.jsonl", HISTORY_PAYER_ADDRESS: payerAddress });
+    for (const name of ["HISTORY_PAYER_TENANT", "HISTORY_PAYER_ACTOR", "HISTORY_PROVIDER_TENANT", "HISTORY_PROVIDER_ACTOR"])
+      expect(first?.[name]).toMatch(/^[\x21-\x7e]{1,128}$/);
+    expect(first?.HISTORY_IDENTITY_SECRET?.length).toBeGreaterThanOrEqual(32);
+    expect(first?.HISTORY_IDENTITY_SECRET).not.toBe(second?.HISTORY_IDENTITY_SECRET);
   });
 });

@@ -15,6 +15,11 @@ export function journalFileOf(genesisHash: Hex): string {
   return `journal-${genesisHash.slice(2, 14).toLowerCase()}.jsonl`;
 }
 
+/** The payment history file of a chain: like the journal, a new chain starts a new history. */
+export function historyFileOf(genesisHash: Hex): string {
+  return `payment-history-${genesisHash.slice(2, 14).toLowerCase()}.jsonl`;
+}
+
 /** What the facilitator files are rendered from. */
 export type FacilitatorFilesInput = {
   rpcUrl: string;
@@ -37,6 +42,11 @@ export type FacilitatorFilesInput = {
   treasuryKey: Hex;
   relayerKey: Hex;
   listenPort: number;
+  /**
+   * Payment history on: the history file (absolute, so the env file works from any folder) and the one payer
+   * wallet that may log in to read it (the dev `payer`). Off when absent.
+   */
+  paymentHistory?: { path: string; payerAddress: Address } | undefined;
   /** The circuit files of a stack deployed with real single-teleport proofs: the facilitator proves with them (snarkjs). */
   singleTeleportCircuit?: { wasmPath: string; zkeyPath: string } | undefined;
 };
@@ -108,13 +118,30 @@ zkey = ${JSON.stringify(circuit.zkeyPath)}
 `;
 }
 
-/** `facilitator.env`: the dev keys as the facilitator's secrets, plus a fresh random admin token. */
+/**
+ * `facilitator.env`: the dev keys as the facilitator's secrets, plus a fresh random admin token; with
+ * `paymentHistory`, the history variables too (a fresh identity secret, the dev payer as the payer wallet).
+ */
 export function renderFacilitatorEnv(input: FacilitatorFilesInput): string {
+  const history =
+    input.paymentHistory === undefined
+      ? []
+      : [
+          "# Payment history: the payer's payments (`svc-agent history`, `h` in the TUI) for the dev payer wallet.",
+          `PAYMENT_HISTORY_PATH=${input.paymentHistory.path}`,
+          `HISTORY_IDENTITY_SECRET=${randomBytes(32).toString("hex")}`,
+          "HISTORY_PAYER_TENANT=local-payer",
+          "HISTORY_PAYER_ACTOR=payer",
+          "HISTORY_PROVIDER_TENANT=local-provider",
+          "HISTORY_PROVIDER_ACTOR=provider",
+          `HISTORY_PAYER_ADDRESS=${input.paymentHistory.payerAddress}`,
+        ];
   return [
     "# Local stack secrets: anvil's public dev keys and a random admin token. Never use outside the local stack.",
     `SVC_TREASURY_PK=${input.treasuryKey}`,
     `SVC_RELAYER_PK=${input.relayerKey}`,
     `SVC_ADMIN_TOKEN=${randomBytes(32).toString("hex")}`,
+    ...history,
     "",
   ].join("\n");
 }

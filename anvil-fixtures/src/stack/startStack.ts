@@ -6,7 +6,7 @@
  * foreground; tests call it directly.
  */
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from "@svc/scheme";
 import { createPublicClient, http, type Address, type Hex } from "viem";
 import { devAccounts, FIXTURE_PROVER_ADDRESS, FIXTURE_PROVER_PRIVATE_KEY, type DevAccount, type DevAccountName } from "../accounts/devAccounts.js";
@@ -17,7 +17,7 @@ import { deployContracts, type Deployment, type SingleTeleportVerifierKind } fro
 import { listen } from "../http/listen.js";
 import { startIndexer, type RunningIndexer } from "../indexer/startIndexer.js";
 import { type StackService, StackPortInUseError } from "./errors.js";
-import { journalFileOf, renderFacilitatorEnv, renderFacilitatorToml } from "./facilitatorFiles.js";
+import { historyFileOf, journalFileOf, renderFacilitatorEnv, renderFacilitatorToml } from "./facilitatorFiles.js";
 
 /** Where the stack listens and writes. Ports default to 0 (a free port each). */
 export type StartStackOptions = {
@@ -38,6 +38,8 @@ export type StartStackOptions = {
   automine?: boolean;
   /** What verifies single-teleport proofs (default `fixture-signature`; `groth16`: real proofs of the local circuit). */
   singleTeleportVerifier?: SingleTeleportVerifierKind;
+  /** Payment history on in `facilitator.env` (its file in `dir`, named after the chain like the journal); off by default. */
+  paymentHistory?: boolean;
   /** Receives background failures of the indexer; they never stop the stack. */
   onError?: (error: unknown) => void;
 };
@@ -203,6 +205,10 @@ async function writeStackFiles(options: StartStackOptions, deployment: StackDepl
     relayerKey: deployment.accounts.relayer.privateKey,
     listenPort: options.facilitatorPort ?? 4032,
     singleTeleportCircuit: deployment.singleTeleportCircuit,
+    paymentHistory:
+      options.paymentHistory === true
+        ? { path: join(resolve(options.dir), historyFileOf(genesis.hash)), payerAddress: deployment.accounts.payer.address }
+        : undefined,
   };
   await writeFile(files.deployment, `${JSON.stringify(deployment, null, 2)}\n`);
   await writeFile(files.facilitatorToml, renderFacilitatorToml(input));

@@ -67,6 +67,8 @@ describe("a non-2xx answer other than 402", () => {
     expect(text.code).toBe(EXIT_HTTP_ERROR);
     expect(text.stdout).toBe("");
     expect(text.stderr).toContain(`answered HTTP ${status}`);
+    // Text mode relays the provider's explanation, not only --json.
+    expect(text.stderr).toContain(`the provider says: ${path === "/missing" ? "no such page" : "facilitator unreachable"}`);
     const quote = await runAgent(["quote", "--json", `${provider.origin}${path}`], env());
     expect(quote.code).toBe(EXIT_HTTP_ERROR);
     expect(JSON.parse(quote.stdout)).toMatchObject({ result: "http_error", status });

@@ -58,7 +58,13 @@ try {
   stoppers.push(() => provider.stop());
   say(`  demo provider ${provider.url} in front of the round-robin`);
 
-  const agentEnv = { SVC_PAYER_PK: stack.deployment.accounts.payer.privateKey, SVC_RPC_URL: stack.deployment.rpcUrl, SVC_STATE_DIR: join(stack.dir, "agent") };
+  // History is read from one instance: every instance serves the shared history, and a wallet login is one instance's exchange.
+  const agentEnv = {
+    SVC_PAYER_PK: stack.deployment.accounts.payer.privateKey,
+    SVC_RPC_URL: stack.deployment.rpcUrl,
+    SVC_STATE_DIR: join(stack.dir, "agent"),
+    SVC_FACILITATOR_URL: instances[0]?.url ?? front.url,
+  };
   const burns: string[] = [];
   const issuedCount = (lines: readonly string[]) => lines.filter((line) => line.includes('"event":"challenge_issued"')).length;
   for (const round of [1, 2]) {

@@ -13,7 +13,7 @@ export type DemoServices = {
   stack: StackProcess;
   facilitator: FacilitatorProcess;
   provider: ProviderProcess;
-  /** `SVC_*` variables for the agent: the funded dev payer, the local RPC, a fresh state folder. */
+  /** `SVC_*` variables for the agent: the funded dev payer, the local RPC, a fresh state folder, the facilitator's history. */
   agentEnv: Record<string, string>;
   stop: () => Promise<void>;
 };
@@ -46,6 +46,8 @@ export async function startDemoServices(say: (line: string) => void): Promise<De
       SVC_PAYER_PK: stack.deployment.accounts.payer.privateKey,
       SVC_RPC_URL: stack.deployment.rpcUrl,
       SVC_STATE_DIR: stateDir,
+      // The stack records payment history: `svc-agent history` and the TUI's `h` read it from here.
+      SVC_FACILITATOR_URL: facilitator.url,
     };
     return { stack, facilitator, provider, agentEnv, stop };
   } catch (error) {

@@ -178,7 +178,7 @@ describe("TUI offer screen", () => {
     expect(late.paymentsStarted()).toBe(0);
     late.app.unmount();
     const roomy = setup({ policy: { mode: "self-transfer" } });
-    await waitForText(roomy.app.lastFrame, "expires  in 4:50 (payable for 4:19 more: the burn needs 30 s)");
+    await waitForText(roomy.app.lastFrame, "expires  in 4:50 (usable for 4:19 more: the burn needs 30 s)");
     roomy.app.unmount();
   });
 
@@ -227,8 +227,28 @@ describe("TUI payment", () => {
     const frame = await waitForText(app.lastFrame, "PAID 1.01 ZRC · payment 0123456789ab", `burn ${BURN}`);
     expect(frame).toContain('{"weather":"sunny"}');
     expect(frame).toContain("✓ settled");
+    // A used offer shows how it ended; nothing counts down any more.
+    expect(frame).toContain("offer    used: paid");
+    expect(frame).not.toMatch(/expires {2}in/);
     app.stdin.write("q");
     expect(await exitCode(() => code)).toBe(0);
+    app.unmount();
+  });
+
+  it("at 80 columns the settled payment fits: no line wider than the terminal, none wrapped", async () => {
+    const { app, nextPayment } = setup({ small: true, policy: { mode: "self-transfer" } });
+    await waitForText(app.lastFrame, "p/enter pay");
+    app.stdin.write("p");
+    const payment = await nextPayment();
+    payment.onEvent({ type: "reserved", id: "0123456789ab", spentBefore: "0" });
+    for (const phase of ["signing", "broadcasting", "waiting-for-receipt", "verifying", "settled"] as const)
+      payment.onEvent({ type: "phase", id: "0123456789ab", phase, txHash: phase === "broadcasting" ? BURN : undefined });
+    payment.finish({ kind: "paid", id: "0123456789ab", offer: { network: "eip155:31337", asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3", amount: 1010000000000000000n }, transaction: BURN, resource: { status: 200, contentType: undefined, body: "sunny" } });
+    const frame = await waitForText(app.lastFrame, "PAID 1.01 ZRC · payment 0123456789ab");
+    for (const line of frame.split("\n")) expect([...line].length).toBeLessThanOrEqual(80);
+    // The spend line breaks between phrases, never inside one.
+    expect(frame).toMatch(/^spent 0\.0000000000000012 ZRC of 5 ZRC · 4\.9999999999999988 ZRC remaining$/m);
+    expect(frame).toMatch(/^· per payment ≤ 2 ZRC$/m);
     app.unmount();
   });
 
@@ -288,7 +308,7 @@ describe("TUI payment", () => {
     expect(frame).toContain("why      above SVC_APPROVE_ABOVE (0.000000000000001 ZRC)");
     expect(frame).toContain("cap      3.9899999999999988 ZRC remaining of 5 ZRC after this payment");
     expect(frame).toContain("token    0x5FbDB2315678afecb367f032d93F642f64180aa3 · eip155:31337");
-    expect(frame).toContain("deadline declined automatically in 4:19 (the offer's last payable moment)");
+    expect(frame).toContain("deadline declined automatically in 4:19 (the offer's last usable moment)");
     app.unmount();
     // Leaving the TUI withdraws the question: nothing is decided, nothing paid.
     await expect(answered).rejects.toThrow(/Interrupted while waiting for approval/);

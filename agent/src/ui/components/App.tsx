@@ -1,3 +1,4 @@
+import type { PayOutcome } from "../../payment/payOutcome.js";
 import { Box, Text, useStdout } from "ink";
 
 import { BASE_UNITS_FORMAT } from "../../payment/amountFormat.js";
@@ -96,7 +97,14 @@ function Screen({ tui, dependencies, height }: { tui: TuiState; dependencies: Tu
           {state.stage === "http-error" ? <OutcomePanel outcome={state.outcome} format={format} /> : null}
           {offered === undefined || (compact && state.stage === "done") ? null : (
             <>
-              <OfferPanel url={offered.quote.url.href} offer={offered.quote.offer} token={offered.token} mode={policy.mode} now={now} />
+              <OfferPanel
+                url={offered.quote.url.href}
+                offer={offered.quote.offer}
+                token={offered.token}
+                mode={policy.mode}
+                now={now}
+                finished={state.stage === "done" ? finishedLabel(state.outcome) : undefined}
+              />
               {state.stage === "quoted" ? <PolicyVerdict verdict={offered.verdict} approveAbove={limitsForToken(policy, offered.quote.token?.decimals)?.approveAbove?.toString()} format={format} /> : null}
             </>
           )}
@@ -112,4 +120,11 @@ function Screen({ tui, dependencies, height }: { tui: TuiState; dependencies: Tu
       <KeyHelp tui={tui} />
     </Box>
   );
+}
+
+/** How a finished payment reads where its offer's countdown was: a used offer has no time left to count. */
+function finishedLabel(outcome: PayOutcome): string {
+  if (outcome.kind === "paid") return "paid";
+  if (outcome.kind === "unknown") return "outcome unknown (s re-sends the same payment)";
+  return "not paid (r for a fresh offer)";
 }

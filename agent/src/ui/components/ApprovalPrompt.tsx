@@ -40,7 +40,7 @@ export function ApprovalPrompt({ request, format, spent, maxTotal, now }: Approv
       </Text>
       <Text>
         deadline declined automatically in {formatCountdown(request.decideBy, now)}
-        {request.decideByReason === "offer_expiry" ? " (the offer's last payable moment)" : ""}
+        {request.decideByReason === "offer_expiry" ? " (the offer's last usable moment)" : ""}
       </Text>
       <Text bold>[y] approve · [n] deny · [q] quit without deciding</Text>
     </Box>

@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 
 /** Every key and what it does; any key closes the overlay. */
 const KEYS: [string, string][] = [
-  ["p, Enter", "pay the offer (while allowed and still payable)"],
+  ["p, Enter", "pay the offer (while allowed and still usable)"],
   ["y / n", "approve / deny in the approval prompt"],
   ["q", "quit (asks first while a prompt is undecided)"],
   ["Ctrl-C", "quit now, withdrawing an undecided approval (exit 130)"],

@@ -14,14 +14,16 @@ export type OfferPanelProps = {
   token: TokenInfo | undefined;
   mode: PaymentMode;
   now: number;
+  /** How the payment of this offer ended, once it has: the offer then shows that, no more countdown. */
+  finished?: string | undefined;
 };
 
 /**
  * The offer: amount in token and base units, fee, token, network, expiry countdown and payment mode. The
- * countdown is to the offer's last payable moment in this mode (self-transfer keeps 30 s for its burn), the
+ * countdown is to the offer's last usable moment in this mode (self-transfer keeps 30 s for its burn), the
  * same moment an approval prompt closes at.
  */
-export function OfferPanel({ url, offer, token, mode, now }: OfferPanelProps) {
+export function OfferPanel({ url, offer, token, mode, now, finished }: OfferPanelProps) {
   const color = useColor();
   const payableFor = formatCountdown(offerUsableUntil(mode, offer.expiresAt), now);
   const expiresIn = formatCountdown(offer.expiresAt * 1000, now);
@@ -31,7 +33,7 @@ export function OfferPanel({ url, offer, token, mode, now }: OfferPanelProps) {
       : payableFor === "expired"
         ? `in ${expiresIn}, too late to pay in ${mode} mode (press r for a fresh offer)`
         : mode === "self-transfer"
-          ? `in ${expiresIn} (payable for ${payableFor} more: the burn needs 30 s)`
+          ? `in ${expiresIn} (usable for ${payableFor} more: the burn needs 30 s)`
           : `in ${expiresIn}`;
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
@@ -42,7 +44,11 @@ export function OfferPanel({ url, offer, token, mode, now }: OfferPanelProps) {
       )}
       <Text>token    {token === undefined ? "" : `${token.symbol} `}{offer.asset} on {toNetwork(offer.chainId)}</Text>
       <Text>pay to   {offer.payTo} (one-time burn address)</Text>
-      <Text color={payableFor === "expired" ? color("red") : undefined}>expires  {expiry}</Text>
+      {finished === undefined ? (
+        <Text color={payableFor === "expired" ? color("red") : undefined}>expires  {expiry}</Text>
+      ) : (
+        <Text>offer    used: {finished}</Text>
+      )}
       <Text>mode     {mode === "permit" ? "permit (sign only, the facilitator pays gas)" : "self-transfer (this wallet burns and pays gas)"}</Text>
     </Box>
   );

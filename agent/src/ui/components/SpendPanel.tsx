@@ -44,11 +44,13 @@ export function SpendPanel({ summaries, policy, focus, format, tokenFor, compact
   };
   if (compact === true) {
     const row = rows[0];
+    // Whole phrases move to the next line when an 80-column terminal is too narrow; none is split mid-amount.
     return (
-      <Text>
-        spent {row === undefined ? capFormat("0") : spentOf(row.total, row.asset)} · {remainingOf(row?.total ?? "0", row?.asset ?? focus?.asset ?? "")}
-        {policy.maxPerPayment === undefined ? "" : ` · per payment ≤ ${capText(policy.maxPerPayment)}`}
-      </Text>
+      <Box flexWrap="wrap" columnGap={1}>
+        <Text>spent {row === undefined ? capFormat("0") : spentOf(row.total, row.asset)}</Text>
+        <Text>· {remainingOf(row?.total ?? "0", row?.asset ?? focus?.asset ?? "")}</Text>
+        {policy.maxPerPayment === undefined ? null : <Text>· per payment ≤ {capText(policy.maxPerPayment)}</Text>}
+      </Box>
     );
   }
   return (
