@@ -39,6 +39,9 @@ describe("help pages rendered at build time", () => {
     // The bare CLI and every command, each with --help and -h.
     expect(keys).toEqual(expect.arrayContaining(["--help", "-h", "pay --help", "approvals approve -h", "tui --help", "mcp --help"]));
     for (const key of keys) expect({ key, ...(await commandLineOutput(key.split(" "))) }).toEqual({ key, code: 0, stdout: pages[key] });
+    // Every value is named, never clipanion's bare index; a command's usage line lists its required options.
+    expect(keys.filter((key) => pages[key]?.includes("#0"))).toEqual([]);
+    expect(pages["proof --help"]).toContain("$ svc-agent proof --out <dir> --trust-anchor <file> <paymentId>");
   });
 
   it.each([[["--help"]], [["pay", "--help"]], [["approvals", "deny", "-h"]]])(

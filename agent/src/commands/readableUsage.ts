@@ -1,4 +1,6 @@
-import { Writable } from "node:stream";
+import type { Writable } from "node:stream";
+
+import { readableUsage as readable, readableUsageStream as readableStream, type UsageDefinitions } from "@svc/scheme/cli-help";
 
 /** What each option's value is, shown in usage instead of clipanion's bare `#0`. */
 const VALUE_NAMES: Record<string, string> = {
@@ -10,23 +12,12 @@ const VALUE_NAMES: Record<string, string> = {
   "--at": "time",
 };
 
-/**
- * Usage text with `--out #0` written as `--out <dir>`, and a required `<--out #0>` as `--out <dir>` (clipanion names an
- * option's value only by its index, and its brackets around a required option would nest).
- */
-export function readableUsage(text: string): string {
-  return text
-    .replace(/<(--[a-z][a-z-]*) #0>/g, (_match, option: string) => `${option} <${VALUE_NAMES[option] ?? "value"}>`)
-    .replace(/(--[a-z][a-z-]*) #0/g, (_match, option: string) => `${option} <${VALUE_NAMES[option] ?? "value"}>`);
+/** The agent's usage text made readable: named option values, required options on the usage line, aligned options. */
+export function readableUsage(text: string, definitions: UsageDefinitions): string {
+  return readable(text, { definitions, valueNames: VALUE_NAMES });
 }
 
-/** A stream that writes through `target`, making clipanion's usage text readable on the way. */
-export function readableUsageStream(target: Writable): Writable {
-  return new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      // Passed on at once: the caller flushes `target` before exiting, and nothing may wait in here.
-      target.write(readableUsage(chunk.toString()));
-      callback();
-    },
-  });
+/** A stream that writes through `target`, making the agent's usage text readable on the way. */
+export function readableUsageStream(target: Writable, definitions: UsageDefinitions): Writable {
+  return readableStream(target, { definitions, valueNames: VALUE_NAMES });
 }

@@ -62,19 +62,24 @@ const AGENT_COMMANDS = [
  */
 export async function runCli(argv: readonly string[], context: BaseContext): Promise<number> {
   const cli = createCli();
+  const definitions = cli.definitions();
   if (argv.length === 0) {
-    context.stderr.write(readableUsage(cli.usage()));
+    context.stderr.write(readableUsage(cli.usage(), definitions));
     return EXIT_USAGE;
   }
   let command: Command;
   try {
     command = cli.process([...argv], context);
   } catch (error) {
-    context.stderr.write(readableUsage(cli.error(error, { colored: false })));
+    context.stderr.write(readableUsage(cli.error(error, { colored: false }), definitions));
     return EXIT_USAGE;
   }
   if (command.help || !AGENT_COMMANDS.some((type) => command instanceof type)) {
-    const code = await cli.run(command, { ...context, stdout: readableUsageStream(context.stdout), stderr: readableUsageStream(context.stderr) });
+    const code = await cli.run(command, {
+      ...context,
+      stdout: readableUsageStream(context.stdout, definitions),
+      stderr: readableUsageStream(context.stderr, definitions),
+    });
     // The general help ends with every variable the agent reads: most of its configuration is there, not in options.
     if (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h")) context.stdout.write(`\n${environmentHelp()}`);
     return code;
@@ -84,7 +89,7 @@ export async function runCli(argv: readonly string[], context: BaseContext): Pro
     return (await command.validateAndExecute()) ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      context.stderr.write(readableUsage(cli.error(error, { colored: false, command })));
+      context.stderr.write(readableUsage(cli.error(error, { colored: false, command }), definitions));
       return EXIT_USAGE;
     }
     // Loaded only here: the error classes extend `@svc/scheme`'s `BaseError`, and its package index pulls in

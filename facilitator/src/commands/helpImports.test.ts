@@ -77,6 +77,8 @@ describe("help from the pages rendered at build time", () => {
     expect(fromPage.code).toBe(0);
     expect(fromPage.stdout).toContain("svc-facilitator");
     expect(fromPage.stdout).toBe(fromCommandLine.stdout);
+    // Every value is named (`--config <path>`), never clipanion's bare index.
+    expect(fromPage.stdout).not.toContain("#0");
     // The hook saw the entry's own import, so an empty list cannot pass for a light one.
     expect(fromPage.urls.some((url) => url.endsWith("/cliHelp/helpPages.js"))).toBe(true);
     expect(fromPage.urls.filter((url) => url.includes("/clipanion/") || url.includes("/dist/commands/") || HEAVY.some((pattern) => pattern.test(url)))).toEqual(

@@ -39,10 +39,10 @@ async function cli(argv: string[], env: Record<string, string | undefined> = {})
 
 describe("runCli argument handling", () => {
   it.each([
-    ["an unknown command", ["deploy"], "facilitator check <--config #0>"],
-    ["check without --config", ["check"], "facilitator check <--config #0>"],
-    ["start without --config", ["start"], "facilitator start <--config #0>"],
-    ["an unknown option", ["check", "--config", "x.toml", "--verbose"], "facilitator check <--config #0>"],
+    ["an unknown command", ["deploy"], "facilitator check --config <path>"],
+    ["check without --config", ["check"], "facilitator check --config <path>"],
+    ["start without --config", ["start"], "facilitator start --config <path>"],
+    ["an unknown option", ["check", "--config", "x.toml", "--verbose"], "facilitator check --config <path>"],
   ])("exits 2 on %s and shows the usage on stderr", async (_label, argv, usage) => {
     const { code, stdout, stderr } = await cli(argv);
     expect(code).toBe(EXIT_USAGE);
@@ -55,8 +55,8 @@ describe("runCli argument handling", () => {
     const { code, stdout, stderr } = await cli([]);
     expect(code).toBe(EXIT_USAGE);
     expect(stdout).toBe("");
-    expect(stderr).toContain("facilitator check <--config #0>");
-    expect(stderr).toContain("facilitator start <--config #0>");
+    expect(stderr).toContain("facilitator check --config <path>");
+    expect(stderr).toContain("facilitator start --config <path>");
   });
 
   it("exits 2 on an empty --config and a malformed --timeout-ms", async () => {
@@ -73,8 +73,8 @@ describe("runCli argument handling", () => {
     expect(version).toEqual({ code: 0, stdout: "0.1.0\n", stderr: "" });
     const help = await cli(["--help"]);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain("facilitator check <--config #0>");
-    expect(help.stdout).toContain("facilitator start <--config #0>");
+    expect(help.stdout).toContain("facilitator check --config <path>");
+    expect(help.stdout).toContain("facilitator start --config <path>");
     const checkHelp = await cli(["check", "--help"]);
     expect(checkHelp.code).toBe(0);
     expect(checkHelp.stdout).toContain("Probe a facilitator configuration before starting the daemon");

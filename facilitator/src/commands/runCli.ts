@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Builtins, Cli, UsageError, type BaseContext, type Command } from "./clipanion.js";
+import { readableUsage, readableUsageStream } from "./readableUsage.js";
 
 // Only the command definitions: each loads its implementation when it runs, so help and usage stay quick.
 import { CheckCommand } from "./checkCommand.js";
@@ -69,27 +70,28 @@ export function createCli(): Cli {
  */
 export async function runCli(argv: readonly string[], context: BaseContext): Promise<number> {
   const cli = createCli();
+  const definitions = cli.definitions();
   if (argv.length === 0) {
     // A bare `facilitator` is a usage mistake in scripts; the command list goes where errors go.
-    context.stderr.write(cli.usage());
+    context.stderr.write(readableUsage(cli.usage(), definitions));
     return EXIT_USAGE;
   }
   let command: Command;
   try {
     command = cli.process([...argv], context);
   } catch (error) {
-    context.stderr.write(cli.error(error, { colored: false }));
+    context.stderr.write(readableUsage(cli.error(error, { colored: false }), definitions));
     return EXIT_USAGE;
   }
   if (!OWN_EXIT_CODES.some((type) => command instanceof type) || command.help) {
-    return cli.run(command, context);
+    return cli.run(command, { ...context, stdout: readableUsageStream(context.stdout, definitions), stderr: readableUsageStream(context.stderr, definitions) });
   }
   command.context = context;
   try {
     return (await command.validateAndExecute()) ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      context.stderr.write(cli.error(error, { colored: false, command }));
+      context.stderr.write(readableUsage(cli.error(error, { colored: false, command }), definitions));
       return EXIT_USAGE;
     }
     // clipanion would print the message and stack of an unexpected error; a library message can quote a URL

@@ -1,0 +1,34 @@
+import type { Writable } from "node:stream";
+
+import { readableUsage as readable, readableUsageStream as readableStream, type UsageDefinitions } from "@svc/scheme/cli-help";
+
+/** What each option's value is, shown in usage instead of clipanion's bare `#0`. */
+const VALUE_NAMES: Record<string, string> = {
+  "--config": "path",
+  "--log-level": "level",
+  "--timeout-ms": "ms",
+  "--out": "file",
+  "--in": "file",
+  "--url": "url",
+  "--limit": "count",
+  "--interval": "seconds",
+  "--proof": "file",
+  "--manifest": "file",
+  "--trust-anchor": "file",
+  "--status-chain": "file",
+  "--at": "time",
+  "--dir": "dir",
+  "--issuer": "name",
+  "--artifact-dir": "dir",
+  "--key-id": "id",
+};
+
+/** The facilitator's usage text made readable: named option values, required options on the usage line, aligned options. */
+export function readableUsage(text: string, definitions: UsageDefinitions): string {
+  return readable(text, { definitions, valueNames: VALUE_NAMES });
+}
+
+/** A stream that writes through `target`, making the facilitator's usage text readable on the way. */
+export function readableUsageStream(target: Writable, definitions: UsageDefinitions): Writable {
+  return readableStream(target, { definitions, valueNames: VALUE_NAMES });
+}
