@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 
-import { readHelpPage } from "@svc/scheme/cli-help";
+import { helpPageOr } from "@svc/scheme/cli-help";
 
 // A reader that goes away early (`check ... | head`) is not an error of ours: stop quietly instead of
 // crashing on EPIPE with a stack trace.
@@ -15,23 +15,22 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const code = await run(process.argv.slice(2));
+const argv = process.argv.slice(2);
+// A help page rendered at build time when there is one (clipanion and the commands stay unloaded), else the command line.
+const code = await helpPageOr({
+  distDir: fileURLToPath(new URL(".", import.meta.url)),
+  argv,
+  stdout: process.stdout,
+  commandLine: async () => {
+    const [{ Cli }, { runCli }] = await Promise.all([import("./commands/clipanion.js"), import("./commands/runCli.js")]);
+    return runCli(argv, Cli.defaultContext);
+  },
+});
 // Exit explicitly: after `start` has stopped, a stray timer or socket left by a library must not keep the
 // process alive past the shutdown the operator asked for. Pipes are asynchronous on some platforms, so both
 // streams are flushed first.
 await Promise.all([flush(process.stdout), flush(process.stderr)]);
 process.exit(code);
-
-/** A help page rendered at build time when there is one (clipanion and the commands stay unloaded), else the command line. */
-async function run(argv: string[]): Promise<number> {
-  const page = readHelpPage({ distDir: fileURLToPath(new URL(".", import.meta.url)), argv });
-  if (page !== undefined) {
-    process.stdout.write(page);
-    return 0;
-  }
-  const [{ Cli }, { runCli }] = await Promise.all([import("./commands/clipanion.js"), import("./commands/runCli.js")]);
-  return runCli(argv, Cli.defaultContext);
-}
 
 function flush(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => {

@@ -59,6 +59,25 @@ export function readHelpPage(parameters: { distDir: string; argv: readonly strin
   return file.fingerprint === fingerprintOf(join(parameters.distDir, COMMANDS_DIR)) ? page : undefined;
 }
 
+/**
+ * Answers `argv` from its rendered help page when there is one (writing it to `stdout`, resolving 0), else
+ * runs `commandLine`, which loads the parser and the commands only then.
+ *
+ * @example
+ * process.exitCode = await helpPageOr({ distDir, argv, stdout: process.stdout, commandLine: () => loadAndRun(argv) });
+ */
+export async function helpPageOr(parameters: {
+  distDir: string;
+  argv: readonly string[];
+  stdout: Writable;
+  commandLine: () => Promise<number>;
+}): Promise<number> {
+  const page = readHelpPage(parameters);
+  if (page === undefined) return parameters.commandLine();
+  parameters.stdout.write(page);
+  return 0;
+}
+
 /** The streams and environment a clipanion command line runs with (its `BaseContext`, structurally). */
 type CliContext = { stdin: Readable; stdout: Writable; stderr: Writable; env: Record<string, string | undefined>; colorDepth: number };
 

@@ -1,3 +1,3 @@
 /** `@svc/scheme/cli-help`: what both CLIs share to answer help quickly and readably, with no heavy import. */
-export { readHelpPage, writeHelpPages } from "./helpPages.js";
+export { helpPageOr, readHelpPage, writeHelpPages } from "./helpPages.js";
 export { readableUsage, readableUsageStream, type UsageDefinitions } from "./readableUsage.js";
