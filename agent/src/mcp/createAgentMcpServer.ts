@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { toNetwork } from "@svc/scheme";
 import { z } from "zod";
@@ -77,6 +78,8 @@ export function createAgentMcpServer(policy: Policy): AgentMcpServer {
   const server = new McpServer({ name: "svc-agent", version: "0.1.0" });
   const ledger = new Ledger(policy.stateDir);
   const payments = new SessionPayments();
+  // Names this server's run in the ledger, so SVC_MAX_PER_MCP_SESSION counts what this session reserved.
+  const mcpSession = randomBytes(8).toString("hex");
 
   server.registerTool(
     MCP_TOOLS.quote,
@@ -155,6 +158,7 @@ export function createAgentMcpServer(policy: Policy): AgentMcpServer {
           policy,
           ledger,
           request,
+          mcpSession,
           readToken: (asset) => readTokenInfo(policy, asset),
           // The wait outlives this call: it ends with the human's decision, the deadline, or the session.
           approve: (request) => requestApproval({ stateDir: policy.stateDir, request, signal: payments.signal, onPending: announce }),

@@ -4,15 +4,14 @@ import { remainingUnder } from "../../ledger/remainingUnder.js";
 import type { SpendSummary } from "../../ledger/summarizeSpend.js";
 import type { AmountFormat } from "../../payment/amountFormat.js";
 import type { TokenInfo } from "../../payment/tokenInfo.js";
-import type { Policy } from "../../policy/policy.js";
 import { describeSpendAmount, type SpendAmount } from "../../policy/spendAmount.js";
-import { limitsForToken } from "../../policy/tokenLimits.js";
+import { type AmountLimitsPolicy, limitsForToken } from "../../policy/tokenLimits.js";
 import { useColor } from "../hooks/use-colors.js";
 
 /** Props of `SpendPanel`. */
 export type SpendPanelProps = {
   summaries: readonly SpendSummary[];
-  policy: Pick<Policy, "maxPerPayment" | "maxTotal" | "approveAbove">;
+  policy: AmountLimitsPolicy;
   /** The network and token of the offer on screen, shown first; others follow. */
   focus?: { network: string; asset: string } | undefined;
   format: (asset: string) => AmountFormat;
