@@ -42,7 +42,7 @@ describe("help and usage", () => {
       const sink = new Writable({ write(_chunk, _encoding, callback) { callback(); } });
       const context = { stdin: process.stdin, stdout: sink, stderr: sink, env: {}, colorDepth: 1 };
       const lines = [[], ["--help"], ["--version"], ["no-such-command"], ["pay"], ["quote", "--bogus"]];
-      const commands = ["quote", "pay", "resend", "ledger", "approvals", "approvals approve", "approvals deny", "history", "proof", "proof verify", "tui", "mcp"];
+      const commands = ["quote", "pay", "resend", "ledger", "limits", "approvals", "approvals approve", "approvals deny", "history", "proof", "proof verify", "tui", "mcp"];
       for (const command of commands) lines.push([...command.split(" "), "--help"]);
       const codes = [];
       for (const argv of lines) codes.push(await runCli(argv, context));
