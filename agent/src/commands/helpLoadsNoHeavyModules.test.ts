@@ -46,7 +46,7 @@ describe("help and usage", () => {
       for (const command of commands) lines.push([...command.split(" "), "--help"]);
       const codes = [];
       for (const argv of lines) codes.push(await runCli(argv, context));
-      if (codes.join(",") !== "2,0,0,2,2,2,${Array(12).fill(0).join(",")}") throw new Error("unexpected exit codes " + codes);
+      if (codes.join(",") !== ["2,0,0,2,2,2", ...commands.map(() => "0")].join(",")) throw new Error("unexpected exit codes " + codes);
     `);
     expect(modules.some((url) => url.includes("/node_modules/clipanion/"))).toBe(true);
     expect(modules.filter((url) => HEAVY.test(url))).toEqual([]);
