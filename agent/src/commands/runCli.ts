@@ -11,6 +11,7 @@ import { HistoryCommand } from "./historyCommand.js";
 import { environmentHelp } from "./environmentVariables.js";
 import { readableUsage, readableUsageStream } from "./readableUsage.js";
 import { LedgerCommand } from "./ledgerCommand.js";
+import { LimitsCommand } from "./limitsCommand.js";
 import { McpCommand } from "./mcpCommand.js";
 import { PayCommand } from "./payCommand.js";
 import { ProofCommand } from "./proofCommand.js";
@@ -42,6 +43,7 @@ const AGENT_COMMANDS = [
   PayCommand,
   ResendCommand,
   LedgerCommand,
+  LimitsCommand,
   ApprovalsListCommand,
   ApprovalsApproveCommand,
   ApprovalsDenyCommand,

@@ -1,6 +1,7 @@
 /**
  * Two real agent processes reserving against the same ledger at once: the file lock and atomic rename must
- * keep the total within SVC_MAX_TOTAL exactly, with no reservation lost or duplicated.
+ * keep the total within SVC_MAX_TOTAL, and a rolling window within its limit, exactly, with no reservation
+ * lost or duplicated.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -21,7 +22,7 @@ afterEach(() => dir.remove());
 /** A child that reserves `attempts` times (amount 1, fresh offer each) after the parent says go, then reports. */
 function startRacer(
   stateDir: string,
-  cap: string,
+  limits: string,
   attempts: number,
   amount: string,
 ): { child: ChildProcess; ready: Promise<void>; result: Promise<{ won: number; lost: number }> } {
@@ -39,7 +40,7 @@ function startRacer(
         asset: "0x5FbDB2315678afecb367f032d93F642f64180aa3", amount: ${amount}n,
         payTo: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
         challengeNonce: "0x" + randomBytes(32).toString("hex"), expiresAt: 1900000300,
-      }, { maxTotal: ${cap}n });
+      }, ${limits});
       if (result.kind === "reserved") won++; else lost++;
     }
     console.log(JSON.stringify({ won, lost }));
@@ -69,8 +70,9 @@ function startRacer(
   return { child, ready, result };
 }
 
-async function race(cap: string, attempts: number, amount: string) {
-  const racers = [startRacer(dir.path, cap, attempts, amount), startRacer(dir.path, cap, attempts, amount)];
+/** `limits` is the reserve limits object as JavaScript source, e.g. `{ maxTotal: 25n }`. */
+async function race(limits: string, attempts: number, amount: string) {
+  const racers = [startRacer(dir.path, limits, attempts, amount), startRacer(dir.path, limits, attempts, amount)];
   await Promise.all(racers.map((racer) => racer.ready));
   for (const racer of racers) racer.child.stdin?.write("go\n");
   return Promise.all(racers.map((racer) => racer.result));
@@ -80,18 +82,28 @@ describe("reservations from two processes", () => {
   it("only one of two processes gets the last room under SVC_MAX_TOTAL", async () => {
     const ledger = new Ledger(dir.path);
     await ledger.reserve(buildReserveInput({ amount: 900n }), { maxTotal: 1000n });
-    const results = await race("1000", 1, "100");
+    const results = await race("{ maxTotal: 1000n }", 1, "100");
     expect(results.map((result) => result.won).sort()).toEqual([0, 1]);
     const entries = await ledger.entries();
     expect(entries.reduce((sum, entry) => sum + BigInt(entry.amount), 0n)).toBe(1000n);
   });
 
   it("many interleaved reservations never exceed the cap and none is lost", async () => {
-    const results = await race("25", 40, "1");
+    const results = await race("{ maxTotal: 25n }", 40, "1");
     expect(results.reduce((sum, result) => sum + result.won, 0)).toBe(25);
     expect(results.reduce((sum, result) => sum + result.lost, 0)).toBe(55);
     const entries = await new Ledger(dir.path).entries();
     expect(entries).toHaveLength(25);
     expect(new Set(entries.map((entry) => entry.id)).size).toBe(25);
+  });
+
+  it("many interleaved reservations never exceed SVC_MAX_PER_DAY, and spend older than the window does not count", async () => {
+    const twoDaysAgo = Date.now() - 2 * 24 * 3_600_000;
+    await new Ledger(dir.path, { now: () => twoDaysAgo }).reserve(buildReserveInput({ amount: 900n }), {});
+    const results = await race("{ maxPerDay: 25n }", 40, "1");
+    expect(results.reduce((sum, result) => sum + result.won, 0)).toBe(25);
+    const entries = await new Ledger(dir.path).entries();
+    expect(entries).toHaveLength(26);
+    expect(entries.filter((entry) => Date.parse(entry.createdAt) > twoDaysAgo).reduce((sum, entry) => sum + entry.amount, 0n)).toBe(25n);
   });
 });

@@ -25,7 +25,12 @@ async function reserved(overrides: Parameters<typeof buildReserveInput>[0] = {},
 describe("Ledger reservations", () => {
   it("reserves under the cap and declines what would exceed it, inclusive of the cap", async () => {
     await reserved({ amount: 60n }, 100n);
-    expect(await ledger.reserve(buildReserveInput({ amount: 41n }), { maxTotal: 100n })).toEqual({ kind: "over-cap", spentBefore: 60n, cap: 100n });
+    expect(await ledger.reserve(buildReserveInput({ amount: 41n }), { maxTotal: 100n })).toEqual({
+      kind: "over-cap",
+      limit: "maxTotal",
+      spentBefore: 60n,
+      cap: 100n,
+    });
     const last = await ledger.reserve(buildReserveInput({ amount: 40n }), { maxTotal: 100n });
     expect(last).toMatchObject({ kind: "reserved", spentBefore: 60n });
   });

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { atomicWriteFile } from "./atomicWriteFile.js";
 import { LedgerCorruptError, LedgerEntryNotFoundError, LedgerTransitionError, OfferAlreadyUsedError } from "./errors.js";
 import { type LedgerEntry, type LedgerFile, LedgerFileSchema, type LedgerOffer, type PaymentStatus } from "./ledgerEntry.js";
+import { entryHost, limitUsage, SPEND_LIMIT_NAMES, type SpendLimitName } from "./spendLimits.js";
 import { spentOn } from "./summarizeSpend.js";
 import { type FileLockOptions, withFileLock } from "./withFileLock.js";
 
@@ -19,15 +20,23 @@ export const LEDGER_LOCK_FILE = "ledger.lock";
 
 /**
  * What `reserve` needs: the offer's identity and amount (a projection of the scheme's `Offer`, amount as a
- * bigint), and where and how the payment will be sent.
+ * bigint), where and how the payment will be sent, and the MCP session asking, when one is.
  */
-export type ReserveInput = LedgerOffer & Pick<LedgerEntry, "url" | "mode" | "network" | "request">;
+export type ReserveInput = LedgerOffer & Pick<LedgerEntry, "url" | "mode" | "network" | "request" | "mcpSession">;
 
 /** The limits `reserve` enforces under the lock, in base units of the offer's token; an absent one is no limit. */
-export type ReserveLimits = { maxTotal?: bigint | undefined };
+export type ReserveLimits = Partial<Record<SpendLimitName, bigint | undefined>>;
 
-/** The answer of `reserve`: the new entry, or the spend that left no room under the cap. */
-export type ReserveResult = { kind: "reserved"; entry: LedgerEntry; spentBefore: bigint } | { kind: "over-cap"; spentBefore: bigint; cap: bigint };
+/**
+ * The answer of `reserve`: the new entry, or the first limit that left no room, with what it had counted
+ * (`spentBefore`) and when its oldest counted entry leaves its window (epoch ms; undefined for a lifetime limit).
+ */
+export type ReserveResult =
+  | { kind: "reserved"; entry: LedgerEntry; spentBefore: bigint }
+  | { kind: "over-cap"; limit: SpendLimitName; spentBefore: bigint; cap: bigint; freesAt?: number | undefined };
+
+/** Options of a `Ledger`: the lock's timing, and the clock reservations are stamped and windows measured with. */
+export type LedgerOptions = FileLockOptions & { now?: (() => number) | undefined };
 
 /** How a payment ended, as recorded by `recordOutcome`. */
 export type OutcomeUpdate = {
@@ -61,10 +70,13 @@ export class Ledger {
   /** The state folder. */
   readonly stateDir: string;
   private readonly lockOptions: FileLockOptions;
+  private readonly now: () => number;
 
-  constructor(stateDir: string, lockOptions: FileLockOptions = {}) {
+  constructor(stateDir: string, options: LedgerOptions = {}) {
+    const { now, ...lockOptions } = options;
     this.stateDir = stateDir;
     this.lockOptions = lockOptions;
+    this.now = now ?? Date.now;
   }
 
   /** Path of `ledger.json`. */
@@ -85,21 +97,26 @@ export class Ledger {
   }
 
   /**
-   * Reserves `input.amount` on its network and token if the counted spend plus the amount stays within
-   * `limits.maxTotal` (no cap when undefined). Throws `OfferAlreadyUsedError` when the offer was already taken.
+   * Reserves `input.amount` on its network and token if, for every limit set in `limits`, the spend it counts
+   * (see `limitUsage`) plus the amount stays within it. Throws `OfferAlreadyUsedError` when the offer was
+   * already taken.
    */
   async reserve(input: ReserveInput, limits: ReserveLimits): Promise<ReserveResult> {
-    const { maxTotal } = limits;
     return this.update<ReserveResult>((file) => {
       const existing = file.entries.find(
         (entry) => entry.challengeNonce.toLowerCase() === input.challengeNonce.toLowerCase() && entry.network === input.network,
       );
       if (existing !== undefined) throw new OfferAlreadyUsedError({ existingId: existing.id });
-      const spentBefore = spentOn(file.entries, input.network, input.asset);
-      if (maxTotal !== undefined && spentBefore + input.amount > maxTotal) {
-        return { file, result: { kind: "over-cap", spentBefore, cap: maxTotal } };
+      const at = this.now();
+      const scope = { network: input.network, asset: input.asset, host: entryHost(input.url), mcpSession: input.mcpSession };
+      for (const limit of SPEND_LIMIT_NAMES) {
+        const cap = limits[limit];
+        if (cap === undefined) continue;
+        const usage = limitUsage(file.entries, limit, scope, at);
+        if (usage.used + input.amount > cap) return { file, result: { kind: "over-cap", limit, spentBefore: usage.used, cap, freesAt: usage.freesAt } };
       }
-      const now = new Date().toISOString();
+      const spentBefore = spentOn(file.entries, input.network, input.asset);
+      const now = new Date(at).toISOString();
       const entry: LedgerEntry = {
         url: input.url,
         mode: input.mode,
@@ -110,6 +127,7 @@ export class Ledger {
         challengeNonce: input.challengeNonce,
         expiresAt: input.expiresAt,
         ...(input.request === undefined ? {} : { request: input.request }),
+        ...(input.mcpSession === undefined ? {} : { mcpSession: input.mcpSession }),
         id: newId(file),
         createdAt: now,
         updatedAt: now,
@@ -161,7 +179,7 @@ export class Ledger {
       const index = file.entries.findIndex((entry) => entry.id === id);
       const current = file.entries[index];
       if (current === undefined) throw new LedgerEntryNotFoundError({ id });
-      const next = { ...change(current), updatedAt: new Date().toISOString() };
+      const next = { ...change(current), updatedAt: new Date(this.now()).toISOString() };
       const entries = [...file.entries];
       entries[index] = next;
       return { file: { ...file, entries }, result: next };

@@ -52,6 +52,8 @@ export const LedgerEntrySchema = z.object({
   expiresAt: z.number().int().nonnegative(),
   /** The request's method, headers and body when it was not a plain GET; sending and re-sending repeat it. */
   request: ResourceRequestSchema.optional(),
+  /** The MCP server session that reserved the payment, for `SVC_MAX_PER_MCP_SESSION`; absent outside MCP and in older files. */
+  mcpSession: z.string().optional(),
   /** The `PAYMENT-SIGNATURE` value, stored before it is first sent; `resend` sends exactly these bytes. */
   paymentHeader: z.string().optional(),
   /** Self-transfer: the burn's hash, stored before the burn is broadcast. */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { toNetwork } from "@svc/scheme";
 import { z } from "zod";
@@ -17,6 +18,7 @@ import { summarizeSpend } from "../ledger/summarizeSpend.js";
 import { amountFormat, BASE_UNITS_FORMAT, readTokens } from "../payment/amountFormat.js";
 import { httpErrorOutcome } from "../payment/httpErrorOutcome.js";
 import { payUrl } from "../payment/payUrl.js";
+import { limitStatusJson, limitsStatus } from "../policy/limitsStatus.js";
 import { fetchQuote } from "../payment/quote.js";
 import { quoteVerdict } from "../payment/quoteVerdict.js";
 import { resendPayment } from "../payment/resendPayment.js";
@@ -77,6 +79,8 @@ export function createAgentMcpServer(policy: Policy): AgentMcpServer {
   const server = new McpServer({ name: "svc-agent", version: "0.1.0" });
   const ledger = new Ledger(policy.stateDir);
   const payments = new SessionPayments();
+  // Names this server's run in the ledger, so SVC_MAX_PER_MCP_SESSION counts what this session reserved.
+  const mcpSession = randomBytes(8).toString("hex");
 
   server.registerTool(
     MCP_TOOLS.quote,
@@ -130,7 +134,7 @@ export function createAgentMcpServer(policy: Policy): AgentMcpServer {
     MCP_TOOLS.fetch,
     {
       title: "Fetch an x402 resource, paying if needed",
-      description: `Fetches a URL (GET unless \`method\` says otherwise, with optional \`headers\` and text \`body\`) and, if it answers 402 with an svc-zerc20 offer, pays it under the payer's policy (allowed hosts, network, token, per-payment and total caps), then returns the resource (status, content type, body cut after 65536 characters) and the payment (amount in token and base units, payment id, burn transaction). Above the approval threshold it answers at once with status "approval_required", an approvalId and expiresAt: a human approves in \`${BINARY_NAME} tui\` or with \`${BINARY_NAME} approvals approve <id>\`, the payment is made then, and payment_status with the approvalId returns the result (never fetch again meanwhile). Refusals are errors with a reason code: host_not_allowed, above_max_total, approval_denied, outcome_unknown (then call resend_payment with the id; never fetch again), and others. Never pays the same offer twice.`,
+      description: `Fetches a URL (GET unless \`method\` says otherwise, with optional \`headers\` and text \`body\`) and, if it answers 402 with an svc-zerc20 offer, pays it under the payer's policy (allowed hosts, network, token, per-payment and total caps), then returns the resource (status, content type, body cut after 65536 characters) and the payment (amount in token and base units, payment id, burn transaction). Above the approval threshold it answers at once with status "approval_required", an approvalId and expiresAt: a human approves in \`${BINARY_NAME} tui\` or with \`${BINARY_NAME} approvals approve <id>\`, the payment is made then, and payment_status with the approvalId returns the result (never fetch again meanwhile). Refusals are errors with a reason code: host_not_allowed, above_max_total, above_max_per_hour/day/week/month, above_max_per_host, above_max_per_mcp_session, approval_denied, outcome_unknown (then call resend_payment with the id; never fetch again), and others. Never pays the same offer twice.`,
       inputSchema: {
         url: UrlSchema,
         method: z.enum(REQUEST_METHODS).optional().describe("the HTTP method; GET when omitted"),
@@ -155,6 +159,7 @@ export function createAgentMcpServer(policy: Policy): AgentMcpServer {
           policy,
           ledger,
           request,
+          mcpSession,
           readToken: (asset) => readTokenInfo(policy, asset),
           // The wait outlives this call: it ends with the human's decision, the deadline, or the session.
           approve: (request) => requestApproval({ stateDir: policy.stateDir, request, signal: payments.signal, onPending: announce }),
@@ -248,7 +253,7 @@ export function createAgentMcpServer(policy: Policy): AgentMcpServer {
     {
       title: "Spending status",
       description:
-        "The payer's caps (per payment, total per network and token, approval threshold), what has been spent and what remains under the total cap, per network and token, and the payments waiting for a human's approval.",
+        "The payer's caps (per payment, total per network and token, approval threshold), what has been spent and what remains under the total cap, per network and token; every configured ledger limit (total, rolling hour/day/week/30 days, per host, this MCP session) with what it has used, what is left and when a window frees up (freesAt, ISO); and the payments waiting for a human's approval.",
       inputSchema: {},
     },
     async () => {
@@ -263,6 +268,11 @@ export function createAgentMcpServer(policy: Policy): AgentMcpServer {
         `${summaries.length === 0 ? "Nothing spent yet" : `Spent on ${summaries.length} token(s)`}; ${pending.length} payment(s) waiting for approval.`,
         {
           caps: { perPayment: capText(policy.maxPerPayment), total: capText(policy.maxTotal), approvalAbove: capText(policy.approveAbove) },
+          // Every configured ledger limit, this session's budget as this session has used it.
+          limits: limitsStatus({ entries, policy, decimalsFor: (asset) => tokenFor(asset)?.decimals, now: Date.now(), mcpSession }).map((row) => {
+            const format = formatFor(row.asset);
+            return { ...limitStatusJson(row), used: format(row.used), left: row.left === undefined ? null : format(row.left) };
+          }),
           spend: summaries.map((summary) => {
             const format = formatFor(summary.asset);
             const cap = limitsForToken(policy, tokenFor(summary.asset)?.decimals)?.maxTotal;
@@ -292,12 +302,12 @@ export function createAgentMcpServer(policy: Policy): AgentMcpServer {
     {
       title: "Payer address, balance and limits",
       description:
-        "Who pays and how much it may: the payer's address, the network (CAIP-2) and chain id, the payment mode, the allowed hosts and token, and per token (the allowed token, the one given as `asset`, and every token already paid in) its symbol and decimals, the payer's balance in token units and base units, the spend so far and the configured limits (per payment, total cap and what remains under it, approval threshold; null when not set) in token and base units. Signs nothing.",
+        "Who pays and how much it may: the payer's address, the network (CAIP-2) and chain id, the payment mode, the allowed hosts and token, and per token (the allowed token, the one given as `asset`, and every token already paid in) its symbol and decimals, the payer's balance in token units and base units, the spend so far and the configured limits (per payment, total cap and what remains under it, approval threshold, rolling hour/day/week/30-day windows, per host, per MCP session; null when not set) in token and base units, and limitsStatus: each configured ledger limit's use, what is left and when a window frees up. Signs nothing.",
       inputSchema: { asset: AddressSchema.optional().describe("a token address (0x and 40 hex digits) whose balance to report as well") },
     },
     async ({ asset }) => {
       try {
-        const info = await payerInfo(policy, ledger, asset);
+        const info = await payerInfo(policy, ledger, asset, mcpSession);
         const payer = info.payer === null ? "No payer key is configured (SVC_PAYER_PK); quoting works, paying does not" : `The payer is ${String(info.payer)}`;
         return toolResult(`${payer} on ${policy.allowedNetwork}.`, info);
       } catch (error) {

@@ -233,6 +233,8 @@ describe("svc-agent mcp", () => {
       SVC_MAX_TOTAL: "5000base",
       SVC_MAX_PER_PAYMENT: "2000base",
       SVC_APPROVE_ABOVE: "1500base",
+      SVC_MAX_PER_DAY: "4000base",
+      SVC_MAX_PER_MCP_SESSION: "3000base",
     });
     const client = await connect(env);
     const quote = data((await client.callTool({ name: MCP_TOOLS.quote, arguments: { url: world.weatherUrl } })) as CallToolResult) as { asset: `0x${string}` };
@@ -256,7 +258,15 @@ describe("svc-agent mcp", () => {
             total: { baseUnits: "5000" },
             totalRemaining: { baseUnits: "5000" },
             approvalAbove: { baseUnits: "1500" },
+            perDay: { baseUnits: "4000" },
+            perHour: null,
+            perMcpSession: { baseUnits: "3000" },
           },
+          limitsStatus: [
+            { limit: "maxTotal", capBaseUnits: "5000", usedBaseUnits: "0", leftBaseUnits: "5000", freesAt: null },
+            { limit: "maxPerDay", capBaseUnits: "4000", usedBaseUnits: "0", leftBaseUnits: "4000", freesAt: null },
+            { limit: "maxPerMcpSession", capBaseUnits: "3000", usedBaseUnits: "0", leftBaseUnits: "3000" },
+          ],
         },
       ],
     });

@@ -10,6 +10,7 @@ import { createReadClient } from "../payment/createReadClient.js";
 import { readTokenInfo } from "../payment/tokenInfo.js";
 import type { Policy } from "../policy/policy.js";
 import { type SpendAmount, spendAmountText } from "../policy/spendAmount.js";
+import { limitStatusJson, limitsStatus } from "../policy/limitsStatus.js";
 import { limitsForToken } from "../policy/tokenLimits.js";
 
 /**
@@ -24,7 +25,7 @@ type Limit = { amount: string; baseUnits: string | null };
  * configured limits. `limits` is keyed by limit name so a new kind of limit is one more key; a limit that is
  * not configured is `null`. Never the key.
  */
-export async function payerInfo(policy: Policy, ledger: Ledger, asked: Address | undefined): Promise<Record<string, unknown>> {
+export async function payerInfo(policy: Policy, ledger: Ledger, asked: Address | undefined, mcpSession?: string): Promise<Record<string, unknown>> {
   const payer = policy.payerKey === undefined ? undefined : privateKeyToAccount(policy.payerKey).address;
   const entries = await ledger.entries();
   const assets = [
@@ -64,7 +65,17 @@ export async function payerInfo(policy: Policy, ledger: Ledger, asked: Address |
           total: limit(policy.maxTotal, converted?.maxTotal),
           totalRemaining: converted?.maxTotal === undefined ? null : limit(policy.maxTotal, remainingUnder(converted.maxTotal, spent)),
           approvalAbove: limit(policy.approveAbove, converted?.approveAbove),
+          perHour: limit(policy.maxPerHour, converted?.maxPerHour),
+          perDay: limit(policy.maxPerDay, converted?.maxPerDay),
+          perWeek: limit(policy.maxPerWeek, converted?.maxPerWeek),
+          perMonth: limit(policy.maxPerMonth, converted?.maxPerMonth),
+          perHost: limit(policy.maxPerHost, converted?.maxPerHost),
+          perMcpSession: limit(policy.maxPerMcpSession, converted?.maxPerMcpSession),
         },
+        // What each configured ledger limit has used and has left, and when a window frees up, as reserving counts it.
+        limitsStatus: limitsStatus({ entries, policy, assets: [asset], decimalsFor: () => token?.decimals, now: Date.now(), mcpSession })
+          .filter((row) => row.network === policy.allowedNetwork && row.asset.toLowerCase() === asset)
+          .map((row) => ({ ...limitStatusJson(row), used: format(row.used), left: row.left === undefined ? null : format(row.left) })),
       };
     }),
   );

@@ -60,6 +60,31 @@ describe("payQuote before signing", () => {
     expect(await ledger.entries()).toHaveLength(1);
   });
 
+  it("declines above a rolling window with its own reason, what is left and when the window frees up", async () => {
+    const p = policy({ maxPerDay: baseUnitsLimit("1500") });
+    const reservedAt = Date.parse("2026-01-01T00:00:00.000Z");
+    await new Ledger(dir.path, { now: () => reservedAt }).reserve(
+      {
+        url: "http://x/",
+        mode: "permit",
+        network: "eip155:31337",
+        asset: buildRequirements().asset,
+        amount: 600n,
+        payTo: buildRequirements().payTo,
+        challengeNonce: `0x${"33".repeat(32)}`,
+        expiresAt: 1_900_000_300,
+      },
+      {},
+    );
+    const ledger = new Ledger(dir.path, { now: () => reservedAt + 3_600_000 });
+    const outcome = await payQuote({ quote: quoteFor(p), policy: p, ledger, approve: async () => "approved", mcpSession: "s" });
+    expect(outcome).toMatchObject({ kind: "declined", reason: "above_max_per_day" });
+    expect(outcome.kind === "declined" ? outcome.message : "").toContain(
+      "above SVC_MAX_PER_DAY (1500 base units per rolling 24 hours); left: 900 base units; the oldest counted payment leaves the window at 2026-01-02T00:00:00.000Z",
+    );
+    expect(await ledger.entries()).toHaveLength(1);
+  });
+
   it("needs the payer key to pay, and says so before reserving anything", async () => {
     const p = policy({ payerKey: undefined });
     const ledger = new Ledger(dir.path);

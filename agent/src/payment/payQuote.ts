@@ -14,12 +14,14 @@ import { describeError } from "../errors/describeError.js";
 import { OfferAlreadyUsedError } from "../ledger/errors.js";
 import type { Ledger } from "../ledger/ledger.js";
 import type { LedgerEntry } from "../ledger/ledgerEntry.js";
+import { SPEND_LIMITS } from "../ledger/spendLimits.js";
 import { evaluateOffer } from "../policy/evaluateOffer.js";
 import { type AmountFormat, BASE_UNITS_FORMAT } from "./amountFormat.js";
 import { offerUsableUntil } from "../policy/offerUsableUntil.js";
 import type { Policy } from "../policy/policy.js";
 import { limitsForToken } from "../policy/tokenLimits.js";
 import { createPayerClients } from "./createPayerClients.js";
+import { describeOverLimit } from "./describeOverLimit.js";
 import { createPaymentHeader } from "./createPaymentHeader.js";
 import { outcomeOffer } from "./outcomeOffer.js";
 import type { OnPayEvent } from "./payEvent.js";
@@ -43,6 +45,8 @@ export type PayQuoteParameters = {
   now?: (() => number) | undefined;
   /** How amounts read in messages; base units when the token is unknown. */
   format?: AmountFormat | undefined;
+  /** The MCP server session paying, stored on the entry for `SVC_MAX_PER_MCP_SESSION`. */
+  mcpSession?: string | undefined;
 };
 
 /**
@@ -71,8 +75,19 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
   let reservation;
   try {
     reservation = await ledger.reserve(
-      { url: quote.url.href, mode: policy.mode, network, asset, amount, payTo, challengeNonce, expiresAt, request: quote.request },
-      { maxTotal: limitsForToken(policy, decimals)?.maxTotal },
+      {
+        url: quote.url.href,
+        mode: policy.mode,
+        network,
+        asset,
+        amount,
+        payTo,
+        challengeNonce,
+        expiresAt,
+        request: quote.request,
+        mcpSession: parameters.mcpSession,
+      },
+      limitsForToken(policy, decimals) ?? {},
     );
   } catch (error) {
     if (error instanceof OfferAlreadyUsedError) return { kind: "failed", id: error.existingId, offer: summary, message: error.shortMessage };
@@ -81,9 +96,9 @@ export async function payQuote(parameters: PayQuoteParameters): Promise<PayOutco
   if (reservation.kind === "over-cap") {
     return {
       kind: "declined",
-      reason: "above_max_total",
+      reason: SPEND_LIMITS[reservation.limit].reason,
       offer: summary,
-      message: `paying ${format(amount)} would bring the spend on ${network} ${asset} to ${format(reservation.spentBefore + amount)}, above SVC_MAX_TOTAL (${format(reservation.cap)}); already spent or reserved: ${format(reservation.spentBefore)}`,
+      message: describeOverLimit(reservation, { network, asset, amount, host: quote.url.hostname }, format),
     };
   }
   const { entry } = reservation;

@@ -26,6 +26,8 @@ export type PayUrlParameters = {
   baseUnits?: boolean | undefined;
   /** A method other than GET, extra headers, a body; the paid request repeats them. */
   request?: ResourceRequest | undefined;
+  /** The MCP server session paying, for `SVC_MAX_PER_MCP_SESSION`. */
+  mcpSession?: string | undefined;
 };
 
 /**

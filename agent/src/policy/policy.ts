@@ -25,6 +25,15 @@ export type Policy = {
   maxPerPayment: SpendAmount | undefined;
   /** Largest total spend per network and token. */
   maxTotal: SpendAmount | undefined;
+  /** Largest spend per network and token within a rolling hour, 24 hours, 7 days and 30 days. */
+  maxPerHour: SpendAmount | undefined;
+  maxPerDay: SpendAmount | undefined;
+  maxPerWeek: SpendAmount | undefined;
+  maxPerMonth: SpendAmount | undefined;
+  /** Largest total spend per network and token on one host (the URL's host name). */
+  maxPerHost: SpendAmount | undefined;
+  /** Largest spend per network and token within one run of the MCP server. */
+  maxPerMcpSession: SpendAmount | undefined;
   /** Quotes above this amount wait for a human; unset turns approval off. */
   approveAbove: SpendAmount | undefined;
   /** How long a quote waits for a human decision before it is declined. */

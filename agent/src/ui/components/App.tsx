@@ -17,6 +17,7 @@ import { PendingApprovalsPanel } from "./PendingApprovalsPanel.js";
 import { PhaseList } from "./PhaseList.js";
 import { PolicyVerdict } from "./PolicyVerdict.js";
 import { SpendPanel } from "./SpendPanel.js";
+import { limitsStatus } from "../../policy/limitsStatus.js";
 import { limitsForToken } from "../../policy/tokenLimits.js";
 
 /** Terminals shorter than this get the compact layout (one-line spend) whenever a second panel competes for room. */
@@ -108,7 +109,16 @@ function Screen({ tui, dependencies, height }: { tui: TuiState; dependencies: Tu
               {state.stage === "quoted" ? <PolicyVerdict verdict={offered.verdict} approveAbove={limitsForToken(policy, offered.quote.token?.decimals)?.approveAbove?.toString()} format={format} /> : null}
             </>
           )}
-          <SpendPanel summaries={spend.summaries} policy={policy} focus={offered?.quote.requirements} format={formatFor} tokenFor={tokenFor} compact={compact} error={spend.error} />
+          <SpendPanel
+            summaries={spend.summaries}
+            policy={policy}
+            focus={offered?.quote.requirements}
+            format={formatFor}
+            tokenFor={tokenFor}
+            compact={compact}
+            error={spend.error}
+            limits={limitsStatus({ entries: spend.entries, policy, decimalsFor: (asset) => tokenFor(asset)?.decimals, now })}
+          />
           {state.stage === "paying" || state.stage === "done" ? (
             <PhaseList mode={policy.mode} reached={state.phases} running={state.stage === "paying"} txHash={state.stage === "paying" ? state.txHash : undefined} />
           ) : null}

@@ -4,15 +4,16 @@ import { remainingUnder } from "../../ledger/remainingUnder.js";
 import type { SpendSummary } from "../../ledger/summarizeSpend.js";
 import type { AmountFormat } from "../../payment/amountFormat.js";
 import type { TokenInfo } from "../../payment/tokenInfo.js";
-import type { Policy } from "../../policy/policy.js";
 import { describeSpendAmount, type SpendAmount } from "../../policy/spendAmount.js";
-import { limitsForToken } from "../../policy/tokenLimits.js";
+import type { SpendLimitName } from "../../ledger/spendLimits.js";
+import type { LimitStatus } from "../../policy/limitsStatus.js";
+import { type AmountLimitsPolicy, limitsForToken } from "../../policy/tokenLimits.js";
 import { useColor } from "../hooks/use-colors.js";
 
 /** Props of `SpendPanel`. */
 export type SpendPanelProps = {
   summaries: readonly SpendSummary[];
-  policy: Pick<Policy, "maxPerPayment" | "maxTotal" | "approveAbove">;
+  policy: AmountLimitsPolicy;
   /** The network and token of the offer on screen, shown first; others follow. */
   focus?: { network: string; asset: string } | undefined;
   format: (asset: string) => AmountFormat;
@@ -21,10 +22,23 @@ export type SpendPanelProps = {
   /** One line instead of a box, for small terminals with other panels open. */
   compact?: boolean | undefined;
   error?: string | undefined;
+  /** Every configured ledger limit's status (`limitsStatus`); the panel shows the windows and budgets of the token in view. */
+  limits?: readonly LimitStatus[] | undefined;
+};
+
+/** Each limit's label in the panel, as wide as the panel's other labels. */
+const LIMIT_LABELS: Record<SpendLimitName, string> = {
+  maxTotal: "total cap",
+  maxPerHour: "per hour",
+  maxPerDay: "per day",
+  maxPerWeek: "per week",
+  maxPerMonth: "per 30 days",
+  maxPerHost: "per host",
+  maxPerMcpSession: "per session",
 };
 
 /** The caps and the spend so far per network and token, in token units, with what remains under the total cap. */
-export function SpendPanel({ summaries, policy, focus, format, tokenFor, compact, error }: SpendPanelProps) {
+export function SpendPanel({ summaries, policy, focus, format, tokenFor, compact, error, limits = [] }: SpendPanelProps) {
   const color = useColor();
   const focused = focus === undefined ? undefined : summaries.find((summary) => summary.network === focus.network && summary.asset.toLowerCase() === focus.asset.toLowerCase());
   const rows = focus === undefined ? summaries : focused === undefined ? [] : [focused];
@@ -76,6 +90,23 @@ export function SpendPanel({ summaries, policy, focus, format, tokenFor, compact
           </Text>
         </Box>
       ))}
+      {limits
+        .filter((row) => row.limit !== "maxTotal" && row.network === (focus?.network ?? rows[0]?.network ?? row.network) && row.asset.toLowerCase() === capAsset.toLowerCase())
+        .map((row) => {
+          const rowFormat = format(row.asset);
+          const label = LIMIT_LABELS[row.limit];
+          const cap = row.cap === undefined ? capText(row.configured) : rowFormat(row.cap);
+          return (
+            // Whole phrases move to the next line at 80 columns; none is split mid-amount.
+            <Box key={`${row.limit}/${row.scope ?? ""}`} flexWrap="wrap" columnGap={1}>
+              <Text>
+                {label.padEnd(12)} {row.left === undefined ? "left unknown" : `${rowFormat(row.left)} left`} of {cap}
+              </Text>
+              {row.scope === null ? null : <Text color={color("gray")}>· {row.scope}</Text>}
+              {row.freesAt === undefined ? null : <Text color={color("gray")}>· frees {new Date(row.freesAt).toISOString().slice(0, 16).replace("T", " ")} UTC</Text>}
+            </Box>
+          );
+        })}
       {error === undefined ? null : <Text color={color("red")}>ledger unreadable: {error}</Text>}
     </Box>
   );
