@@ -34,7 +34,7 @@ describe.each([
     expect(agent.stdout).toContain("  svc-agent pay [--json] [--base-units] <url>");
     const facilitator = await run("sh", ["-c", "svc-facilitator --help"], { env });
     expect(facilitator.stdout).toContain("$ svc-facilitator <command>");
-    expect(facilitator.stdout).toContain("  svc-facilitator check <--config");
+    expect(facilitator.stdout).toContain("  svc-facilitator check --config <path>");
     expect(facilitator.stdout).not.toMatch(/(^|[$ ])facilitator (check|start|<command>)/m);
   });
 });
