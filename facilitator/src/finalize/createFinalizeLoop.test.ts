@@ -190,6 +190,62 @@ describe("createFinalizeLoop when the prover fails", () => {
   });
 });
 
+describe("createFinalizeLoop after a /proofs request", () => {
+  it("logs decoys_short per short leaf without naming it, reports the count after the pass, and spreads the mints at the lead's offsets", async () => {
+    const book = new SettlementBook();
+    for (const n of [0, 1, 2]) book.apply(accepted(n));
+    const lines: string[] = [];
+    const passes: { decoysShort: number }[] = [];
+    const leads: number[] = [];
+    let requested = true;
+    const loop = createFinalizeLoop({
+      active: true,
+      intervalMs: 600_000,
+      deployment,
+      book,
+      journal: async (record) => book.apply(record),
+      finalize: async (entry) => ({ kind: "waiting", reason: "root_not_proved", detail: entry.challenge.challengeNonce }),
+      sweepFees: async () => [],
+      history: noHistory,
+      logger: createLogger({ write: (line) => void lines.push(line) }),
+      now: () => ACCEPTED_AT,
+      queue: await embeddedQueue(),
+      prefetch: async () => ({
+        requested,
+        decoysShort: requested
+          ? [
+              { wanted: 3, found: 1 },
+              { wanted: 3, found: 0 },
+            ]
+          : [],
+      }),
+      lead: (mints) => {
+        leads.push(mints);
+        return Array.from({ length: mints }, () => 0);
+      },
+      onPass: (pass) => void passes.push(pass),
+    });
+    try {
+      await loop.runOnce();
+      const short = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === "decoys_short");
+      expect(short.map(({ wanted, found }) => ({ wanted, found }))).toEqual([
+        { wanted: 3, found: 1 },
+        { wanted: 3, found: 0 },
+      ]);
+      for (const line of short) expect(Object.keys(line).sort()).toEqual(["event", "found", "level", "ts", "wanted"]);
+      expect(leads).toEqual([3]);
+      expect(passes).toEqual([{ decoysShort: 2 }]);
+      // A pass that sent no request neither waits for a lead nor reports a shortfall.
+      requested = false;
+      await loop.runOnce();
+      expect(leads).toEqual([3]);
+      expect(passes).toEqual([{ decoysShort: 2 }, { decoysShort: 0 }]);
+    } finally {
+      await loop.stop();
+    }
+  });
+});
+
 describe("createFinalizeLoop with a schedule, from the shared queue", () => {
   let server: RunningPostgres;
   let storage: FacilitatorStorage;

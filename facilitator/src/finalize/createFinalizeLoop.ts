@@ -2,16 +2,22 @@
  * The finalize loop: every `daemon.finalize_interval_ms`, off the request path, it finalizes the accepted
  * entries the finalize schedule releases (finalizeSchedule.ts), then hands every finalized entry still
  * owing a fee to one aggregated sweep.
+ * The mints of a pass that sent `/proofs` are spread after it, each at a random offset within
+ * {@link proofsLeadMs}, so the indexer does not see each request followed at once by the mint it serves; a
+ * real leaf sent with fewer than three decoys is logged (`decoys_short`) and counted in the pass's report.
  * A failed pass backs off exponentially, up to ten times the interval, and recovers on its own. Under a
  * non-local profile it still runs but touches nothing, and an entry accepted under another chain, token,
  * verifier or treasury stays frozen until that configuration returns.
  */
+import { randomInt } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { isAddressEqual, type Address, type Hex } from "viem";
 import type { HistoryRecorder } from "../history/record/historyRecorder.js";
 import type { JournalRecord } from "../journal/journalRecord.js";
 import type { LogFields, Logger } from "../log/createLogger.js";
 import type { SettlementBook, SettlementEntry } from "../settlement/settlementBook.js";
 import type { FinalizeQueuePort } from "../storage/storagePorts.js";
+import type { PrefetchReport } from "./createFinalizePrefetch.js";
 import type { FinalizeOutcome } from "./finalizeEntry.js";
 import { FINALIZE_WAITING_REASON } from "./finalizeReasons.js";
 import { scheduledReleases, type FinalizeSchedule, type ScheduledRelease } from "./finalizeSchedule.js";
@@ -30,6 +36,17 @@ export type SharedFinalizeQueue = {
 
 /** Payments one pass leases from the queue; a pass that leased a full batch is followed by another at once. */
 export const SHARED_FINALIZE_BATCH = 32;
+
+/** The longest lead between a pass's batched `/proofs` request and one of its mints. */
+export const PROOFS_LEAD_MAX_MS = 2_000;
+
+/** The lead window of a loop running every `intervalMs`: at most half an interval, so passes do not pile up. */
+export function proofsLeadMs(intervalMs: number): number {
+  return Math.min(PROOFS_LEAD_MAX_MS, Math.floor(intervalMs / 2));
+}
+
+/** What a completed pass reports (to metrics): real leaves sent with fewer decoys than wanted since the last report. */
+export type FinalizePassReport = { decoysShort: number };
 
 /** What the loop drives. */
 export type FinalizeLoopDependencies = {
@@ -55,9 +72,14 @@ export type FinalizeLoopDependencies = {
    */
   watch?: ((entries: readonly SettlementEntry[]) => Promise<void>) | undefined;
   /** Called with the payments a pass is about to finalize, before the first of them (to batch their reads). */
-  prefetch?: ((entries: SettlementEntry[]) => Promise<void>) | undefined;
+  prefetch?: ((entries: SettlementEntry[]) => Promise<PrefetchReport>) | undefined;
+  /**
+   * The offsets (ms after the pass's `/proofs` request, ascending) its `mints` go out at; default: each drawn
+   * at random within {@link proofsLeadMs} of the interval.
+   */
+  lead?: ((mints: number) => number[]) | undefined;
   /** Called after every completed pass: how an operator (or a test) sees that the loop is alive. */
-  onPass?: (() => void) | undefined;
+  onPass?: ((pass: FinalizePassReport) => void) | undefined;
   /** Where work comes from: the storage's finalize queue, under leases, so several instances never mint twice. */
   queue: SharedFinalizeQueue;
 };
@@ -80,7 +102,11 @@ export const MAX_BACKOFF_FACTOR = 10;
 export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop {
   const { book, logger } = deps;
   let failures = 0;
+  // Short decoys logged but not reported yet: a pass that throws leaves them to the next completed one.
+  let decoysShort = 0;
   let timer: NodeJS.Timeout | undefined;
+  const leadMs = proofsLeadMs(deps.intervalMs);
+  const lead = deps.lead ?? ((mints: number) => Array.from({ length: mints }, () => randomInt(leadMs + 1)).sort((a, b) => a - b));
   let running: Promise<void> | undefined;
   let stopped = false;
 
@@ -178,8 +204,16 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     await queue.catchUp();
     try {
       const released = releasedOf(leased);
-      await deps.prefetch?.(released.map(({ challengeNonce }) => book.entry(challengeNonce)).filter((entry) => entry !== undefined));
-      for (const { challengeNonce, release } of released) if (!stopped) await finalizeLeased(challengeNonce, release);
+      const prefetched = await deps.prefetch?.(released.map(({ challengeNonce }) => book.entry(challengeNonce)).filter((entry) => entry !== undefined));
+      for (const { wanted, found } of prefetched?.decoysShort ?? []) logger.info("decoys_short", { wanted, found });
+      decoysShort += prefetched?.decoysShort.length ?? 0;
+      const requestedAt = performance.now();
+      const offsets = prefetched?.requested ? lead(released.length) : [];
+      for (const [index, { challengeNonce, release }] of released.entries()) {
+        const until = requestedAt + (offsets[index] ?? 0) - performance.now();
+        if (until > 0 && !stopped) await sleep(until);
+        if (!stopped) await finalizeLeased(challengeNonce, release);
+      }
       // Only fees of payments this instance holds are swept here, so no two instances sweep the same fee.
       await sweepFees(leased.map((challengeNonce) => book.entry(challengeNonce)).filter(owesFee));
     } finally {
@@ -201,7 +235,9 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     running = pass()
       .then((full) => {
         failures = 0;
-        deps.onPass?.();
+        const pass = { decoysShort };
+        decoysShort = 0;
+        deps.onPass?.(pass);
         schedule(full ? 0 : deps.intervalMs);
       })
       .catch((error: unknown) => {

@@ -1,7 +1,8 @@
 /**
  * A pass's indexer reads, batched: before a finalize pass mints, the transfers of every payment it is about
- * to mint are scanned once and all their Merkle paths are fetched in one `/proofs` request, mixed with decoy
- * leaves of other addresses from the scanned ranges (mixProofLeaves.ts). The finalize step then reads
+ * to mint are scanned once and all their Merkle paths are fetched in one `/proofs` request, each own leaf
+ * mixed with decoys of its value that pass for payment burns (decoyCandidates.ts, mixProofLeaves.ts). An own
+ * leaf with fewer than three such decoys is still fetched, and reported (`decoysShort`). The finalize step then reads
  * through the same TransferScanner and IndexerClient shapes and is served from this pass's batch (split into
  * requests of at most the indexer's leaf cap, each with its own decoys). Whatever
  * the batch lacks (a root proved mid-pass, a payment whose scan failed) is asked for one payment at a time,
@@ -12,12 +13,19 @@ import { zerc20VerifierAbi } from "@svc/scheme";
 import type { Address, Hex, PublicClient } from "viem";
 import type { ScanResult, ScanTarget, TransferScanner } from "./createTransferScanner.js";
 import type { IndexerClient, TransferProof } from "./indexerClient.js";
-import { splitProofRequests } from "./mixProofLeaves.js";
+import { type ChosenDecoys, type DecoyShortfall, splitProofRequests, type ValuedLeaf } from "./mixProofLeaves.js";
+
+/**
+ * What a prefetch did: whether it sent `/proofs` (the pass then spreads its mints after it), and every own
+ * leaf since the previous prefetch that went to the indexer with fewer decoys than wanted (this batch's, and
+ * those of the single-payment requests of the pass before).
+ */
+export type PrefetchReport = { requested: boolean; decoysShort: DecoyShortfall[] };
 
 /** The batched reads of one pass, and the scanner and indexer the finalize step reads through. */
 export type FinalizePrefetch = {
   /** Scans `targets` and fetches all their paths in one request; replaces the previous pass's batch. */
-  prefetch: (targets: readonly ScanTarget[]) => Promise<void>;
+  prefetch: (targets: readonly ScanTarget[]) => Promise<PrefetchReport>;
   transfers: TransferScanner;
   indexer: IndexerClient;
   /** Which payments can skip this pass because they wait for a root that has not been proved since. */
@@ -55,7 +63,9 @@ export function createFinalizePrefetch(params: {
   atFinalBlock?: () => Promise<{ blockNumber?: bigint }>;
 }): FinalizePrefetch {
   let scans = new Map<string, ScanResult>();
-  let decoys: bigint[] = [];
+  // Decoys kept per own leaf while it waits (mixProofLeaves.ts); pruned to the leaves of each new pass.
+  let chosen: ChosenDecoys = new Map();
+  let shortfalls: DecoyShortfall[] = [];
   let batch: { targetIndex: bigint; byLeaf: Map<bigint, TransferProof> } | undefined;
   let passIndex: bigint | undefined;
   const waitingAt = new Map<string, bigint>();
@@ -72,21 +82,43 @@ export function createFinalizePrefetch(params: {
       ...(await (params.atFinalBlock?.() ?? {})),
     });
 
-  // Split to the indexer's per-request cap, decoys in every request.
+  // Every scanned own leaf with its value, and every scanned payment's decoy candidates.
+  const ownLeaves = () => new Map([...scans.values()].flatMap((scan) => scan.transfers.map((transfer) => [transfer.event_index, transfer.value] as const)));
+  const candidates = (): ValuedLeaf[] =>
+    [...scans.values()].flatMap((scan) => scan.others.map((transfer) => ({ leaf: transfer.event_index, value: transfer.value })));
+
+  // Split to the indexer's per-request cap, each own leaf with its decoys; a leaf of unknown value (no transfer
+  // has a negative one) gets none.
   const mixedProofs = async (targetIndex: bigint, own: readonly bigint[]) => {
-    const answers = await Promise.all(splitProofRequests(own, decoys, targetIndex).map((leaves) => params.indexer.proofs(targetIndex, leaves)));
+    const values = ownLeaves();
+    const requests = splitProofRequests(
+      own.map((leaf) => ({ leaf, value: values.get(leaf) ?? -1n })),
+      candidates(),
+      targetIndex,
+      { chosen },
+    );
+    for (const request of requests) shortfalls.push(...request.shortfalls);
+    const answers = await Promise.all(requests.map((request) => params.indexer.proofs(targetIndex, request.leaves)));
     return answers.flat();
   };
 
   return {
     prefetch: async (targets) => {
+      const report = (requested: boolean): PrefetchReport => {
+        const decoysShort = shortfalls;
+        shortfalls = [];
+        return { requested, decoysShort };
+      };
       scans = new Map();
-      decoys = [];
       batch = undefined;
       passIndex = await readProvedIndex().catch(() => undefined);
       const pending = new Set(targets.map((target) => key(target.challenge.challengeNonce)));
       for (const waiter of waitingAt.keys()) if (!pending.has(waiter)) waitingAt.delete(waiter);
-      if (targets.length === 0) return params.scanner.retain?.(targets).catch(() => undefined);
+      if (targets.length === 0) {
+        chosen = new Map();
+        await params.scanner.retain?.(targets).catch(() => undefined);
+        return report(false);
+      }
       for (const target of targets) {
         if (rootWait.unchanged(target.challenge.challengeNonce)) continue;
         const scan = await params.scanner.transfersTo(target).catch(() => undefined);
@@ -94,20 +126,27 @@ export function createFinalizePrefetch(params: {
       }
       // The scanner's shared cache keeps only the blocks this pass's payments still need.
       await params.scanner.retain?.(targets).catch(() => undefined);
-      decoys = [...scans.values()].flatMap((scan) => scan.others.map((transfer) => transfer.event_index));
+      const scanned = ownLeaves();
+      chosen = new Map([...chosen].filter(([leaf]) => scanned.has(leaf)));
       const targetIndex = passIndex;
-      if (targetIndex === undefined) return;
-      const own = [...new Set([...scans.values()].flatMap((scan) => scan.transfers.map((transfer) => transfer.event_index)))].filter(
-        (leaf) => leaf < targetIndex,
-      );
-      if (own.length === 0) return;
+      if (targetIndex === undefined) return report(false);
+      const own = [...scanned.keys()].filter((leaf) => leaf < targetIndex);
+      if (own.length === 0) return report(false);
       const answered = await mixedProofs(targetIndex, own).catch(() => undefined);
       if (answered !== undefined) batch = { targetIndex, byLeaf: new Map(answered.map((path) => [path.leaf_index, path])) };
+      return report(true);
     },
     rootWait,
     provedIndex: async () => passIndex ?? (await readProvedIndex()),
     transfers: {
-      transfersTo: async (target) => scans.get(key(target.challenge.challengeNonce)) ?? params.scanner.transfersTo(target),
+      transfersTo: async (target) => {
+        const known = scans.get(key(target.challenge.challengeNonce));
+        if (known !== undefined) return known;
+        // Kept for the pass, so a single-payment `/proofs` request knows the values and decoys of its leaves.
+        const scan = await params.scanner.transfersTo(target);
+        scans.set(key(target.challenge.challengeNonce), scan);
+        return scan;
+      },
     },
     indexer: {
       proofs: async (targetIndex, leafIndices) => {

@@ -2,7 +2,8 @@
  * The transfer scanner on a real anvil chain with the real token: it finds every transfer to a burn address
  * from the challenge's issuance on, including one sent before the accepted burn, across several getLogs
  * chunks, and nothing from before the issuance; a later lookup reads only the new blocks (with the re-read
- * tail), an event read twice is listed once, and `retain` drops what no payment needs.
+ * tail), an event read twice is listed once, and `retain` drops what no payment needs. Its decoy candidates are
+ * other addresses' transfers of the burn address's values only.
  */
 import { zerc20TokenAbi } from "@svc/scheme";
 import { createPublicClient, createWalletClient, custom, http, type Address, type Hex } from "viem";
@@ -32,12 +33,15 @@ async function transfer(to: Address, value: bigint): Promise<bigint> {
   return (await stack.client.waitForTransactionReceipt({ hash })).blockNumber;
 }
 
+const treasury = () => stack.deployment.accounts.treasury.address;
+
 const mine = (blocks: number) => stack.client.request({ method: "anvil_mine" as never, params: [`0x${blocks.toString(16)}`] as never });
 
 describe("createTransferScanner", () => {
-  it("finds the burn address's transfers from its issuance on, in and around the burn, and lists the others apart", async () => {
+  it("finds the burn address's transfers from its issuance on, in and around the burn, and lists same-value decoys apart", async () => {
     const burnAddress = "0x00000000000000000000000000000000000b0001" as Address;
     const someoneElse = "0x00000000000000000000000000000000000e1001" as Address;
+    const otherValue = "0x00000000000000000000000000000000000e1002" as Address;
     // A transfer to the same address long before the challenge existed stays out of the scan.
     await transfer(burnAddress, 1n);
     await stack.client.request({ method: "evm_increaseTime" as never, params: [Number(ISSUANCE_SLACK_SECONDS) * 3] as never });
@@ -45,19 +49,27 @@ describe("createTransferScanner", () => {
     const issuedAt = Number((await stack.client.getBlock()).timestamp);
     await mine(5);
     await transfer(burnAddress, 10n); // paid in parts: this part precedes the accepted burn
-    await transfer(someoneElse, 20n);
+    await transfer(someoneElse, 30n);
+    await transfer(otherValue, 20n);
     await mine(7);
     const burnBlock = await transfer(burnAddress, 30n);
     await mine(3);
     await transfer(burnAddress, 40n); // after the burn, still the burn address's
-    const target = { challenge: { challengeNonce: `0x${"ab".repeat(32)}` as Hex, payTo: burnAddress, issuedAt }, burnBlockNumber: burnBlock.toString() };
+    const target = {
+      challenge: { challengeNonce: `0x${"ab".repeat(32)}` as Hex, payTo: burnAddress, issuedAt },
+      burnBlockNumber: burnBlock.toString(),
+      treasury: treasury(),
+    };
 
     for (const chunkBlocks of [3n, 2_000n]) {
-      const { transfers, others } = await createTransferScanner({ client: stack.client, token: stack.deployment.token, chunkBlocks }).transfersTo(target);
+      // The decoy window reaches back from the burn, so it holds the transfer to someoneElse whatever the chain's length.
+      const scanner = createTransferScanner({ client: stack.client, token: stack.deployment.token, chunkBlocks, draw: (below) => below - 1 });
+      const { transfers, others } = await scanner.transfersTo(target);
       expect(transfers.map((found) => found.value)).toEqual([10n, 30n, 40n]);
       expect(transfers.every((found, index) => index === 0 || found.event_index > transfers[index - 1]!.event_index)).toBe(true);
-      expect(others.map((found) => [found.to.toLowerCase(), found.value])).toContainEqual([someoneElse.toLowerCase(), 20n]);
-      expect(others.every((found) => found.to.toLowerCase() !== burnAddress.toLowerCase())).toBe(true);
+      expect(others.map((found) => [found.to.toLowerCase(), found.value])).toContainEqual([someoneElse.toLowerCase(), 30n]);
+      expect(others.every((found) => found.to.toLowerCase() !== burnAddress.toLowerCase() && [10n, 30n, 40n].includes(found.value))).toBe(true);
+      expect(others.some((found) => found.to.toLowerCase() === otherValue.toLowerCase())).toBe(false);
     }
   });
 
@@ -83,8 +95,13 @@ describe("createTransferScanner", () => {
     await mine(1);
     const issuedAt = Number((await stack.client.getBlock()).timestamp);
     const burnBlock = await transfer(burnAddress, 11n);
-    const target = { challenge: { challengeNonce: `0x${"cd".repeat(32)}` as Hex, payTo: burnAddress, issuedAt }, burnBlockNumber: burnBlock.toString() };
-    const scanner = createTransferScanner({ client, token: stack.deployment.token });
+    const target = {
+      challenge: { challengeNonce: `0x${"cd".repeat(32)}` as Hex, payTo: burnAddress, issuedAt },
+      burnBlockNumber: burnBlock.toString(),
+      treasury: treasury(),
+    };
+    // Decoy windows starting at the burn: the blocks read are the payments' own ranges, as asserted below.
+    const scanner = createTransferScanner({ client, token: stack.deployment.token, draw: () => 0 });
 
     expect((await scanner.transfersTo(target)).transfers.map((found) => found.value)).toEqual([11n]);
     const firstHead = await client.getBlockNumber();
@@ -116,6 +133,7 @@ describe("createTransferScanner", () => {
     const later = {
       challenge: { challengeNonce: `0x${"ef".repeat(32)}` as Hex, payTo: laterAddress, issuedAt: laterIssuedAt },
       burnBlockNumber: laterBurn.toString(),
+      treasury: treasury(),
     };
     expect((await scanner.transfersTo(later)).transfers.map((transfer) => transfer.value)).toEqual([13n]);
     const before = ranges.length;
@@ -139,7 +157,11 @@ describe("createTransferScanner", () => {
     const issuedAt = Number((await stack.client.getBlock()).timestamp);
     const earlier = await transfer(burnAddress, 21n);
     const burnBlock = await transfer(burnAddress, 22n);
-    const target = { challenge: { challengeNonce: `0x${"a1".repeat(32)}` as Hex, payTo: burnAddress, issuedAt }, burnBlockNumber: earlier.toString() };
+    const target = {
+      challenge: { challengeNonce: `0x${"a1".repeat(32)}` as Hex, payTo: burnAddress, issuedAt },
+      burnBlockNumber: earlier.toString(),
+      treasury: treasury(),
+    };
     const scanner = createTransferScanner({ client: stack.client, token: stack.deployment.token });
     expect((await scanner.transfersTo(target)).transfers.map((found) => found.value)).toEqual([21n, 22n]);
 

@@ -16,11 +16,18 @@
  * earlier gap. Re-reading and decoding every payment's whole range
  * on every finalize pass cost one getLogs per payment per pass and, on a busy token, most of the process's CPU.
  * {@link TransferScanner.retain} drops blocks no payment still being finalized needs, so memory stays bounded.
+ *
+ * Each lookup also returns the payment's decoy candidates (decoyCandidates.ts): every transfer of the same
+ * value as one of the burn address's that passes for a payment burn, from a window of blocks placed at random
+ * around the accepted burn (drawn once per payment and kept, so repeated lookups offer the same decoys). The
+ * cache reads that window too, which may start before the payment's own range.
  */
+import { randomInt } from "node:crypto";
 import { zerc20TokenAbi } from "@svc/scheme";
 import type { Address, Hex, PublicClient } from "viem";
 
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
+import { type BlockWindow, decoyWindow, qualifiedDecoys } from "./decoyCandidates.js";
 
 /** How far before the challenge's `issuedAt` the scan starts, for clock skew between the facilitator and block timestamps. */
 export const ISSUANCE_SLACK_SECONDS = 120n;
@@ -31,16 +38,22 @@ export const SCAN_CHUNK_BLOCKS = 2_000n;
 /** Blocks below the cached head read again whenever the head moves, so a reorged tail is replaced rather than kept. */
 export const REORG_DEPTH_BLOCKS = 12n;
 
-/** Most transfers of other addresses returned per lookup: they only feed decoy leaves (mixProofLeaves.ts). */
-export const OTHERS_SAMPLE_LIMIT = 64;
+/**
+ * Most decoy candidates returned per value and lookup, drawn at random from all that qualify: a request needs
+ * three per real leaf (mixProofLeaves.ts), the rest leave room for several payments of one value.
+ */
+export const DECOY_CANDIDATES_PER_VALUE = 64;
 
 /** One `IndexedTransfer` as read from the chain. */
 export type ScannedTransfer = { event_index: bigint; from: Address; to: Address; value: bigint; eth_block_number: bigint };
 
-/** What the scanner needs of an accepted payment: which burn address, since when, and the block its burn landed in. */
-export type ScanTarget = { challenge: Pick<ChallengeRecord, "challengeNonce" | "payTo" | "issuedAt">; burnBlockNumber: string };
+/**
+ * What the scanner needs of an accepted payment: which burn address, since when, the block its burn landed in,
+ * and the treasury it is minted to (whose transfers never serve as decoys).
+ */
+export type ScanTarget = { challenge: Pick<ChallengeRecord, "challengeNonce" | "payTo" | "issuedAt">; burnBlockNumber: string; treasury: Address };
 
-/** The transfers a burn address received, and a bounded sample of other transfers of its range (decoy candidates). */
+/** The transfers a burn address received, and a random sample of its decoy candidates (decoyCandidates.ts). */
 export type ScanResult = { transfers: ScannedTransfer[]; others: ScannedTransfer[] };
 
 /** The contiguous blocks the transfer cache covers, and the hash of the head when its end was last read. */
@@ -54,10 +67,18 @@ export type TransferScanner = {
 };
 
 /** Creates a scanner over `token` on `client` with one transfer cache shared by all payments; start blocks are cached for the process's life. */
-export function createTransferScanner(params: { client: PublicClient; token: Address; chunkBlocks?: bigint }): TransferScanner {
+export function createTransferScanner(params: {
+  client: PublicClient;
+  token: Address;
+  chunkBlocks?: bigint;
+  /** Draws an integer in [0, n): where decoy windows sit and which candidates are sampled (tests pin it). */
+  draw?: (below: number) => number;
+}): TransferScanner {
   const { client, token } = params;
   const chunk = params.chunkBlocks ?? SCAN_CHUNK_BLOCKS;
+  const draw = params.draw ?? randomInt;
   const startBlocks = new Map<string, bigint>();
+  const decoyWindows = new Map<string, BlockWindow>();
   // The cache: the transfers of each block of [window.from, window.to] that has any, and the same transfers
   // by lowercased recipient keyed by event index, so a re-read block replaces its entries instead of adding.
   // `toHash` is the hash the head had when the window's end was last read: a head at the same height with
@@ -148,32 +169,58 @@ export function createTransferScanner(params: { client: PublicClient; token: Add
     return found;
   };
 
+  const windowOf = (target: ScanTarget): BlockWindow => {
+    const key = target.challenge.challengeNonce.toLowerCase();
+    const known = decoyWindows.get(key);
+    if (known !== undefined) return known;
+    const drawn = decoyWindow(BigInt(target.burnBlockNumber), undefined, draw);
+    decoyWindows.set(key, drawn);
+    return drawn;
+  };
+
+  // The payment's decoy candidates: qualified transfers of its values in its window, at most a sample per value.
+  const decoysOf = (target: ScanTarget, transfers: readonly ScannedTransfer[], head: bigint): ScannedTransfer[] => {
+    const decoys = windowOf(target);
+    const senders = new Set<string>();
+    for (const transfersOfBlock of blocks.values()) for (const transfer of transfersOfBlock) senders.add(transfer.from.toLowerCase());
+    const inWindow = function* () {
+      for (const [blockNumber, transfersOfBlock] of blocks)
+        if (blockNumber >= decoys.from && blockNumber <= decoys.to && blockNumber <= head) yield* transfersOfBlock;
+    };
+    const values = new Set(transfers.map((transfer) => transfer.value));
+    const byValue = new Map<bigint, ScannedTransfer[]>();
+    for (const candidate of qualifiedDecoys(inWindow(), values, senders, { payTo: target.challenge.payTo, ours: [target.treasury] })) {
+      byValue.set(candidate.value, [...(byValue.get(candidate.value) ?? []), candidate]);
+    }
+    return [...byValue.values()].flatMap((candidates) => sample(candidates, DECOY_CANDIDATES_PER_VALUE, draw));
+  };
+
   return {
     transfersTo: async (target) => {
       // The head block itself, not a cached number: an older head would read as a reorg and drop blocks
       // still valid, and only its hash tells a reorg that kept the height from no change.
       const [fromBlock, latest] = await Promise.all([startBlock(target), client.getBlock({ blockTag: "latest", includeTransactions: false })]);
       const head = { number: latest.number, hash: latest.hash };
+      const decoysFrom = windowOf(target).from;
       return serially(async () => {
-        await cover(fromBlock, head);
+        await cover(decoysFrom < fromBlock ? decoysFrom : fromBlock, head);
         const inRange = (transfer: ScannedTransfer) => transfer.eth_block_number >= fromBlock && transfer.eth_block_number <= head.number;
         const transfers = [...(byRecipient.get(target.challenge.payTo.toLowerCase())?.values() ?? [])]
           .filter(inRange)
           .sort((a, b) => (a.event_index < b.event_index ? -1 : a.event_index > b.event_index ? 1 : 0));
-        const others: ScannedTransfer[] = [];
-        for (const [blockNumber, transfersOfBlock] of blocks) {
-          if (others.length >= OTHERS_SAMPLE_LIMIT) break;
-          if (blockNumber < fromBlock || blockNumber > head.number) continue;
-          for (const transfer of transfersOfBlock) {
-            if (others.length < OTHERS_SAMPLE_LIMIT && transfer.to.toLowerCase() !== target.challenge.payTo.toLowerCase()) others.push(transfer);
-          }
-        }
-        return { transfers, others };
+        return { transfers, others: decoysOf(target, transfers, head.number) };
       });
     },
     retain: (targets) =>
       serially(async () => {
-        const starts = targets.flatMap((target) => startBlocks.get(target.challenge.challengeNonce.toLowerCase()) ?? []);
+        // A payment needs its blocks from its own start or its decoy window's, whichever is earlier.
+        const starts = targets.flatMap((target) => {
+          const key = target.challenge.challengeNonce.toLowerCase();
+          const start = startBlocks.get(key);
+          const decoysFrom = decoyWindows.get(key)?.from;
+          if (start === undefined || decoysFrom === undefined) return start ?? decoysFrom ?? [];
+          return decoysFrom < start ? decoysFrom : start;
+        });
         if (window === undefined) return;
         if (starts.length === 0 && targets.length === 0) {
           for (const blockNumber of [...blocks.keys()]) forgetBlock(blockNumber);
@@ -188,6 +235,15 @@ export function createTransferScanner(params: { client: PublicClient; token: Add
         if (window.from > window.to) window = undefined;
       }),
   };
+}
+
+/** At most `limit` of `items`, drawn without replacement by `draw`; all of them when there are no more. */
+function sample<T>(items: readonly T[], limit: number, draw: (below: number) => number): T[] {
+  if (items.length <= limit) return [...items];
+  const pool = [...items];
+  const picked: T[] = [];
+  while (picked.length < limit) picked.push(...pool.splice(draw(pool.length), 1));
+  return picked;
 }
 
 /** The first block stamped at or after `timestamp`, and `upTo` when none up to it is: timestamps never decrease. */

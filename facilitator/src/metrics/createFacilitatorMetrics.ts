@@ -8,6 +8,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
+import type { FinalizePassReport } from "../finalize/createFinalizeLoop.js";
 import type { FinalizeFailedReason } from "../finalize/finalizeReasons.js";
 import type { PoseidonStatus, RpcEndpointStatus } from "../operator/adminStatus.js";
 import { BACKLOG_STATES, type SettlementBacklog } from "../operator/settlementBacklog.js";
@@ -62,8 +63,10 @@ export type FacilitatorMetrics = {
   /** `reason` is the finalize failure code. */
   finalizeFailed: (reason: FinalizeFailedReason) => void;
   finalizePassFailed: (error: string) => void;
-  /** One finalize pass completed (whatever it found to do). */
-  finalizePass: () => void;
+  /** One finalize pass completed (whatever it found to do), with the real leaves it sent short of decoys. */
+  finalizePass: (pass?: FinalizePassReport) => void;
+  /** Real leaves sent to the indexer with fewer than three qualifying decoys since start (for `/admin/status`). */
+  decoysShortTotal: () => number;
   /** A payment minted only because `finalize.max_delay_seconds` passed, with fewer than k mature same-amount payments waiting. */
   releasedAlone: () => void;
   /** Payments minted released alone since start (the counter's value, for `/admin/status`). */
@@ -202,6 +205,11 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     "Payments minted at finalize.max_delay_seconds with fewer than finalize.min_anonymity_set mature same-amount payments waiting: an observer who knows the policy may link them to their burns.",
   );
   let releasedAloneTotal = 0;
+  const decoysShort = counter(
+    "facilitator_finalize_decoys_short_total",
+    "Real leaves sent in a /proofs request with fewer than three decoys of their value that pass for payment burns (the chain had no more): the indexer can single them out more easily.",
+  );
+  let decoysShortTotal = 0;
   const reorgs = counter(
     "facilitator_reorgs_total",
     "Accepted burns (subject burn) and finalized mints (subject mint) a reorg removed, by what the reorg watch did: pending, moved, rebroadcast, vanished (the payment failed), reopened (minted again).",
@@ -277,7 +285,12 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     },
     finalizeFailed: (reason) => finalizeFailures.inc({ reason }),
     finalizePassFailed: (error) => finalizePassErrors.inc({ error }),
-    finalizePass: () => finalizePasses.inc(),
+    finalizePass: (pass) => {
+      finalizePasses.inc();
+      decoysShort.inc(pass?.decoysShort ?? 0);
+      decoysShortTotal += pass?.decoysShort ?? 0;
+    },
+    decoysShortTotal: () => decoysShortTotal,
     releasedAlone: () => {
       releasedAlone.inc();
       releasedAloneTotal++;

@@ -87,9 +87,11 @@ export const AdminStatusSchema = z.object({
   /**
    * `releasedAlone`: payments minted since start only because `finalize.max_delay_seconds` passed, with fewer
    * than `finalize.min_anonymity_set` mature same-amount payments waiting (linkable by an observer who knows
-   * the policy). Absent from a daemon that does not report it.
+   * the policy). `decoysShort`: real leaves sent to the indexer since start with fewer than three decoys of
+   * their value that pass for payment burns (absent from a daemon that predates it). The object is absent
+   * from a daemon that does not report it.
    */
-  finalize: z.object({ releasedAlone: z.int().min(0) }).optional(),
+  finalize: z.object({ releasedAlone: z.int().min(0), decoysShort: z.int().min(0).optional() }).optional(),
 });
 
 /** One of {@link AdminStatusSchema}. */

@@ -32,6 +32,10 @@ export function formatDaemonStatus(status: DaemonStatus): string {
   if (admin.finalize) {
     const note = admin.finalize.releasedAlone === 0 ? "" : "  (minted at max_delay without k mature same-amount payments: linkable)";
     lines.push(`released alone: ${admin.finalize.releasedAlone}${note}`);
+    if (admin.finalize.decoysShort !== undefined) {
+      const short = admin.finalize.decoysShort === 0 ? "" : "  (sent to the indexer with fewer than 3 same-value decoys)";
+      lines.push(`leaves short of decoys: ${admin.finalize.decoysShort}${short}`);
+    }
   }
   lines.push(...entryLines("failed entries", status.failed));
   lines.push(...entryLines("late burns", status.lateBurns));

@@ -46,8 +46,10 @@ export type AnonymityFigures = {
   waiting: number;
   /** Per amount, largest crowd first. */
   crowds: WaitingCrowd[];
-  /** Decoy leaves mixed into each `/proofs` request to the indexer. */
+  /** Decoy leaves of its value wanted for each real leaf of a `/proofs` request to the indexer. */
   decoysPerProofRequest: number;
+  /** Real leaves sent since start with fewer decoys than that (the chain had no more); `null` when not reported. */
+  decoysShort: number | null;
   /** Whether mints go out from an account other than the one relaying burns. */
   separateMinter: boolean;
   /** The startup linkability warnings that apply, as `check` words them. */
@@ -92,6 +94,7 @@ export function operatorPageView(sources: OperatorPageSources): OperatorPageView
       waiting: settlements.filter((entry) => entry.state === "accepted").length,
       crowds: waitingCrowds(settlements, finalize, now),
       decoysPerProofRequest: DECOY_LEAVES,
+      decoysShort: status.finalize?.decoysShort ?? null,
       separateMinter: status.minter !== undefined,
       warnings: linkabilityNotes(sources),
     },

@@ -29,6 +29,8 @@ export type AdminStatusSources = {
   minter?: { address: Address } | undefined;
   /** Payments minted released alone since start (metrics/createFacilitatorMetrics.ts). */
   releasedAlone?: (() => number) | undefined;
+  /** Real leaves sent short of decoys since start (metrics/createFacilitatorMetrics.ts). */
+  decoysShort?: (() => number) | undefined;
   balanceOf: (address: Address) => Promise<bigint>;
 };
 
@@ -70,6 +72,13 @@ export async function readAdminStatus(sources: AdminStatusSources): Promise<Admi
     relayer: { address: sources.relayer.address, balanceWei: relayerWei, queueDepth: sources.relayer.queueDepth() },
     treasury: { address: sources.treasury.address, balanceWei: treasuryWei },
     ...(sources.minter === undefined ? {} : { minter: { address: sources.minter.address, balanceWei: minterWei } }),
-    ...(sources.releasedAlone === undefined ? {} : { finalize: { releasedAlone: sources.releasedAlone() } }),
+    ...(sources.releasedAlone === undefined
+      ? {}
+      : {
+          finalize: {
+            releasedAlone: sources.releasedAlone(),
+            ...(sources.decoysShort === undefined ? {} : { decoysShort: sources.decoysShort() }),
+          },
+        }),
   };
 }

@@ -140,6 +140,17 @@ describe("operatorPageView", () => {
     expect(operatorPageView(await sources({ settlements })).anonymity.warnings).toEqual([]);
   });
 
+  it("shows how many real leaves went short of decoys as the daemon reports it, and says when it does not", async () => {
+    const status = await buildAppDependencies().admin.status();
+    const reported = operatorPageView(await sources({ status: { ...status, finalize: { releasedAlone: 0, decoysShort: 4 } } }));
+    expect(reported.anonymity).toMatchObject({ decoysPerProofRequest: 3, decoysShort: 4 });
+    expect(renderOperatorPage(reported)).toContain('<tr><td>real leaves sent with fewer decoys since start</td><td class="num">4</td></tr>');
+    expect(status.finalize).toBeUndefined();
+    const silent = operatorPageView(await sources({ status }));
+    expect(silent.anonymity.decoysShort).toBeNull();
+    expect(renderOperatorPage(silent)).toContain("not reported");
+  });
+
   it("counts throughput per minute over the last hour, newest minute last", async () => {
     const settlements = [
       settlement(1, { acceptedAt: NOW - 5, finalizedAt: NOW }),

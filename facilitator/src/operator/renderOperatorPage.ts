@@ -132,7 +132,8 @@ function anonymitySection({ anonymity }: OperatorPageView): SafeHtml {
 <tr><td>mint delay</td><td>${anonymity.minDelaySeconds}..${anonymity.maxDelaySeconds} s after acceptance</td></tr>
 <tr><td>crowd a due mint waits for (min_anonymity_set)</td><td class="num">${anonymity.minAnonymitySet}</td></tr>
 <tr><td>payments waiting to be minted</td><td class="num">${anonymity.waiting}</td></tr>
-<tr><td>decoy leaves per proof request</td><td class="num">${anonymity.decoysPerProofRequest}</td></tr>
+<tr><td>same-value decoys wanted per real leaf of a proof request</td><td class="num">${anonymity.decoysPerProofRequest}</td></tr>
+<tr><td>real leaves sent with fewer decoys since start</td><td class="num">${anonymity.decoysShort ?? "not reported"}</td></tr>
 <tr><td>mints sent by</td><td>${anonymity.separateMinter ? "a separate minter account" : "the relayer account"}</td></tr>
 </tbody></table>
 ${anonymity.crowds.length === 0 ? html`<p class="muted">no payment waiting</p>` : html`<table><thead><tr><th>amount (base units)</th><th>waiting</th><th>crowd reached</th></tr></thead><tbody>${crowds}</tbody></table>`}
