@@ -183,6 +183,14 @@ describe("formatDaemonStatus", () => {
     expect(formatDaemonStatus(buildDaemonStatus({ finalize: { releasedAlone: 0 } }))).toContain("open challenges: 0\nreleased alone: 0\n");
     expect(formatDaemonStatus(buildDaemonStatus())).not.toContain("released alone");
   });
+
+  it("counts the real leaves sent short of decoys, says what that means, and prints nothing for a daemon that does not report them", () => {
+    expect(formatDaemonStatus(buildDaemonStatus({ finalize: { releasedAlone: 0, decoysShort: 3 } }))).toContain(
+      "released alone: 0\nleaves short of decoys: 3  (sent to the indexer with fewer than 3 same-value decoys)\n",
+    );
+    expect(formatDaemonStatus(buildDaemonStatus({ finalize: { releasedAlone: 0, decoysShort: 0 } }))).toContain("leaves short of decoys: 0\n");
+    expect(formatDaemonStatus(buildDaemonStatus({ finalize: { releasedAlone: 0 } }))).not.toContain("short of decoys");
+  });
 });
 
 function buildDaemonStatus(overrides: Partial<DaemonStatus["status"]> = {}): DaemonStatus {

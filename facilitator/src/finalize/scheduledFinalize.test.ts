@@ -6,13 +6,13 @@
  * mint was possible: a proved root covers the payment's burn, the pass completed, and the finalize step never
  * saw the payment (no outcome line for it in the daemon's debug log), so the schedule, not a missing root,
  * withheld it. And what the indexer is asked: never `/events?to=<burn address>`, only one `/proofs` request
- * per pass, the pass's burns mixed with other addresses' leaves.
+ * per pass, each of the pass's burns with at least three other payers' burns of its value, nothing else.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startFacilitatorProcess, waitFor, type FacilitatorProcess } from "@svc/anvil-fixtures";
 import { zerc20TokenAbi, zerc20Protocol, zerc20VerifierAbi, type PaymentRequirements } from "@svc/scheme";
-import { createWalletClient, http, parseEventLogs, type Hex } from "viem";
+import { type Address, createWalletClient, http, isAddressEqual, parseEventLogs, type Hex, zeroAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -282,25 +282,30 @@ describe("the finalize schedule on a real daemon", () => {
 });
 
 describe("what the indexer is asked", () => {
-  it("never a burn address: no /events query, and one /proofs request per pass mixing the pass's burns with other addresses' leaves", async () => {
+  it("never a burn address: no /events query, and one /proofs request per pass giving each burn three same-value burns of others", async () => {
     const indexer = await startRecordingProxy(stack.deployment.indexerUrl);
     // Every pass is one the test runs.
     const daemon = await startTestDaemon(stack, "indexer-mix", { daemon: { finalize_interval_ms: 600_000 }, network: { indexer_url: indexer.url } });
     try {
       const offers = [await requestOffer(daemon, "4000"), await requestOffer(daemon, "4100"), await requestOffer(daemon, "4200")];
-      // Another address's transfer in the scanned range: a decoy candidate.
+      // Another payer's burns of each offer's amount into fresh addresses (decoy candidates), three before the
+      // burns and three after, so the randomly placed decoy window holds three whatever its placement; and a
+      // transfer of another value, which is none.
       const wallet = createWalletClient({
         chain: foundry,
         transport: http(stack.deployment.rpcUrl),
         account: privateKeyToAccount(stack.deployment.accounts.payer2.privateKey),
       });
-      const other = await wallet.writeContract({
-        address: stack.deployment.token,
-        abi: zerc20TokenAbi,
-        functionName: "transfer",
-        args: [stack.deployment.accounts.payee.address, 7n],
-      });
-      await stack.client.waitForTransactionReceipt({ hash: other });
+      const send = async (to: Address, value: bigint) =>
+        stack.client.waitForTransactionReceipt({
+          hash: await wallet.writeContract({ address: stack.deployment.token, abi: zerc20TokenAbi, functionName: "transfer", args: [to, value] }),
+        });
+      const fresh = (n: number): Address => `0x${(0xdec0_0000 + n).toString(16).padStart(40, "0")}`;
+      const sameValueBurns = async (phase: number) => {
+        for (const [n, requirements] of offers.entries()) for (let k = 0; k < 3; k++) await send(fresh(phase * 100 + n * 10 + k), BigInt(requirements.amount));
+      };
+      await sameValueBurns(0);
+      await send(stack.deployment.accounts.payee.address, 7n);
       const burnLeaves: bigint[] = [];
       for (const requirements of offers) {
         const burnTxHash = await broadcastBurn(stack, requirements, stack.deployment.accounts.payer.privateKey);
@@ -312,12 +317,24 @@ describe("what the indexer is asked", () => {
         const receipt = await stack.client.getTransactionReceipt({ hash: burnTxHash });
         burnLeaves.push(parseEventLogs({ abi: zerc20TokenAbi, eventName: "IndexedTransfer", logs: receipt.logs, strict: true })[0]!.args.index);
       }
+      await sameValueBurns(1);
+      const lastLeaf = (
+        await stack.client.getContractEvents({
+          address: stack.deployment.token,
+          abi: zerc20TokenAbi,
+          eventName: "IndexedTransfer",
+          fromBlock: 0n,
+          strict: true,
+        })
+      )
+        .map((log) => log.args.index)
+        .reduce((high, index) => (index > high ? index : high), 0n);
       await waitFor(
         async () => {
           const proved = await stack.client.readContract({ address: stack.deployment.verifier, abi: zerc20VerifierAbi, functionName: "latestProvedIndex" });
-          return proved > burnLeaves.at(-1)! ? true : undefined;
+          return proved > lastLeaf ? true : undefined;
         },
-        { what: "a proved root covering the burns", timeoutMs: 20_000, intervalMs: 100 },
+        { what: "a proved root covering the burns and their decoys", timeoutMs: 20_000, intervalMs: 100 },
       );
       await daemon.finalizeOnce();
       const listed = await settlements(daemon.url);
@@ -328,8 +345,23 @@ describe("what the indexer is asked", () => {
       expect(proofs).toHaveLength(1);
       const [leaves] = proofs.map((body) => body.leaf_indices);
       expect(leaves).toEqual(expect.arrayContaining(burnLeaves.map(Number)));
-      expect(leaves!.length).toBeGreaterThan(burnLeaves.length);
       expect(leaves).toEqual([...leaves!].sort((a, b) => a - b));
+      // Every other leaf is a payment burn of one of the pass's amounts: no mint, nothing to or from the treasury.
+      const logs = await stack.client.getContractEvents({
+        address: stack.deployment.token,
+        abi: zerc20TokenAbi,
+        eventName: "IndexedTransfer",
+        fromBlock: 0n,
+        strict: true,
+      });
+      const byLeaf = new Map(logs.map((log) => [Number(log.args.index), log.args]));
+      const treasury = stack.deployment.accounts.treasury.address;
+      const decoys = leaves!.filter((leaf) => !burnLeaves.map(Number).includes(leaf)).map((leaf) => byLeaf.get(leaf)!);
+      for (const decoy of decoys) {
+        expect(offers.map((offer) => BigInt(offer.amount))).toContain(decoy.value);
+        expect([zeroAddress, treasury].some((ours) => isAddressEqual(decoy.from, ours) || isAddressEqual(decoy.to, ours))).toBe(false);
+      }
+      for (const offer of offers) expect(decoys.filter((decoy) => decoy.value === BigInt(offer.amount)).length).toBeGreaterThanOrEqual(3);
     } finally {
       await daemon.stop();
       await indexer.close();

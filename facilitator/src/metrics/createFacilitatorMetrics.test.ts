@@ -103,3 +103,25 @@ describe("facilitator_poseidon_info", () => {
     expect(lite).toEqual([{ name: "facilitator_poseidon_info", labels: { implementation: "poseidon-lite", path: "none" }, value: 1 }]);
   });
 });
+
+describe("facilitator_finalize_decoys_short_total", () => {
+  it("adds up the short leaves each completed pass reports, and keeps the total for /admin/status", async () => {
+    const metrics = createFacilitatorMetrics({
+      poolStats: () => undefined,
+      poseidon: { implementation: "native", path: "avx2" },
+      backlog: () => Object.fromEntries(BACKLOG_STATES.map((state) => [state, { count: 0, oldestAgeSeconds: null }])) as SettlementBacklog,
+      openChallenges: () => 0,
+      relayerQueueDepth: () => 0,
+      rpcEndpoints: () => [],
+      gasBalances: () => Promise.resolve({ relayer: 0n, treasury: 0n }),
+    });
+    metrics.finalizePass({ decoysShort: 2 });
+    metrics.finalizePass({ decoysShort: 0 });
+    metrics.finalizePass();
+    metrics.finalizePass({ decoysShort: 1 });
+    const samples = parsePrometheusText(await metrics.registry.metrics());
+    expect(sampleValue(samples, "facilitator_finalize_decoys_short_total")).toBe(3);
+    expect(sampleValue(samples, "facilitator_finalize_passes_total")).toBe(4);
+    expect(metrics.decoysShortTotal()).toBe(3);
+  });
+});
