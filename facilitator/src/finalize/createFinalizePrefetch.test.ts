@@ -111,6 +111,21 @@ describe("createFinalizePrefetch", () => {
     expect(requests).toHaveLength(1);
   });
 
+  it("draws decoys only from the payment's window: one starting at the burn leaves out every earlier burn", async () => {
+    const burn = address(0xb0d);
+    const payer = address(0xa1);
+    const earlier = [10n, 20n, 30n].map((block, n) => transfer(block, payer, address(0xc10 + n), 800n));
+    const later = [310n, 320n].map((block, n) => transfer(block, payer, address(0xc20 + n), 800n));
+    const { client } = chainOf([...earlier, transfer(300n, payer, burn, 800n), ...later], 1_000n);
+    const { indexer, requests } = recordingIndexer();
+    // Offset 0: the window is [300, 2299], so only the two later burns are in it.
+    const scanner = createTransferScanner({ client, token: address(0x70c), draw: () => 0 });
+    const reads = createFinalizePrefetch({ scanner, indexer, client, verifier: address(0x7e1) });
+
+    expect(await reads.prefetch([target(4, burn, 300n)])).toEqual({ requested: true, decoysShort: [{ wanted: DECOY_LEAVES, found: 2 }] });
+    expect(requests).toEqual([[3n, 4n, 5n]]);
+  });
+
   it("still fetches a leaf the chain has too few decoys for, and reports the shortfall without naming it", async () => {
     const burn = address(0xb0c);
     const payer = address(0xa1);
