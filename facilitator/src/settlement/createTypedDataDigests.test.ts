@@ -53,7 +53,8 @@ describe("createTypedDataDigests", () => {
     };
     expect(digests.digest(broken)).toBeUndefined();
     expect(digests.digest(broken)).toBeUndefined();
-    const [a, b, c] = [0n, 1n, 2n].map((nonce) => buildPermitTypedData({ offer, payer, nonce, tokenName: "Fixture zERC20" }));
+    const permitWith = (nonce: bigint) => buildPermitTypedData({ offer, payer, nonce, tokenName: "Fixture zERC20" });
+    const [a, b, c] = [permitWith(0n), permitWith(1n), permitWith(2n)];
     for (const data of [a, b, a, c]) digests.digest(data);
     // a was used after b, so b went when c came.
     digests.digest(a);
