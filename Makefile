@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 
-.PHONY: install tools build typecheck lint format test e2e demo demo-cluster demo-tui stack bench clean install-commands
+.PHONY: install tools build typecheck lint format test e2e demo demo-cluster demo-tui stack bench profile clean install-commands
 
 # npm ci only when the lockfile changed since the last install.
 node_modules/.svc-installed: package-lock.json
@@ -60,6 +60,11 @@ stack: build
 # with real Groth16 proofs on a stack of their own; writes bench/results.md (about six minutes).
 bench: build
 	node bench/dist/run.js
+
+# Our facilitator under `node --cpu-prof` per path (permit and self-transfer paid requests, /challenge): flame
+# graphs and the top self-time frames in bench/profiles/$(PROFILE_LABEL)/ (default latest; about half a minute).
+profile: build
+	node bench/dist/runProfile.js
 
 # The installed commands `svc-agent` and `svc-facilitator` (wrappers in bin/), linked into BIN_DIR (default
 # ~/.local/bin). Without this target, `export PATH="$PWD/bin:$PATH"` from the repository root does the same.

@@ -22,13 +22,20 @@ export class FacilitatorNotBuiltError extends BaseError {
   }
 }
 
-/** Starts `node facilitator/dist/cli.js start --config <configPath>` with `env` and waits for `started`. */
-export async function startFacilitatorProcess(params: { configPath: string; env: Record<string, string | undefined> }): Promise<FacilitatorProcess> {
+/**
+ * Starts `node [nodeArgs] facilitator/dist/cli.js start --config <configPath>` with `env` and waits for `started`.
+ * `nodeArgs` carries the options Node refuses in `NODE_OPTIONS`, such as `--cpu-prof`.
+ */
+export async function startFacilitatorProcess(params: {
+  configPath: string;
+  env: Record<string, string | undefined>;
+  nodeArgs?: readonly string[];
+}): Promise<FacilitatorProcess> {
   if (!existsSync(FACILITATOR_CLI)) throw new FacilitatorNotBuiltError();
   let listen = "";
   const running = await startProcess({
     command: process.execPath,
-    args: [FACILITATOR_CLI, "start", "--config", params.configPath],
+    args: [...(params.nodeArgs ?? []), FACILITATOR_CLI, "start", "--config", params.configPath],
     env: { PATH: process.env.PATH, ...params.env },
     ready: (line) => {
       if (!line.includes('"event":"started"')) return false;

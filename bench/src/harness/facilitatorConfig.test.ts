@@ -91,6 +91,12 @@ burn_address_pool_size = 16
     expect(written).toContain("[settlement]\npermit_receipt_timeout_ms = 30000\njournal = ");
   });
 
+  it("appends a [gas] table with the replacement delay when asked", async () => {
+    await writeFile(join(dir, "gas.toml"), TEMPLATE);
+    await writeFacilitatorConfig(join(dir, "gas.toml"), join(dir, "gas-out.toml"), { ...overrides, replaceAfterSeconds: 0.6 });
+    expect(await readFile(join(dir, "gas-out.toml"), "utf8")).toMatch(/burn_address_pool_size = 16\n\n\[gas\]\nreplace_after_seconds = 0.6\n$/);
+  });
+
   it("refuses a template that lacks one of the keys", async () => {
     await writeFile(join(dir, "short.toml"), TEMPLATE.replace("max_open_challenges = 1000\n", ""));
     await expect(writeFacilitatorConfig(join(dir, "short.toml"), join(dir, "never.toml"), overrides)).rejects.toBeInstanceOf(ConfigTemplateError);

@@ -31,6 +31,8 @@ export type FacilitatorConfigOverrides = {
   confirmations?: number;
   /** `settlement.permit_receipt_timeout_ms` (added to `[settlement]` when the template lacks it); absent: the template's. */
   permitReceiptTimeoutMs?: number;
+  /** `gas.replace_after_seconds` (the `[gas]` table is added when the template lacks it); absent: the template's. */
+  replaceAfterSeconds?: number;
 };
 
 /** The keys of the facilitator's `[finalize]` table: a random delay in [min, max], released early only once k same-amount payments wait. */
@@ -87,6 +89,10 @@ export async function writeFacilitatorConfig(template: string, target: string, o
   toml = setOrAddValue(toml, "daemon", "burn_address_workers", overrides.burnAddressWorkers);
   if (overrides.confirmations !== undefined) toml = setOrAddValue(toml, "network", "confirmations", overrides.confirmations);
   if (overrides.permitReceiptTimeoutMs !== undefined) toml = setOrAddValue(toml, "settlement", "permit_receipt_timeout_ms", overrides.permitReceiptTimeoutMs);
+  if (overrides.replaceAfterSeconds !== undefined) {
+    if (!toml.includes("[gas]\n")) toml = `${toml.endsWith("\n") ? toml : `${toml}\n`}\n[gas]\n`;
+    toml = setOrAddValue(toml, "gas", "replace_after_seconds", overrides.replaceAfterSeconds);
+  }
   const policy = overrides.finalizePolicy;
   if (policy !== undefined) {
     if (!toml.includes("[finalize]\n")) toml = `${toml.endsWith("\n") ? toml : `${toml}\n`}\n[finalize]\n`;

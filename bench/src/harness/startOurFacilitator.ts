@@ -67,6 +67,8 @@ export type StartOurFacilitatorParameters = {
   env?: Record<string, string>;
   /** Burn addresses kept pre-derived; default {@link BENCH_BURN_ADDRESS_POOL_SIZE}, the daemon's own default. */
   poolSize?: number;
+  /** Options given to `node` before the CLI, e.g. `--cpu-prof` (the profile runner), which `NODE_OPTIONS` refuses. */
+  nodeArgs?: readonly string[];
 };
 
 /** Starts proxy, facilitator and provider; on failure stops what it started and rethrows. */
@@ -92,7 +94,15 @@ export async function startOurFacilitator(parameters: StartOurFacilitatorParamet
       burnAddressWorkers: BENCH_BURN_ADDRESS_WORKERS,
     });
     const env = await readEnvFile(stack.files.facilitatorEnv);
-    const facilitator = await startFacilitatorProcess({ configPath, env: { ...env, ...parameters.env, NODE_OPTIONS: INSPECT_NODE_OPTIONS } });
+    const facilitator = await startFacilitatorProcess({
+      configPath,
+      env: {
+        ...env,
+        ...parameters.env,
+        NODE_OPTIONS: INSPECT_NODE_OPTIONS,
+      },
+      ...(parameters.nodeArgs === undefined ? {} : { nodeArgs: parameters.nodeArgs }),
+    });
     stoppers.push(() => facilitator.stop());
     const inspector = await attachInspector("the facilitator", facilitator.lines);
     stoppers.push(async () => inspector.close());

@@ -1,7 +1,7 @@
-import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CorruptJournalError } from "./errors.js";
 import { openJsonlFile } from "./jsonlFile.js";
 
@@ -35,6 +35,33 @@ describe("openJsonlFile", () => {
     await file.append({ n: 3 });
     await file.close();
     expect(await readFile(path, "utf8")).toBe('{"n":1}\n{"n":2}\n{"n":3}\n');
+  });
+
+  it("writes appends made while the file is busy together, in call order, with one fsync for them", async () => {
+    const path = join(dir, "journal.jsonl");
+    const file = await openJsonlFile(path);
+    const probe = await open(join(dir, "probe"), "a");
+    const sync = vi.spyOn(Object.getPrototypeOf(probe) as { sync: () => Promise<void> }, "sync");
+    await probe.close();
+    try {
+      // Made before the first one's write starts: all four calls share its write.
+      await Promise.all([file.append({ n: 1 }), file.append({ n: 2 }), file.appendMany([{ n: 3 }, { n: 4 }]), file.append({ n: 5 })]);
+      expect(sync).toHaveBeenCalledTimes(1);
+      await Promise.all([file.append({ n: 6 }), file.append({ n: 7 })]);
+      expect(sync).toHaveBeenCalledTimes(2);
+    } finally {
+      sync.mockRestore();
+    }
+    await file.close();
+    expect((await readFile(path, "utf8")).trim().split("\n")).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => `{"n":${n}}`));
+  });
+
+  it("never puts an append made after a replace into the file the replace swaps out", async () => {
+    const path = join(dir, "journal.jsonl");
+    const file = await openJsonlFile(path);
+    await Promise.all([file.append({ n: 1 }), file.replace([{ n: 9 }]), file.append({ n: 2 })]);
+    await file.close();
+    expect(await readFile(path, "utf8")).toBe('{"n":9}\n{"n":2}\n');
   });
 
   it("refuses a damaged complete line with its line number", async () => {

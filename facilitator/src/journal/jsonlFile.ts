@@ -1,6 +1,6 @@
 /**
  * An append-only JSON-lines file that survives crashes: each append is written and fsynced before it
- * resolves, appends are serialised, and on open a torn last line (a crash mid-write) is reported and cut
+ * resolves, appends are serialised (those waiting behind a write go out together, one fsync), and on open a torn last line (a crash mid-write) is reported and cut
  * off so the next append starts on a clean line. A damaged line anywhere else is real corruption and fails
  * the open: silently skipping it could drop an accepted payment.
  *
@@ -142,16 +142,29 @@ function appender(path: string, opened: FileHandle, read: Promise<unknown>): Pic
     tail = run.catch(() => undefined);
     return run;
   };
+  // Group commit: appends made while the file is busy wait for it anyway, so they share one write and one
+  // fsync, in call order; each still resolves only once its own lines are durable. A batch takes appends
+  // until its write starts, or until a `replace` is queued (a later append must land in the new file).
+  let gathering: { text: string; written: Promise<void> } | undefined;
   const appendMany = (values: readonly unknown[]): Promise<void> => {
     const text = values.map(toLine).join("");
-    return enqueue(async () => {
-      if (text === "") return;
-      await handle.appendFile(text, "utf8");
+    if (text === "") return enqueue(async () => undefined);
+    if (gathering !== undefined) {
+      gathering.text += text;
+      return gathering.written;
+    }
+    const batch = { text, written: Promise.resolve() };
+    batch.written = enqueue(async () => {
+      if (gathering === batch) gathering = undefined;
+      await handle.appendFile(batch.text, "utf8");
       await handle.sync();
     });
+    gathering = batch;
+    return batch.written;
   };
   const replace = (values: readonly unknown[], options?: { before?: () => Promise<void> }): Promise<void> => {
     const text = values.map(toLine).join("");
+    gathering = undefined;
     return enqueue(async () => {
       await options?.before?.();
       const sibling = join(dirname(path), `.${basename(path)}.replace`);

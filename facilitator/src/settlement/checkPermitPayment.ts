@@ -3,7 +3,8 @@
  * facilitator's own offer, the permit value equals the quoted amount, the deadline holds, the token nonce is
  * live and the balance covers the amount. All chain reads (and, when settling, the relay's gas, block, priority
  * fee and block number) go out together in one JSON-RPC batch. Signers are recovered through a shared
- * `SignerRecovery`, so the `/settle` of a payload `/verify` already checked recovers nothing again.
+ * `SignerRecovery` and the messages hashed through shared `TypedDataDigests`, so the `/settle` of a payload
+ * `/verify` already checked recovers and hashes nothing again.
  */
 import {
   buildBurnAuthorizationTypedData,
@@ -22,15 +23,19 @@ import {
   type PermitPayload,
   type ReasonCode,
 } from "@svc/scheme";
-import { encodeFunctionData, hashTypedData, hexToBigInt, isAddressEqual, type Address, type Hex, type PublicClient } from "viem";
+import { encodeFunctionData, hexToBigInt, isAddressEqual, type Address, type Hex, type PublicClient } from "viem";
 import { readRelayFees } from "../chain/readRelayFees.js";
 import type { EstimatedCall } from "../chain/createKeySender.js";
 import { createSignerRecovery, SIGNER_RECOVERY_CAPACITY, type SignerRecovery } from "./createSignerRecovery.js";
+import { createTypedDataDigests, TYPED_DATA_DIGEST_CAPACITY, type TypedDataDigests } from "./createTypedDataDigests.js";
 
 const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
 /** The recovery every permit check shares by default: what `/verify` recovered, `/settle` reuses. */
 export const permitSignerRecovery: SignerRecovery = createSignerRecovery({ capacity: SIGNER_RECOVERY_CAPACITY });
+
+/** The digests every permit check shares by default: what `/verify` hashed, `/settle` reuses. */
+export const permitTypedDataDigests: TypedDataDigests = createTypedDataDigests({ capacity: TYPED_DATA_DIGEST_CAPACITY });
 
 /**
  * Seconds a relayed burn needs to land before the signed deadline: PermitBurner and the token's permit both
@@ -82,6 +87,8 @@ export type CheckPermitPaymentParameters = {
   relayer?: Address;
   /** Where signers are recovered; default `permitSignerRecovery`. */
   signers?: SignerRecovery;
+  /** Where the two messages are hashed; default `permitTypedDataDigests`. */
+  digests?: TypedDataDigests;
 };
 
 /** Runs every check of the permit path. Throws only when the RPC itself fails. */
@@ -107,9 +114,10 @@ export async function checkPermitPayment(parameters: CheckPermitPaymentParameter
   // The payer signed over the offer it was shown: both messages are rebuilt here from the trusted one.
   const permitTyped = buildPermitTypedData({ offer, payer: payload.payer, nonce: BigInt(payload.permit.nonce), tokenName: parameters.tokenName });
   const burnTyped = buildBurnAuthorizationTypedData({ offer, payer: payload.payer });
-  const permitDigest = digestOrUndefined(() => hashTypedData(permitTyped));
+  const digests = parameters.digests ?? permitTypedDataDigests;
+  const permitDigest = digests.digest(permitTyped);
   if (!permitDigest) return { ok: false, reason: INVALID_PERMIT_SIGNATURE };
-  const authorizationId = digestOrUndefined(() => hashTypedData(burnTyped));
+  const authorizationId = digests.digest(burnTyped);
   if (!authorizationId) return { ok: false, reason: INVALID_BURN_AUTHORIZATION };
   const signers = parameters.signers ?? permitSignerRecovery;
   const [permitSigner, burnSigner] = await Promise.all([signers.recover(permitDigest, permitSignature), signers.recover(authorizationId, payload.burnAuthSig)]);
@@ -151,15 +159,6 @@ async function estimateRelay(client: PublicClient, relayer: Address, helper: Add
 function signatureOrUndefined(join: () => Hex): Hex | undefined {
   try {
     return join();
-  } catch {
-    return undefined;
-  }
-}
-
-// Hashing validates the typed data (integer ranges, addresses): a payload that fails it signs nothing valid.
-function digestOrUndefined(hash: () => Hex): Hex | undefined {
-  try {
-    return hash();
   } catch {
     return undefined;
   }
