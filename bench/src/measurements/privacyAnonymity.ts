@@ -26,9 +26,8 @@ import { eventTimes, parseLogEvents } from "../harness/facilitatorLog.js";
 import type { FinalizePolicy } from "../harness/facilitatorConfig.js";
 import { startOurFacilitator, type OurFacilitator } from "../harness/startOurFacilitator.js";
 import { summarize, type Summary } from "../harness/stats.js";
-import { anonymitySets } from "../privacy/anonymitySets.js";
+import { anonymitySets, readObservedChain } from "@svc/anvil-fixtures/observer";
 import { arrivalSchedule } from "../privacy/arrivalSchedule.js";
-import { readObservedEvents } from "../privacy/readObservedEvents.js";
 
 /** List prices of the three providers (0.002, 0.005 and 0.01 zERC20; offers add the stack's 1% payer fee). */
 export const PRIVACY_PRICES = ["2000000000000000", "5000000000000000", "10000000000000000"] as const;
@@ -210,9 +209,10 @@ async function runPhase(context: PrivacyContext, name: string, policy: FinalizeP
     });
     const acceptedToFinalizedMs = summarize(latency);
 
-    const observed = await readObservedEvents({
+    const observed = await readObservedChain({
       rpcUrl: stack.deployment.rpcUrl,
       protocol: stack.deployment.protocol,
+      token: stack.deployment.token,
       permitBurner: stack.deployment.permitBurner,
       verifier: stack.deployment.verifier,
       fromBlock,
