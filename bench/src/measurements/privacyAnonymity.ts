@@ -26,7 +26,16 @@ import { eventTimes, parseLogEvents } from "../harness/facilitatorLog.js";
 import type { FinalizePolicy } from "../harness/facilitatorConfig.js";
 import { startOurFacilitator, type OurFacilitator } from "../harness/startOurFacilitator.js";
 import { summarize, type Summary } from "../harness/stats.js";
-import { anonymitySets, readObservedChain } from "@svc/anvil-fixtures/observer";
+import {
+  anonymitySets,
+  readGroundTruth,
+  readObservedChain,
+  recordProofRequests,
+  scoreRun,
+  type DecoyFigures,
+  type ObserverFigures,
+  type ObserverPolicy,
+} from "@svc/anvil-fixtures/observer";
 import { arrivalSchedule } from "../privacy/arrivalSchedule.js";
 
 /** List prices of the three providers (0.002, 0.005 and 0.01 zERC20; offers add the stack's 1% payer fee). */
@@ -59,6 +68,12 @@ const LOCAL_FINALIZE_INTERVAL_MS = 1000;
 /** Root job interval of the indexer this section runs (the stack's default). */
 const ROOT_INTERVAL_MS = 500;
 
+/**
+ * How long past its maximum delay the observer lets a mint land, s of bench time: the confirmations before
+ * acceptance, the loop, the root job and the proof (4 min in production terms, generous next to a 1 min loop).
+ */
+export const OBSERVER_SLACK_SECONDS = 4;
+
 /** Seed of the arrivals, shared by both policies. */
 const ARRIVAL_SEED = 19;
 
@@ -82,6 +97,10 @@ export type PrivacyPhaseResult = {
   acceptedToFinalizedMs: Summary;
   /** Mint transactions sent by an account that also sent a burn (the same-sender link). */
   mintsBySameSender: number;
+  /** What the observer who knows this policy gets, scored against the ground truth (`@svc/anvil-fixtures/observer`). */
+  observer: ObserverFigures | undefined;
+  /** Decoys left in the `/proofs` requests after filtering by value and source. */
+  decoys: DecoyFigures | undefined;
   /** From the first arrival to the last mint, s. */
   wallSeconds: number;
   failures: string[];
@@ -94,6 +113,8 @@ export type PrivacyResult = {
   prices: readonly string[];
   /** The recommended policy in production seconds. */
   recommended: FinalizePolicy;
+  /** The observer's slack past the maximum delay, s of bench time. */
+  slackSeconds: number;
   local: PrivacyPhaseResult;
   policy: PrivacyPhaseResult;
   /** The whole section, s. */
@@ -131,6 +152,8 @@ function emptyPhase(policy: FinalizePolicy | undefined, finalizeIntervalMs: numb
     unmintedMedianByPrice: {},
     acceptedToFinalizedMs: summarize([]),
     mintsBySameSender: 0,
+    observer: undefined,
+    decoys: undefined,
     wallSeconds: Number.NaN,
     failures,
   };
@@ -141,6 +164,8 @@ async function runPhase(context: PrivacyContext, name: string, policy: FinalizeP
   const { stack, dir, payer, accounts, progress } = context;
   const failures: string[] = [];
   let facilitator: OurFacilitator;
+  // The indexer operator's view: every /proofs request this facilitator sends, through a recording proxy.
+  const recorder = await recordProofRequests(stack.deployment.indexerUrl);
   if (policy !== undefined) {
     const testClient = createTestClient({ mode: "anvil", transport: http(stack.deployment.rpcUrl) });
     await testClient.setBalance({ address: privateKeyToAccount(MINTER_KEY).address, value: parseEther("10") });
@@ -151,10 +176,17 @@ async function runPhase(context: PrivacyContext, name: string, policy: FinalizeP
       dir,
       name,
       price: PRIVACY_PRICES[0],
-      overrides: { finalizeIntervalMs, challengeTtlSeconds: 300, maxOpenChallenges: 1000, ...(policy === undefined ? {} : { finalizePolicy: policy }) },
+      overrides: {
+        finalizeIntervalMs,
+        challengeTtlSeconds: 300,
+        maxOpenChallenges: 1000,
+        indexerUrl: recorder.url,
+        ...(policy === undefined ? {} : { finalizePolicy: policy }),
+      },
       ...(policy === undefined ? {} : { env: { SVC_MINTER_PK: MINTER_KEY } }),
     });
   } catch (error) {
+    await recorder.close();
     return emptyPhase(policy, finalizeIntervalMs, [`the facilitator did not start with this policy: ${describeFailure(error)}`]);
   }
   const providers: ProviderProcess[] = [];
@@ -217,8 +249,23 @@ async function runPhase(context: PrivacyContext, name: string, policy: FinalizeP
       verifier: stack.deployment.verifier,
       fromBlock,
       toBlock: await client.getBlockNumber(),
+      leavesFromBlock: BigInt(stack.deployment.deployBlockNumber),
     });
     const sets = anonymitySets(observed.events);
+    const observerPolicy: ObserverPolicy = {
+      minDelaySeconds: policy?.minDelaySeconds ?? 0,
+      maxDelaySeconds: policy?.maxDelaySeconds ?? 0,
+      minAnonymitySet: policy?.minAnonymitySet ?? 1,
+      slackSeconds: OBSERVER_SLACK_SECONDS,
+    };
+    const { accounts: dev } = stack.deployment;
+    const score = scoreRun({
+      observed,
+      policy: observerPolicy,
+      truth: await readGroundTruth(facilitator.facilitator.url, facilitator.adminToken),
+      proofRequests: recorder.requests,
+      knownSenders: [dev.treasury.address, dev.relayer.address, dev.deployer.address, privateKeyToAccount(MINTER_KEY).address],
+    });
     const unmintedMedianByPrice = Object.fromEntries(
       PRIVACY_PRICES.map((price) => {
         const amount = (BigInt(price) * 101n) / 100n;
@@ -236,12 +283,15 @@ async function runPhase(context: PrivacyContext, name: string, policy: FinalizeP
       unmintedMedianByPrice,
       acceptedToFinalizedMs,
       mintsBySameSender: observed.mintsBySameSender,
+      observer: score.figures,
+      decoys: score.decoys,
       wallSeconds: (lastMintAt - started) / 1000,
       failures,
     };
   } finally {
     for (const provider of providers) await provider.stop().catch(() => undefined);
     await facilitator.stop();
+    await recorder.close();
   }
 }
 
@@ -273,6 +323,7 @@ export async function measurePrivacy(context: PrivacyContext, indexerPort: numbe
       meanGapMs: PRIVACY_MEAN_GAP_MS,
       prices: PRIVACY_PRICES,
       recommended: RECOMMENDED_POLICY,
+      slackSeconds: OBSERVER_SLACK_SECONDS,
       local,
       policy: recommended,
       durationSeconds: (performance.now() - sectionStarted) / 1000,
