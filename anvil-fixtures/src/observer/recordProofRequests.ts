@@ -16,6 +16,9 @@ export type ProofRequestRecorder = {
   close: () => Promise<void>;
 };
 
+/** Headers that describe this hop, not the request: fetch sets its own. */
+const HOP_HEADERS = new Set(["host", "content-length", "connection", "keep-alive", "transfer-encoding"]);
+
 async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -43,10 +46,9 @@ export async function recordProofRequests(targetUrl: string): Promise<ProofReque
       const recorded = parseProofRequest(body);
       if (recorded !== undefined) requests.push(recorded);
     }
-    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== "host" && name !== "content-length")) as Record<
-      string,
-      string
-    >;
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === "string" && !HOP_HEADERS.has(entry[0])),
+    );
     const answer = await fetch(new URL(request.url ?? "/", target), {
       method: request.method,
       headers,
