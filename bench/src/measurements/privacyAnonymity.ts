@@ -6,8 +6,10 @@
  * table and a separate mint key, `SVC_MINTER_PK`) with three demo providers in front of it at three prices. The same seeded arrivals
  * (exponential gaps, prices shuffled in equal shares) pay each through the payer process (permit path), the
  * finalize loop mints them, and the observer's view is then read back from anvil's logs alone (burns and
- * mints of the phase's block range; `privacy/anonymitySets.ts` defines the set). Accepted → finalized comes
- * from the facilitator's own log events.
+ * mints of the phase's block range; `@svc/anvil-fixtures/observer` defines the sets). The same view is scored as
+ * the observer who knows the phase's policy, against the ground truth of `/admin/settlements`, with the
+ * `/proofs` requests the facilitator sent through a recording proxy in front of the indexer (issue 30).
+ * Accepted → finalized comes from the facilitator's own log events.
  *
  * A production policy holds payments for minutes, which a bench cannot wait for. Anonymity depends on how
  * many same-amount payments arrive within the delay window, not on the clock, so the recommended policy runs
@@ -164,12 +166,12 @@ async function runPhase(context: PrivacyContext, name: string, policy: FinalizeP
   const { stack, dir, payer, accounts, progress } = context;
   const failures: string[] = [];
   let facilitator: OurFacilitator;
-  // The indexer operator's view: every /proofs request this facilitator sends, through a recording proxy.
-  const recorder = await recordProofRequests(stack.deployment.indexerUrl);
   if (policy !== undefined) {
     const testClient = createTestClient({ mode: "anvil", transport: http(stack.deployment.rpcUrl) });
     await testClient.setBalance({ address: privateKeyToAccount(MINTER_KEY).address, value: parseEther("10") });
   }
+  // The indexer operator's view: every /proofs request this facilitator sends, through a recording proxy.
+  const recorder = await recordProofRequests(stack.deployment.indexerUrl);
   try {
     facilitator = await startOurFacilitator({
       stack,
