@@ -6,6 +6,7 @@
  */
 import { startFacilitatorProcess, startProviderProcess, waitFor, type FacilitatorProcess, type ProviderProcess } from "@svc/anvil-fixtures";
 import {
+  consistentSlack,
   MIN_DECOYS_LEFT,
   readGroundTruth,
   readObservedChain,
@@ -23,7 +24,10 @@ import { writeFacilitatorConfig } from "./harness/facilitatorConfig.js";
 import { fetchOffer, payWith, permitPayload } from "./harness/payerSignatures.js";
 import { startStackProcess, type StackProcess } from "./harness/startStackProcess.js";
 
-/** The recommended policy's shape, compressed: seconds instead of minutes. */
+/**
+ * The recommended policy's shape, compressed: seconds instead of minutes. The observer allows at least 4 s past
+ * the maximum for the loop, the proof and inclusion, more if a loaded machine made some mint need it.
+ */
 const POLICY = { minDelaySeconds: 2, maxDelaySeconds: 12, minAnonymitySet: 3, slackSeconds: 4 };
 /** Payments at the common price, and at the rare one (spread among them). */
 const COMMON_PAYMENTS = 24;
@@ -101,16 +105,17 @@ beforeAll(async () => {
     leavesFromBlock: BigInt(deployment.deployBlockNumber),
   });
   const { accounts } = deployment;
+  const policy = { ...POLICY, slackSeconds: consistentSlack(observed.events, POLICY) };
   score = scoreRun({
     observed,
-    policy: POLICY,
+    policy,
     truth: await readGroundTruth(facilitator.url, adminToken),
     proofRequests: recorder.requests,
     knownSenders: [accounts.treasury.address, accounts.relayer.address, minter, accounts.deployer.address],
   });
   const { figures, decoys } = score;
   console.info(
-    `observer (policy ${POLICY.minDelaySeconds}-${POLICY.maxDelaySeconds} s, k ${POLICY.minAnonymitySet}): ${figures.mints} mints, ` +
+    `observer (policy ${POLICY.minDelaySeconds}-${POLICY.maxDelaySeconds} s, k ${POLICY.minAnonymitySet}, slack ${policy.slackSeconds} s): ${figures.mints} mints, ` +
       `${figures.earlyMints} early (smallest policy-aware set ${figures.minEarlySet}, ${figures.earlyBelowK} below k), median set ${figures.medianSet} ` +
       `(in hindsight ${figures.medianSetInHindsight}), ${figures.outsideWindow} outside the window; FIFO ${figures.fifoRate.toFixed(2)}, ` +
       `nearest burn ${figures.nearestRate.toFixed(2)}, chance ${figures.chance.toFixed(2)}; /proofs: ${decoys?.requests} with a minted leaf, ` +

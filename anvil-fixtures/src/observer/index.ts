@@ -9,4 +9,4 @@ export { readGroundTruth } from "./readGroundTruth.js";
 export { readObservedChain, type ObservedChain, type ObservedLeaf, type ReadObservedChainParameters, type TimedEvent } from "./readObservedChain.js";
 export { recordProofRequests, type ProofRequestRecorder } from "./recordProofRequests.js";
 export { MIN_DECOYS_LEFT, scoreRun, type DecoyFigures, type RunScore, type ScoreRunParameters } from "./scoreRun.js";
-export { observerFigures, scoreMints, type GroundTruthPair, type MintScore, type ObserverFigures, type ObserverPolicy } from "./scoreMints.js";
+export { consistentSlack, observerFigures, scoreMints, type GroundTruthPair, type MintScore, type ObserverFigures, type ObserverPolicy } from "./scoreMints.js";

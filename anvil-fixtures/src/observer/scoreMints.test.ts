@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Hash } from "viem";
 import type { TimedEvent } from "./readObservedChain.js";
-import { observerFigures, scoreMints, type GroundTruthPair } from "./scoreMints.js";
+import { consistentSlack, observerFigures, scoreMints, type GroundTruthPair } from "./scoreMints.js";
 
 const POLICY = { minDelaySeconds: 2, maxDelaySeconds: 12, minAnonymitySet: 3, slackSeconds: 2 };
 
@@ -68,5 +68,13 @@ describe("scoreMints", () => {
     const scores = scoreMints(run("B1@0 M1@12 B2@20 M2@30"), POLICY, [pair("1", "1")]);
     expect(scores.map((score) => score.early)).toEqual([false, undefined]);
     expect(observerFigures(scores, POLICY)).toMatchObject({ mints: 2, scored: 1, earlyMints: 0, earlyBelowK: 0 });
+  });
+
+  it("finds the smallest slack at which every mint has a burn of its own in its window", () => {
+    const fast = { minDelaySeconds: 0, maxDelaySeconds: 0, minAnonymitySet: 1, slackSeconds: 1 };
+    // M2 needs B2 (9 s) or B1 (10 s): 9 s of slack, not the 10 that would also admit B1.
+    expect(consistentSlack(run("B1@0 M1@3 B2@5 M2@14"), fast)).toBe(9);
+    expect(consistentSlack(run("B1@0 M1@1"), fast)).toBe(1);
+    expect(consistentSlack(run("M1@1"), fast, 60)).toBe(60);
   });
 });

@@ -155,6 +155,33 @@ export function scoreMints(events: readonly TimedEvent[], policy: ObserverPolicy
   return scores;
 }
 
+/**
+ * The smallest slack, in whole seconds from `policy.slackSeconds` up to `limitSeconds`, at which every mint of
+ * `events` can take a distinct burn of its value inside its window. An observer computes it from the chain
+ * alone; it matters where the policy states no useful maximum (the local default mints after the loop and the
+ * proof, however long those take), so the observer's window does not exclude the true burns by construction.
+ */
+export function consistentSlack(events: readonly TimedEvent[], policy: ObserverPolicy, limitSeconds = 3600): number {
+  const groups = new Map<bigint, Group>();
+  for (const event of [...events].sort(chainOrder)) {
+    const group = groups.get(event.value) ?? { burns: [], mints: [] };
+    (event.kind === "burn" ? group.burns : group.mints).push(event);
+    groups.set(event.value, group);
+  }
+  const consistent = (slackSeconds: number) =>
+    [...groups.values()].every((group) => maximumMatching(group.mints, group.burns, { ...policy, slackSeconds }) === group.mints.length);
+  let low = policy.slackSeconds;
+  let high = limitSeconds;
+  if (consistent(low) || !consistent(high)) return consistent(low) ? low : high;
+  // Windows only grow with the slack, so consistency is monotone in it.
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (consistent(middle)) high = middle;
+    else low = middle;
+  }
+  return high;
+}
+
 /** The run's figures, with the targets they are checked against. */
 export type ObserverFigures = {
   mints: number;

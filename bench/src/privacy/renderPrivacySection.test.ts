@@ -42,6 +42,7 @@ function phase(overrides: Partial<PrivacyPhaseResult> = {}): PrivacyPhaseResult 
       chance: 1,
     },
     decoys: { ...DECOYS, minLeft: 1, belowThree: 20 },
+    observerSlackSeconds: 17,
     wallSeconds: 25,
     failures: [],
     ...overrides,
@@ -61,6 +62,7 @@ function result(policy: Partial<PrivacyPhaseResult>): PrivacyResult {
       mintsBySameSender: 0,
       observer: OBSERVER,
       decoys: DECOYS,
+      observerSlackSeconds: 4,
       ...policy,
     }),
     durationSeconds: 80,
@@ -103,10 +105,10 @@ describe("renderPrivacySection", () => {
   it("shows the observer who knows the policy per policy, with the targets' figures", () => {
     const text = renderPrivacySection(result({})).join("\n");
     expect(text).toContain(
-      "| recommended, 60x compressed | 40 of 51: 0 below k = 3 (smallest 3) | 6 / 5 | 0.1 (0.5x) | 0.05 (0.3x) | 0.2 | 3; 0 of 60 below 3; 0 without decoys | 0 |",
+      "| recommended, 60x compressed | 4 s | 40 of 51: 0 below k = 3 (smallest 3) | 6 / 5 | 0.1 (0.5x) | 0.05 (0.3x) | 0.2 | 3; 0 of 60 below 3; 0 without decoys | 0 |",
     );
     expect(text).toContain(
-      "| local default (0 / 0 s, k = 1) | 0 of 51: 0 below k = 1 (smallest n/a) | 0 / 0 | 1 (1x) | 1 (1x) | 1 | 1; 20 of 60 below 3; 0 without decoys | 0 |",
+      "| local default (0 / 0 s, k = 1) | 17 s | 0 of 51: 0 below k = 1 (smallest n/a) | 0 / 0 | 1 (1x) | 1 (1x) | 1 | 1; 20 of 60 below 3; 0 without decoys | 0 |",
     );
   });
 

@@ -77,11 +77,11 @@ export function observerVerdicts(result: PrivacyResult): PrivacyVerdict[] {
 function observerRow(phase: PrivacyPhaseResult, result: PrivacyResult): string {
   const name = phase.policy === undefined ? "local default (0 / 0 s, k = 1)" : `recommended, ${result.compression}x compressed`;
   const observer = phase.observer;
-  if (observer === undefined || observer.scored === 0) return `| ${name} | not measured | | | | | |`;
+  if (observer === undefined || observer.scored === 0) return `| ${name} | not measured | | | | | | | |`;
   const k = phase.policy?.minAnonymitySet ?? 1;
   const decoys = phase.decoys;
   return (
-    `| ${name} | ${observer.earlyMints} of ${observer.scored}: ${observer.earlyBelowK} below k = ${k} (smallest ${figure(observer.minEarlySet)}) | ` +
+    `| ${name} | ${figure(phase.observerSlackSeconds)} s | ${observer.earlyMints} of ${observer.scored}: ${observer.earlyBelowK} below k = ${k} (smallest ${figure(observer.minEarlySet)}) | ` +
     `${figure(observer.medianSet)} / ${figure(observer.medianSetInHindsight)} | ${figure(observer.fifoRate)} (${figure(observer.fifoRate / observer.chance)}x) | ` +
     `${figure(observer.nearestRate)} (${figure(observer.nearestRate / observer.chance)}x) | ${figure(observer.chance)} | ` +
     `${decoys === undefined || decoys.requests === 0 ? "none recorded" : `${figure(decoys.minLeft)}; ${decoys.belowThree} of ${decoys.requests - decoys.withoutDecoys} below 3; ${decoys.withoutDecoys} without decoys`} | ${observer.outsideWindow} |`
@@ -146,12 +146,12 @@ export function renderPrivacySection(result: PrivacyResult): string[] {
   );
   out.push(
     "**The observer who knows the policy** (issue 30; definitions: `anvil-fixtures/src/observer/scoreMints.ts`, `decoysAfterFiltering.ts`). It reads the same burns and mints with their block times and rules out, for each mint, the burns of another amount, those younger than the minimum delay or older than the maximum plus a slack " +
-      `(${result.slackSeconds} s of bench time), and those the earlier mints certainly consumed: what is left is the *policy-aware set* (*in hindsight* uses the later mints too). ` +
+      `(at least ${result.slackSeconds} s of bench time; more, per row, where every mint needs it to keep a burn in its window, which the observer can compute from the chain), and those the earlier mints certainly consumed: what is left is the *policy-aware set* (*in hindsight* uses the later mints too). ` +
       "An *early* mint is one released before the maximum delay (from the ground truth). Linking rates are scored against the ground truth (`GET /admin/settlements`): *FIFO* pairs each mint with the oldest same-amount burn it has not paired yet, *nearest burn* with the latest; *chance* is a uniform guess among the policy-aware set. " +
       "*Decoys left*: per `/proofs` request the indexer received (through a recording proxy), the other leaves of the minted leaf's value whose sender is no token mint, no account of the facilitator and no funding account. Targets: 0 early mints below k; FIFO ≤ 1.5x chance; ≥ 3 decoys left in every request with decoys.",
     "",
-    "| policy | early mints below k | policy-aware set median / in hindsight | FIFO linking (x chance) | nearest-burn linking (x chance) | chance | decoys left: fewest; requests below 3 | mints outside the window |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| policy | observer's slack | early mints below k | policy-aware set median / in hindsight | FIFO linking (x chance) | nearest-burn linking (x chance) | chance | decoys left: fewest; requests below 3 | mints outside the window |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...phases.map((phase) => observerRow(phase, result)),
     "",
   );
