@@ -6,7 +6,7 @@
 import { benchAccounts, fundBenchAccounts } from "./harness/benchAccounts.js";
 import { runSection } from "./harness/runSection.js";
 import { measurePrivacy } from "./measurements/privacyAnonymity.js";
-import { privacyVerdict, renderPrivacySection } from "./privacy/renderPrivacySection.js";
+import { observerVerdicts, privacyVerdict, renderPrivacySection } from "./privacy/renderPrivacySection.js";
 
 /** Payer accounts: enough that each pays at most every few arrivals. */
 const ACCOUNTS = 8;
@@ -18,7 +18,9 @@ runSection("privacy", async ({ dir, stack, payer, progress }) => {
   const accounts = benchAccounts(ACCOUNTS);
   await fundBenchAccounts({ deployment: stack.deployment, accounts, zerc20: 10n ** 18n, usdc: 10n ** 6n });
   const result = await measurePrivacy({ dir, stack, payer, accounts, progress }, indexerPort);
-  const verdict = privacyVerdict(result);
-  const verdictText = verdict.met === undefined ? "not measured" : verdict.met ? "met" : "**missed**";
-  process.stdout.write(`${[`Target: ${verdict.target}: ${verdict.measured} (${verdictText})`, "", ...renderPrivacySection(result)].join("\n")}\n`);
+  const targets = [privacyVerdict(result), ...observerVerdicts(result)].map((verdict) => {
+    const verdictText = verdict.met === undefined ? "not measured" : verdict.met ? "met" : "**missed**";
+    return `Target: ${verdict.target}: ${verdict.measured} (${verdictText})`;
+  });
+  process.stdout.write(`${[...targets, "", ...renderPrivacySection(result)].join("\n")}\n`);
 });

@@ -131,7 +131,12 @@ describe("configurations", () => {
     const providerKey = "e2e-testnet-provider-key-0123456789";
     const providers = { e2e: { key_sha256: createHash("sha256").update(providerKey).digest("hex") } };
     const config = await writeFacilitatorConfig(stack, "testnet", { profile: "testnet", fee: null, providers });
-    const env = { ...stack.facilitatorEnv, SVC_TREASURY_PK: `0x${"5a".repeat(32)}`, SVC_RELAYER_PK: `0x${"6b".repeat(32)}` };
+    const env = {
+      ...stack.facilitatorEnv,
+      SVC_TREASURY_PK: `0x${"5a".repeat(32)}`,
+      SVC_RELAYER_PK: `0x${"6b".repeat(32)}`,
+      SVC_MINTER_PK: `0x${"7c".repeat(32)}`,
+    };
     const facilitator = await startFacilitatorProcess({ configPath: config, env });
     cleanups.push(() => facilitator.stop());
     const post = (path: string, body: unknown) =>

@@ -33,7 +33,7 @@ afterAll(async () => {
 
 /**
  * A facilitator under profile `testnet`: it starts, but accepts no payments, so `/supported` lists no kinds.
- * Outside `local` it refuses anvil's dev keys, so it gets fresh random ones, and the custodial fee mode
+ * Outside `local` it refuses anvil's dev keys, so it gets fresh random ones (a minter key of its own too), and the custodial fee mode
  * needs the treasury to be the treasury key's address.
  */
 async function startTestnetFacilitator(stack: PaymentStack): Promise<FacilitatorProcess> {
@@ -50,7 +50,12 @@ async function startTestnetFacilitator(stack: PaymentStack): Promise<Facilitator
   await writeFile(configPath, testnetToml);
   return startFacilitatorProcess({
     configPath,
-    env: { SVC_TREASURY_PK: treasuryKey, SVC_RELAYER_PK: generatePrivateKey(), SVC_ADMIN_TOKEN: stack.env.SVC_ADMIN_TOKEN },
+    env: {
+      SVC_TREASURY_PK: treasuryKey,
+      SVC_RELAYER_PK: generatePrivateKey(),
+      SVC_MINTER_PK: generatePrivateKey(),
+      SVC_ADMIN_TOKEN: stack.env.SVC_ADMIN_TOKEN,
+    },
   });
 }
 

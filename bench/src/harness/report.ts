@@ -21,7 +21,7 @@ import type { SharedInstancesResult } from "../measurements/sharedInstances.js";
 import { coldStartMissedNotes, coldStartTableRows, coldStartVerdicts } from "../coldStart/renderColdStartRows.js";
 import { confirmationsTargetRow, renderConfirmationsSection } from "../confirmations/renderConfirmationsSection.js";
 import { largeHistoryMissedNote, largeHistoryVerdict, renderLargeHistorySection } from "../largeHistory/renderLargeHistorySection.js";
-import { privacyVerdict, renderPrivacySection } from "../privacy/renderPrivacySection.js";
+import { observerVerdicts, privacyVerdict, renderPrivacySection } from "../privacy/renderPrivacySection.js";
 import { type PoseidonResults, poseidonMissedNotes, poseidonVerdicts, renderPoseidonSection } from "../poseidon/renderPoseidonSection.js";
 import { formatFigure } from "./formatFigure.js";
 import { renderRealProofsSection } from "../realProofs/renderRealProofsSection.js";
@@ -240,6 +240,8 @@ export function renderReport(results: BenchResults): string {
       extrapolated: memory.extrapolated,
     },
     privacyVerdict(results.privacy),
+    // After every row missedNotes finds by index.
+    ...observerVerdicts(results.privacy),
     ...poseidonVerdicts(results.poseidon),
     {
       target: IDLE_RSS_TARGET,

@@ -6,8 +6,10 @@
  * table and a separate mint key, `SVC_MINTER_PK`) with three demo providers in front of it at three prices. The same seeded arrivals
  * (exponential gaps, prices shuffled in equal shares) pay each through the payer process (permit path), the
  * finalize loop mints them, and the observer's view is then read back from anvil's logs alone (burns and
- * mints of the phase's block range; `privacy/anonymitySets.ts` defines the set). Accepted → finalized comes
- * from the facilitator's own log events.
+ * mints of the phase's block range; `@svc/anvil-fixtures/observer` defines the sets). The same view is scored as
+ * the observer who knows the phase's policy, against the ground truth of `/admin/settlements`, with the
+ * `/proofs` requests the facilitator sent through a recording proxy in front of the indexer (issue 30).
+ * Accepted → finalized comes from the facilitator's own log events.
  *
  * A production policy holds payments for minutes, which a bench cannot wait for. Anonymity depends on how
  * many same-amount payments arrive within the delay window, not on the clock, so the recommended policy runs
@@ -26,9 +28,18 @@ import { eventTimes, parseLogEvents } from "../harness/facilitatorLog.js";
 import type { FinalizePolicy } from "../harness/facilitatorConfig.js";
 import { startOurFacilitator, type OurFacilitator } from "../harness/startOurFacilitator.js";
 import { summarize, type Summary } from "../harness/stats.js";
-import { anonymitySets } from "../privacy/anonymitySets.js";
+import {
+  anonymitySets,
+  consistentSlack,
+  readGroundTruth,
+  readObservedChain,
+  recordProofRequests,
+  scoreRun,
+  type DecoyFigures,
+  type ObserverFigures,
+  type ObserverPolicy,
+} from "@svc/anvil-fixtures/observer";
 import { arrivalSchedule } from "../privacy/arrivalSchedule.js";
-import { readObservedEvents } from "../privacy/readObservedEvents.js";
 
 /** List prices of the three providers (0.002, 0.005 and 0.01 zERC20; offers add the stack's 1% payer fee). */
 export const PRIVACY_PRICES = ["2000000000000000", "5000000000000000", "10000000000000000"] as const;
@@ -60,6 +71,14 @@ const LOCAL_FINALIZE_INTERVAL_MS = 1000;
 /** Root job interval of the indexer this section runs (the stack's default). */
 const ROOT_INTERVAL_MS = 500;
 
+/**
+ * How long past its maximum delay the observer lets a mint land at least, s of bench time: the confirmations
+ * before acceptance, the loop, the root job and the proof (4 min in production terms, generous next to a 1 min
+ * loop). Where the run needs more for every mint to keep a burn in its window (the local default, whose wait
+ * is the loop and the proof under load), the observer takes the smallest slack that does (`consistentSlack`).
+ */
+export const OBSERVER_SLACK_SECONDS = 4;
+
 /** Seed of the arrivals, shared by both policies. */
 const ARRIVAL_SEED = 19;
 
@@ -83,6 +102,12 @@ export type PrivacyPhaseResult = {
   acceptedToFinalizedMs: Summary;
   /** Mint transactions sent by an account that also sent a burn (the same-sender link). */
   mintsBySameSender: number;
+  /** What the observer who knows this policy gets, scored against the ground truth (`@svc/anvil-fixtures/observer`). */
+  observer: ObserverFigures | undefined;
+  /** Decoys left in the `/proofs` requests after filtering by value and source. */
+  decoys: DecoyFigures | undefined;
+  /** The observer's slack past the maximum delay, s of bench time. */
+  observerSlackSeconds: number;
   /** From the first arrival to the last mint, s. */
   wallSeconds: number;
   failures: string[];
@@ -95,6 +120,8 @@ export type PrivacyResult = {
   prices: readonly string[];
   /** The recommended policy in production seconds. */
   recommended: FinalizePolicy;
+  /** The observer's slack past the maximum delay, s of bench time. */
+  slackSeconds: number;
   local: PrivacyPhaseResult;
   policy: PrivacyPhaseResult;
   /** The whole section, s. */
@@ -132,6 +159,9 @@ function emptyPhase(policy: FinalizePolicy | undefined, finalizeIntervalMs: numb
     unmintedMedianByPrice: {},
     acceptedToFinalizedMs: summarize([]),
     mintsBySameSender: 0,
+    observer: undefined,
+    decoys: undefined,
+    observerSlackSeconds: Number.NaN,
     wallSeconds: Number.NaN,
     failures,
   };
@@ -146,16 +176,25 @@ async function runPhase(context: PrivacyContext, name: string, policy: FinalizeP
     const testClient = createTestClient({ mode: "anvil", transport: http(stack.deployment.rpcUrl) });
     await testClient.setBalance({ address: privateKeyToAccount(MINTER_KEY).address, value: parseEther("10") });
   }
+  // The indexer operator's view: every /proofs request this facilitator sends, through a recording proxy.
+  const recorder = await recordProofRequests(stack.deployment.indexerUrl);
   try {
     facilitator = await startOurFacilitator({
       stack,
       dir,
       name,
       price: PRIVACY_PRICES[0],
-      overrides: { finalizeIntervalMs, challengeTtlSeconds: 300, maxOpenChallenges: 1000, ...(policy === undefined ? {} : { finalizePolicy: policy }) },
+      overrides: {
+        finalizeIntervalMs,
+        challengeTtlSeconds: 300,
+        maxOpenChallenges: 1000,
+        indexerUrl: recorder.url,
+        ...(policy === undefined ? {} : { finalizePolicy: policy }),
+      },
       ...(policy === undefined ? {} : { env: { SVC_MINTER_PK: MINTER_KEY } }),
     });
   } catch (error) {
+    await recorder.close();
     return emptyPhase(policy, finalizeIntervalMs, [`the facilitator did not start with this policy: ${describeFailure(error)}`]);
   }
   const providers: ProviderProcess[] = [];
@@ -210,15 +249,32 @@ async function runPhase(context: PrivacyContext, name: string, policy: FinalizeP
     });
     const acceptedToFinalizedMs = summarize(latency);
 
-    const observed = await readObservedEvents({
+    const observed = await readObservedChain({
       rpcUrl: stack.deployment.rpcUrl,
       protocol: stack.deployment.protocol,
+      token: stack.deployment.token,
       permitBurner: stack.deployment.permitBurner,
       verifier: stack.deployment.verifier,
       fromBlock,
       toBlock: await client.getBlockNumber(),
+      leavesFromBlock: BigInt(stack.deployment.deployBlockNumber),
     });
     const sets = anonymitySets(observed.events);
+    const statedPolicy: ObserverPolicy = {
+      minDelaySeconds: policy?.minDelaySeconds ?? 0,
+      maxDelaySeconds: policy?.maxDelaySeconds ?? 0,
+      minAnonymitySet: policy?.minAnonymitySet ?? 1,
+      slackSeconds: OBSERVER_SLACK_SECONDS,
+    };
+    const observerPolicy = { ...statedPolicy, slackSeconds: consistentSlack(observed.events, statedPolicy) };
+    const { accounts: dev } = stack.deployment;
+    const score = scoreRun({
+      observed,
+      policy: observerPolicy,
+      truth: await readGroundTruth(facilitator.facilitator.url, facilitator.adminToken),
+      proofRequests: recorder.requests,
+      knownSenders: [dev.treasury.address, dev.relayer.address, dev.deployer.address, privateKeyToAccount(MINTER_KEY).address],
+    });
     const unmintedMedianByPrice = Object.fromEntries(
       PRIVACY_PRICES.map((price) => {
         const amount = (BigInt(price) * 101n) / 100n;
@@ -236,12 +292,16 @@ async function runPhase(context: PrivacyContext, name: string, policy: FinalizeP
       unmintedMedianByPrice,
       acceptedToFinalizedMs,
       mintsBySameSender: observed.mintsBySameSender,
+      observer: score.figures,
+      decoys: score.decoys,
+      observerSlackSeconds: observerPolicy.slackSeconds,
       wallSeconds: (lastMintAt - started) / 1000,
       failures,
     };
   } finally {
     for (const provider of providers) await provider.stop().catch(() => undefined);
     await facilitator.stop();
+    await recorder.close();
   }
 }
 
@@ -273,6 +333,7 @@ export async function measurePrivacy(context: PrivacyContext, indexerPort: numbe
       meanGapMs: PRIVACY_MEAN_GAP_MS,
       prices: PRIVACY_PRICES,
       recommended: RECOMMENDED_POLICY,
+      slackSeconds: OBSERVER_SLACK_SECONDS,
       local,
       policy: recommended,
       durationSeconds: (performance.now() - sectionStarted) / 1000,

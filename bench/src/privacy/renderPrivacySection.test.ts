@@ -1,7 +1,22 @@
 import { describe, expect, it } from "vitest";
 import type { PrivacyPhaseResult, PrivacyResult } from "../measurements/privacyAnonymity.js";
 import { summarize } from "../harness/stats.js";
-import { privacyVerdict, renderPrivacySection } from "./renderPrivacySection.js";
+import { observerVerdicts, privacyVerdict, renderPrivacySection } from "./renderPrivacySection.js";
+
+const OBSERVER = {
+  mints: 51,
+  scored: 51,
+  earlyMints: 40,
+  earlyBelowK: 0,
+  minEarlySet: 3,
+  medianSet: 6,
+  medianSetInHindsight: 5,
+  outsideWindow: 0,
+  fifoRate: 0.1,
+  nearestRate: 0.05,
+  chance: 0.2,
+};
+const DECOYS = { requests: 60, withoutDecoys: 0, minLeft: 3, belowThree: 0 };
 
 function phase(overrides: Partial<PrivacyPhaseResult> = {}): PrivacyPhaseResult {
   return {
@@ -15,6 +30,19 @@ function phase(overrides: Partial<PrivacyPhaseResult> = {}): PrivacyPhaseResult 
     unmintedMedianByPrice: { "2000000000000000": 1 },
     acceptedToFinalizedMs: summarize([1500, 2500]),
     mintsBySameSender: 51,
+    observer: {
+      ...OBSERVER,
+      earlyMints: 0,
+      earlyBelowK: 0,
+      minEarlySet: Number.NaN,
+      medianSet: 0,
+      medianSetInHindsight: 0,
+      fifoRate: 1,
+      nearestRate: 1,
+      chance: 1,
+    },
+    decoys: { ...DECOYS, minLeft: 1, belowThree: 20 },
+    observerSlackSeconds: 17,
     wallSeconds: 25,
     failures: [],
     ...overrides,
@@ -27,8 +55,16 @@ function result(policy: Partial<PrivacyPhaseResult>): PrivacyResult {
     meanGapMs: 400,
     prices: ["2000000000000000"],
     recommended: { minDelaySeconds: 60, maxDelaySeconds: 1800, minAnonymitySet: 3 },
+    slackSeconds: 4,
     local: phase(),
-    policy: phase({ policy: { minDelaySeconds: 1, maxDelaySeconds: 30, minAnonymitySet: 3 }, mintsBySameSender: 0, ...policy }),
+    policy: phase({
+      policy: { minDelaySeconds: 1, maxDelaySeconds: 30, minAnonymitySet: 3 },
+      mintsBySameSender: 0,
+      observer: OBSERVER,
+      decoys: DECOYS,
+      observerSlackSeconds: 4,
+      ...policy,
+    }),
     durationSeconds: 80,
   };
 }
@@ -45,7 +81,37 @@ describe("privacyVerdict", () => {
   });
 });
 
+describe("observerVerdicts", () => {
+  it("checks the three targets under the recommended policy, the local default's decoys included", () => {
+    expect(observerVerdicts(result({})).map((verdict) => verdict.met)).toEqual([true, true, false]);
+    expect(observerVerdicts(result({ observer: { ...OBSERVER, earlyBelowK: 1, fifoRate: 0.31 } })).map((verdict) => verdict.met)).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(observerVerdicts(result({})).map((verdict) => verdict.measured)).toEqual([
+      "0 of 40 early mints below k (smallest set 3)",
+      "0.1 vs chance 0.2; local default: 1 vs chance 1",
+      "recommended: 0 of 60 requests below 3 (fewest left 3); local default: 20 of 60 requests below 3 (fewest left 1)",
+    ]);
+  });
+
+  it("is not measured when the run scored no mint", () => {
+    expect(observerVerdicts(result({ observer: undefined, decoys: undefined })).map((verdict) => verdict.met)).toEqual([undefined, undefined, undefined]);
+  });
+});
+
 describe("renderPrivacySection", () => {
+  it("shows the observer who knows the policy per policy, with the targets' figures", () => {
+    const text = renderPrivacySection(result({})).join("\n");
+    expect(text).toContain(
+      "| recommended, 60x compressed | 4 s | 40 of 51: 0 below k = 3 (smallest 3) | 6 / 5 | 0.1 (0.5x) | 0.05 (0.3x) | 0.2 | 3; 0 of 60 below 3; 0 without decoys | 0 |",
+    );
+    expect(text).toContain(
+      "| local default (0 / 0 s, k = 1) | 17 s | 0 of 51: 0 below k = 1 (smallest n/a) | 0 / 0 | 1 (1x) | 1 (1x) | 1 | 1; 20 of 60 below 3; 0 without decoys | 0 |",
+    );
+  });
+
   it("shows both policies with the compression, the sets, production-scaled times and the sender link", () => {
     const text = renderPrivacySection(result({ unmintedBurns: summarize([2, 5, 7]), acceptedToFinalizedMs: summarize([10_000, 20_000, 30_000]) })).join("\n");
     expect(text).toContain("**60x compressed**");

@@ -30,6 +30,64 @@ function zerc20(baseUnits: string): string {
   return String(Number(BigInt(baseUnits)) / 1e18);
 }
 
+/** The issue-30 targets for the observer who knows the policy, checked under the recommended policy. */
+export const OBSERVER_TARGETS = {
+  earlySet: "policy-aware anonymity set ≥ k for every mint released before max_delay (0 exceptions), recommended policy",
+  fifo: "FIFO linking ≤ 1.5x chance, recommended policy",
+  decoys: "≥ 3 decoys left after filtering by value and source in every `/proofs` request with decoys",
+} as const;
+
+function observerMeasured(phase: PrivacyPhaseResult, pick: (phase: PrivacyPhaseResult) => string): string {
+  return phase.observer === undefined || phase.observer.scored === 0 ? "not measured" : pick(phase);
+}
+
+function observerMet(phase: PrivacyPhaseResult, met: boolean): boolean | undefined {
+  return phase.observer === undefined || phase.observer.scored === 0 || phase.failures.length > 0 ? undefined : met;
+}
+
+/** The three target rows of the observer who knows the policy, measured under the recommended policy. */
+export function observerVerdicts(result: PrivacyResult): PrivacyVerdict[] {
+  const { policy, local } = result;
+  const figures = policy.observer;
+  const early = (phase: PrivacyPhaseResult) =>
+    `${phase.observer?.earlyBelowK} of ${phase.observer?.earlyMints} early mints below k (smallest set ${figure(phase.observer?.minEarlySet ?? Number.NaN)})`;
+  const fifo = (phase: PrivacyPhaseResult) => `${figure(phase.observer?.fifoRate ?? Number.NaN)} vs chance ${figure(phase.observer?.chance ?? Number.NaN)}`;
+  const decoys = (phase: PrivacyPhaseResult) =>
+    phase.decoys === undefined || phase.decoys.requests === 0
+      ? "no /proofs request recorded"
+      : `${phase.decoys.belowThree} of ${phase.decoys.requests - phase.decoys.withoutDecoys} requests below 3 (fewest left ${figure(phase.decoys.minLeft)})`;
+  return [
+    { target: OBSERVER_TARGETS.earlySet, measured: observerMeasured(policy, early), met: observerMet(policy, figures?.earlyBelowK === 0) },
+    {
+      target: OBSERVER_TARGETS.fifo,
+      measured: `${observerMeasured(policy, fifo)}; local default: ${observerMeasured(local, fifo)}`,
+      met: observerMet(policy, (figures?.fifoRate ?? Number.NaN) <= 1.5 * (figures?.chance ?? Number.NaN)),
+    },
+    {
+      target: OBSERVER_TARGETS.decoys,
+      measured: `recommended: ${observerMeasured(policy, decoys)}; local default: ${observerMeasured(local, decoys)}`,
+      met:
+        policy.decoys === undefined || policy.decoys.requests === 0
+          ? undefined
+          : observerMet(policy, policy.decoys.belowThree === 0 && local.decoys?.belowThree === 0),
+    },
+  ];
+}
+
+function observerRow(phase: PrivacyPhaseResult, result: PrivacyResult): string {
+  const name = phase.policy === undefined ? "local default (0 / 0 s, k = 1)" : `recommended, ${result.compression}x compressed`;
+  const observer = phase.observer;
+  if (observer === undefined || observer.scored === 0) return `| ${name} | not measured | | | | | | | |`;
+  const k = phase.policy?.minAnonymitySet ?? 1;
+  const decoys = phase.decoys;
+  return (
+    `| ${name} | ${figure(phase.observerSlackSeconds)} s | ${observer.earlyMints} of ${observer.scored}: ${observer.earlyBelowK} below k = ${k} (smallest ${figure(observer.minEarlySet)}) | ` +
+    `${figure(observer.medianSet)} / ${figure(observer.medianSetInHindsight)} | ${figure(observer.fifoRate)} (${figure(observer.fifoRate / observer.chance)}x) | ` +
+    `${figure(observer.nearestRate)} (${figure(observer.nearestRate / observer.chance)}x) | ${figure(observer.chance)} | ` +
+    `${decoys === undefined || decoys.requests === 0 ? "none recorded" : `${figure(decoys.minLeft)}; ${decoys.belowThree} of ${decoys.requests - decoys.withoutDecoys} below 3; ${decoys.withoutDecoys} without decoys`} | ${observer.outsideWindow} |`
+  );
+}
+
 /** The verdict row: under the recommended policy, the median anonymity set of same-price payments is above 1. */
 export function privacyVerdict(result: PrivacyResult): PrivacyVerdict {
   const { policy, local } = result;
@@ -84,6 +142,17 @@ export function renderPrivacySection(result: PrivacyResult): string[] {
           .map(([price, median]) => `${zerc20(price)}: ${figure(median)}`)
           .join(", ")} | ${timeCell(phase, compression)} | ${phase.mints === 0 ? "n/a" : `${phase.mintsBySameSender} of ${phase.mints}`} |`,
     ),
+    "",
+  );
+  out.push(
+    "**The observer who knows the policy** (issue 30; definitions: `anvil-fixtures/src/observer/scoreMints.ts`, `decoysAfterFiltering.ts`). It reads the same burns and mints with their block times and rules out, for each mint, the burns of another amount, those younger than the minimum delay or older than the maximum plus a slack " +
+      `(at least ${result.slackSeconds} s of bench time; more, per row, where every mint needs it to keep a burn in its window, which the observer can compute from the chain), and those the earlier mints certainly consumed: what is left is the *policy-aware set* (*in hindsight* uses the later mints too). ` +
+      "An *early* mint is one released before the maximum delay (from the ground truth). Linking rates are scored against the ground truth (`GET /admin/settlements`): *FIFO* pairs each mint with the oldest same-amount burn it has not paired yet, *nearest burn* with the latest; *chance* is a uniform guess among the policy-aware set. " +
+      "*Decoys left*: per `/proofs` request the indexer received (through a recording proxy), the other leaves of the minted leaf's value whose sender is no token mint, no account of the facilitator and no funding account. Targets: 0 early mints below k; FIFO ≤ 1.5x chance; ≥ 3 decoys left in every request with decoys.",
+    "",
+    "| policy | observer's slack | early mints below k | policy-aware set median / in hindsight | FIFO linking (x chance) | nearest-burn linking (x chance) | chance | decoys left: fewest; requests below 3 | mints outside the window |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...phases.map((phase) => observerRow(phase, result)),
     "",
   );
   for (const phase of phases) {

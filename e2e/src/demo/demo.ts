@@ -2,9 +2,12 @@
 /**
  * `make demo`: a newcomer's first minute. Starts the local stack, the facilitator and the demo provider as
  * real processes, pays `GET /weather` once with the headless agent, prints the resource and the burn
- * transaction, waits for the proof-gated mint that finalizes the payment, prints it, and stops everything.
+ * transaction, waits for the proof-gated mint that finalizes the payment, prints it and what a chain observer
+ * gets under the local policy, and stops everything.
  */
+import type { Hash } from "viem";
 import { lastJson, runAgent } from "../harness/runAgent.js";
+import { describeObserverView } from "./describeObserverView.js";
 import { startDemoServices, type DemoServices } from "./startDemoServices.js";
 
 /** A demo step did not do what it should. */
@@ -29,6 +32,7 @@ try {
   say("waiting for the finalize loop's proof-gated mint to the treasury...");
   const mint = await waitForMint(facilitator.url, stack.facilitatorEnv.SVC_ADMIN_TOKEN ?? "", String(result.transaction));
   say(`  mint transaction (payment finalized): ${mint}`);
+  for (const line of await describeObserverView(stack, String(result.transaction) as Hash, mint as Hash)) say(line);
   say("done: one paid request, accepted on-chain and finalized. Stopping everything.");
 } catch (error) {
   process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);

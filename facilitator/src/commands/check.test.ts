@@ -203,25 +203,35 @@ describe("runCheck against the local stack", () => {
     expect(problems).toEqual([
       "✗ keys: SVC_TREASURY_PK is a well-known development key, refused because the profile is not `local`.",
       "✗ keys: SVC_RELAYER_PK is a well-known development key, refused because the profile is not `local`.",
+      "✗ keys: Profile `testnet` needs a minter key of its own: SVC_MINTER_PK is unset. Set SVC_MINTER_PK to a separate funded key.",
       "✗ providers: profile `testnet` requires at least one [providers.<name>] table with key_sha256: outside profile local only authenticated providers may call /challenge, /verify and /settle",
     ]);
   });
 
-  it("warns outside profile local when one key both relays burns and mints, and not once SVC_MINTER_PK is its own key", async () => {
-    const handsWarnings = (lines: string[]) => lines.filter((line) => line.startsWith("⚠ keys:") && line.includes("SVC_MINTER_PK"));
+  it("fails under profile testnet when one key would both relay burns and mint, and passes once SVC_MINTER_PK is its own key", async () => {
+    const minterLines = (lines: string[]) => lines.filter((line) => /^[✗⚠] keys:/.test(line) && line.includes("SVC_MINTER_PK"));
     const unset = await checkVariant({ profile: "testnet" });
-    expect(handsWarnings(unset.lines)).toEqual([
-      "⚠ keys: SVC_MINTER_PK is unset: one account relays payers' burns and submits the mints to the treasury, so a chain observer can link them; set SVC_MINTER_PK to a separate funded key",
+    expect(minterLines(unset.lines)).toEqual([
+      "✗ keys: Profile `testnet` needs a minter key of its own: SVC_MINTER_PK is unset. Set SVC_MINTER_PK to a separate funded key.",
     ]);
     const same = await checkVariant({ profile: "testnet" }, { ...env, SVC_MINTER_PK: env.SVC_RELAYER_PK });
-    expect(handsWarnings(same.lines)).toEqual([expect.stringContaining("⚠ keys: SVC_MINTER_PK equals SVC_RELAYER_PK: one account relays")]);
+    expect(minterLines(same.lines)).toEqual([
+      expect.stringContaining("✗ keys: Profile `testnet` needs a minter key of its own: SVC_MINTER_PK equals SVC_RELAYER_PK."),
+    ]);
     const separate = await checkVariant({ profile: "testnet" }, { ...env, SVC_MINTER_PK: `0x${"3c".repeat(32)}` });
-    expect(handsWarnings(separate.lines)).toEqual([]);
+    expect(minterLines(separate.lines)).toEqual([]);
     expect(separate.lines).toContainEqual(expect.stringMatching(/^✓ keys: SVC_MINTER_PK \(address 0x[0-9a-fA-F]{40}\) submits mints/));
     expect(separate.lines).toContainEqual(
       expect.stringMatching(/^⚠ relayer: 0x[0-9a-fA-F]{40} \(SVC_MINTER_PK\) holds no native balance to pay gas for mints and fee distributions$/),
     );
-    expect(handsWarnings((await check(stack.files.facilitatorToml)).lines)).toEqual([]);
+    expect(minterLines((await check(stack.files.facilitatorToml)).lines)).toEqual([]);
+  });
+
+  it("warns under an unset profile when one key both relays burns and mints", async () => {
+    const unset = await checkVariant({ profile: undefined });
+    expect(unset.lines).toContainEqual(
+      "⚠ keys: SVC_MINTER_PK is unset: one account relays payers' burns and submits the mints to the treasury, so a chain observer can link them; set SVC_MINTER_PK to a separate funded key",
+    );
   });
 
   it("warns outside profile local when the finalize schedule is set to the fast one, and not under a delayed one", async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { BaseError } from "../errors/base.js";
 import { IncompleteProofConfigurationError, InvalidHistoryVariableError, PaymentHistoryFileError, ProofConfigurationError } from "../history/errors.js";
-import { ProviderCredentialsRequiredError } from "../config/errors.js";
+import { ProviderCredentialsRequiredError, SeparateMinterRequiredError } from "../config/errors.js";
 import { ProverCircuitError } from "../finalize/provers/errors.js";
 import { startDaemon } from "../daemon/startDaemon.js";
 import { startTestStack, writeConfigVariant, type ConfigPatch, type TestStack } from "../testing/localFacilitator.js";
@@ -44,7 +44,7 @@ const historyEnv = (name: string) => ({
   HISTORY_PROVIDER_ACTOR: "provider-1",
 });
 
-const NON_LOCAL_KEYS = { SVC_TREASURY_PK: `0x${"5a".repeat(32)}`, SVC_RELAYER_PK: `0x${"6b".repeat(32)}` };
+const NON_LOCAL_KEYS = { SVC_TREASURY_PK: `0x${"5a".repeat(32)}`, SVC_RELAYER_PK: `0x${"6b".repeat(32)}`, SVC_MINTER_PK: `0x${"7c".repeat(32)}` };
 
 type Case = {
   name: string;
@@ -115,6 +115,14 @@ const CASES: Case[] = [
     env: () => NON_LOCAL_KEYS,
     probe: "providers",
     error: ProviderCredentialsRequiredError,
+    sameMessage: true,
+  },
+  {
+    name: "testnet-without-minter",
+    patch: { profile: "testnet", fee: null, providers: { shop: { key_sha256: "0f".repeat(32) } } },
+    env: () => ({ SVC_TREASURY_PK: NON_LOCAL_KEYS.SVC_TREASURY_PK, SVC_RELAYER_PK: NON_LOCAL_KEYS.SVC_RELAYER_PK }),
+    probe: "keys",
+    error: SeparateMinterRequiredError,
     sameMessage: true,
   },
 ];

@@ -8,6 +8,7 @@ import {
   JournalRequiredError,
   LocalProfileChainError,
   ProviderCredentialsRequiredError,
+  SeparateMinterRequiredError,
   TreasuryKeyMismatchError,
 } from "./errors.js";
 import { assertRpcChainId } from "./assertRpcChainId.js";
@@ -22,6 +23,8 @@ const DEV_RELAYER_PK = developmentKeys()[2] ?? "0x";
 const DEV_TREASURY = privateKeyToAddress(DEV_TREASURY_PK);
 /** One provider, which every non-local profile requires. */
 const PROVIDERS = { shop: { key_sha256: "0f".repeat(32) } };
+/** A minter key of its own, which profiles testnet and production require. */
+const MINTER = { SVC_MINTER_PK: `0x${"11".repeat(32)}` };
 
 function run(overrides: ConfigTable = {}, env: Record<string, string | undefined> = {}, rpcChainId?: number | bigint) {
   const config = parseConfig(buildConfigTable(overrides), { configDir: "/etc/svc" });
@@ -136,7 +139,7 @@ describe("checkStartupRules: profile local", () => {
   });
 
   it("does not apply to other profiles", () => {
-    expect(apartFromLinkability(run({ profile: "testnet", network: { chain_id: 8453 }, providers: PROVIDERS }))).toEqual([]);
+    expect(apartFromLinkability(run({ profile: "testnet", network: { chain_id: 8453 }, providers: PROVIDERS }, MINTER))).toEqual([]);
   });
 });
 
@@ -227,7 +230,7 @@ describe("checkStartupRules: warnings", () => {
 
   it("warns about credentials in the RPC URL without quoting them", () => {
     const warnings = apartFromLinkability(
-      run({ profile: "testnet", network: { rpc_url: "https://me:s3cretpass@rpc.example/?apikey=k3yvalue" }, providers: PROVIDERS }),
+      run({ profile: "testnet", network: { rpc_url: "https://me:s3cretpass@rpc.example/?apikey=k3yvalue" }, providers: PROVIDERS }, MINTER),
     );
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.code).toBe("rpc_url_credentials");
@@ -238,7 +241,7 @@ describe("checkStartupRules: warnings", () => {
 
   it("warns once per RPC endpoint with credentials, naming its key", () => {
     const rpc_urls = ["https://rpc.example/", "https://rpc2.example/v3/0123456789abcdef0123456789abcdef", "https://rpc3.example/?token=k3yvalue"];
-    const warnings = apartFromLinkability(run({ profile: "testnet", network: { rpc_url: undefined, rpc_urls }, providers: PROVIDERS }));
+    const warnings = apartFromLinkability(run({ profile: "testnet", network: { rpc_url: undefined, rpc_urls }, providers: PROVIDERS }, MINTER));
     expect(warnings.map((warning) => warning.message)).toEqual([
       "network.rpc_urls[1] embeds credentials (path segment 2); it is printed redacted, but keep credentials out of the file where the provider allows",
       'network.rpc_urls[2] embeds credentials (query parameter "token"); it is printed redacted, but keep credentials out of the file where the provider allows',
@@ -250,25 +253,42 @@ const codes = (warnings: ReturnType<typeof run>) => warnings.map((warning) => wa
 
 describe("checkStartupRules: what links burns to mints on-chain", () => {
   const testnet = { profile: "testnet", network: { chain_id: 8453 }, providers: PROVIDERS };
+  const unset = { profile: undefined, network: { chain_id: 8453 }, providers: PROVIDERS };
 
-  it("warns outside profile local when one key relays and mints and when mints follow their burns", () => {
-    expect(codes(run({ ...testnet, finalize: { min_delay_seconds: 0, max_delay_seconds: 0 } }))).toEqual(["linkable_hands", "linkable_schedule"]);
+  it.each([["testnet"], ["production"]])("refuses profile %s without SVC_MINTER_PK, naming the variable", (profile) => {
+    const error = errorOf({ ...testnet, profile });
+    expect(error).toBeInstanceOf(SeparateMinterRequiredError);
+    expect(error).toMatchObject({ code: "separate_minter_required", variable: "SVC_MINTER_PK", reason: "unset" });
+    expect(String(error)).toContain(`Profile \`${profile}\` needs a minter key of its own: SVC_MINTER_PK is unset.`);
+  });
+
+  it("refuses a minter key equal to the relayer's without quoting it", () => {
+    const relayerPk = buildEnv({}).SVC_RELAYER_PK ?? "";
+    const error = errorOf(testnet, { SVC_MINTER_PK: relayerPk.toUpperCase().replace("0X", "0x") });
+    expect(error).toMatchObject({ reason: "equals_relayer" });
+    expect(String(error)).toContain("SVC_MINTER_PK equals SVC_RELAYER_PK");
+    expect(String(error).toLowerCase()).not.toContain(relayerPk.slice(2).toLowerCase());
+  });
+
+  it("warns under an unset profile when one key relays and mints and when mints follow their burns", () => {
+    expect(codes(run({ ...unset, finalize: { min_delay_seconds: 0, max_delay_seconds: 0 } }))).toEqual(["linkable_hands", "linkable_schedule"]);
+    expect(codes(run({ ...testnet, finalize: { min_delay_seconds: 0, max_delay_seconds: 0 } }, MINTER))).toEqual(["linkable_schedule"]);
   });
 
   it("has no schedule to warn about under testnet's default, the recommended policy", () => {
-    expect(codes(run(testnet))).toEqual(["linkable_hands"]);
+    expect(codes(run(testnet, MINTER))).toEqual([]);
   });
 
   it("says which: a minter key equal to the relayer's counts as one key", () => {
     const relayerPk = buildEnv({}).SVC_RELAYER_PK ?? "";
-    const [hands] = run(testnet, { SVC_MINTER_PK: relayerPk });
+    const [hands] = run(unset, { SVC_MINTER_PK: relayerPk });
     expect(hands?.message).toContain("SVC_MINTER_PK equals SVC_RELAYER_PK");
     expect(hands?.message).not.toContain(relayerPk.slice(2));
   });
 
   it("is quiet with a separate minter and a finalize schedule, and under profile local", () => {
     const policy = { finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 } };
-    expect(run({ ...testnet, ...policy }, { SVC_MINTER_PK: `0x${"11".repeat(32)}` })).toEqual([]);
+    expect(run({ ...testnet, ...policy }, MINTER)).toEqual([]);
     expect(run({})).toEqual([]);
   });
 });
@@ -286,7 +306,7 @@ describe("checkStartupRules: a journal wherever real payments are accepted", () 
   });
 
   it("only warns where nothing is accepted (the fixture prover off local) and under profile local", () => {
-    expect(codes(run(testnet))).toContain("journal_disabled");
+    expect(codes(run(testnet, MINTER))).toContain("journal_disabled");
     expect(codes(run({ settlement: { journal: "none" } }))).toEqual(["journal_disabled"]);
   });
 });

@@ -11,9 +11,11 @@
  *    `check` would reject: the fee sweeps would fail);
  * 5. with `rpcChainId`, it equals `network.chain_id`;
  * 6. outside `local`, a named provider for every caller, and a journal (or `[storage]`) wherever payments are
- *    accepted.
+ *    accepted;
+ * 7. under `testnet` and `production`, a minter key of its own (`SVC_MINTER_PK` set and not the relayer's),
+ *    so the account that relays a payer's burn never sends the treasury's mint (linkabilityWarnings.ts).
  * Warnings (the daemon starts anyway): development keys, no journal, credentials in the RPC URL, and outside
- * profile `local` what lets a chain observer link burns and mints (linkabilityWarnings.ts).
+ * profile `local` the rest of what lets a chain observer link burns and mints (linkabilityWarnings.ts).
  * The profile is read only from the file: an unset profile is non-local even on loopback with chain 31337.
  */
 import { capabilitiesOf } from "./capabilities.js";
@@ -24,7 +26,7 @@ import { assertTreasuryMatchesKey } from "./assertTreasuryMatchesKey.js";
 import { developmentKeyIndex } from "./developmentKeys.js";
 import type { FacilitatorConfig } from "./facilitatorConfigSchema.js";
 import { isLoopbackHost, isLoopbackUrl } from "./isLoopbackHost.js";
-import { linkabilityWarnings, type LinkabilityWarning } from "./linkabilityWarnings.js";
+import { linkabilityWarnings, separateMinterViolation, type LinkabilityWarning } from "./linkabilityWarnings.js";
 import type { FacilitatorSecrets } from "./parseSecrets.js";
 import { describeUrlCredential, findUrlCredentials } from "./redactUrl.js";
 import { rpcUrlKey } from "./rpcUrlKey.js";
@@ -96,6 +98,8 @@ export function checkStartupRules({ config, secrets, rpcChainId }: CheckStartupR
   if (config.settlement.journal === null && config.storage === undefined && config.profile !== "local" && capabilitiesOf(config).acceptsPayments) {
     throw new JournalRequiredError({ profile: config.profile ?? "(unset)" });
   }
+  const minterViolation = separateMinterViolation(config, secrets);
+  if (minterViolation !== undefined) throw minterViolation;
   if (config.settlement.journal === null && config.storage === undefined) {
     warnings.push({
       code: "journal_disabled",

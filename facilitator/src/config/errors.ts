@@ -232,6 +232,30 @@ export class JournalRequiredError extends BaseError {
   }
 }
 
+/**
+ * Thrown under profile `testnet` or `production` when `SVC_MINTER_PK` is unset or equals `SVC_RELAYER_PK`:
+ * the account that relays a payer's burn (its calldata names the payer) would also send the mint to the
+ * treasury, and a chain observer could pair the two whatever the finalize schedule does.
+ */
+export class SeparateMinterRequiredError extends BaseError {
+  override name = "SeparateMinterRequiredError";
+  /** Stable code for log filters and `check`. */
+  readonly code = "separate_minter_required";
+  /** The variable that must change. */
+  readonly variable = "SVC_MINTER_PK";
+  /** Which way the rule failed. */
+  readonly reason: "unset" | "equals_relayer";
+
+  constructor({ profile, reason }: { profile: string; reason: "unset" | "equals_relayer" }) {
+    super(
+      `Profile \`${profile}\` needs a minter key of its own: SVC_MINTER_PK ${reason === "unset" ? "is unset" : "equals SVC_RELAYER_PK"}. ` +
+        "Set SVC_MINTER_PK to a separate funded key.",
+      { details: "one account relaying payers' burns and sending the treasury's mints lets a chain observer link them" },
+    );
+    this.reason = reason;
+  }
+}
+
 /** Thrown when the chain id the RPC reports differs from `network.chain_id`. */
 export class ChainIdMismatchError extends BaseError {
   override name = "ChainIdMismatchError";

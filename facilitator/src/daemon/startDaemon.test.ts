@@ -53,6 +53,8 @@ describe("non-local profile", () => {
       ...stack.env,
       SVC_TREASURY_PK: `0x${"5a".repeat(32)}`,
       SVC_RELAYER_PK: `0x${"6b".repeat(32)}`,
+      // Profiles testnet and production refuse to start without a minter key of its own.
+      SVC_MINTER_PK: `0x${"7c".repeat(32)}`,
     };
     // Outside profile local a provider table is required; its key authenticates the calls below.
     const providerKey = "testnet-provider-key-0123456789abcdef";

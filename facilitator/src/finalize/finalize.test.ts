@@ -167,7 +167,7 @@ describe("restarts", () => {
     const requirements = await payWithSelfTransfer(local, "999");
     await local.stop();
     const mintsBefore = await teleportsTo(treasury());
-    const env = { ...stack.env, SVC_TREASURY_PK: `0x${"5a".repeat(32)}`, SVC_RELAYER_PK: `0x${"6b".repeat(32)}` };
+    const env = { ...stack.env, SVC_TREASURY_PK: `0x${"5a".repeat(32)}`, SVC_RELAYER_PK: `0x${"6b".repeat(32)}`, SVC_MINTER_PK: `0x${"7c".repeat(32)}` };
     const providers = { shop: { key_sha256: "0f".repeat(32) } };
     const testnet = await startTestDaemon(stack, "frozen", { profile: "testnet", fee: null, providers, ...FAST }, env);
     await testnet.finalizeOnce();

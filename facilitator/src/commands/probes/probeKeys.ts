@@ -5,7 +5,7 @@
  * asking until it has them all.
  */
 import { privateKeyToAddress } from "viem/accounts";
-import { separateHandsWarning } from "../../config/linkabilityWarnings.js";
+import { separateHandsWarning, separateMinterViolation } from "../../config/linkabilityWarnings.js";
 
 import {
   adminTokenRequiredReason,
@@ -21,7 +21,7 @@ import {
 } from "../../config/index.js";
 import { BaseError } from "../../errors/base.js";
 import { AdminTokenRequiredError, InvalidSecretError, MissingSecretError } from "../../config/errors.js";
-import { DevelopmentKeyRefusedError, LocalProfileChainError, ProviderCredentialsRequiredError } from "../../config/errors.js";
+import { DevelopmentKeyRefusedError, LocalProfileChainError, ProviderCredentialsRequiredError, SeparateMinterRequiredError } from "../../config/errors.js";
 import { FindingList, type CheckFinding } from "./checkFinding.js";
 
 /** What {@link probeKeys} found: the findings, and the secrets when every variable is valid. */
@@ -59,8 +59,10 @@ export function probeKeys(env: Environment, config: FacilitatorConfig | undefine
 
 // One account relaying a payer's burn and sending the mint to the treasury ties the two together on-chain.
 function checkSeparateHands(config: FacilitatorConfig, secrets: FacilitatorSecrets, list: FindingList): void {
+  const violation = separateMinterViolation(config, secrets);
   const warning = separateHandsWarning(config, secrets);
-  if (warning !== undefined) list.warn(warning.message);
+  if (violation !== undefined) list.fail(violation.shortMessage);
+  else if (warning !== undefined) list.warn(warning.message);
   else if (secrets.minterPk !== undefined && secrets.minterPk.toLowerCase() !== secrets.relayerPk.toLowerCase()) {
     list.ok(`SVC_MINTER_PK (address ${privateKeyToAddress(secrets.minterPk)}) submits mints and fee distributions; SVC_RELAYER_PK only relays permit burns`);
   }
@@ -92,8 +94,9 @@ function applyStartupRules(config: FacilitatorConfig, secrets: FacilitatorSecret
     }
   } catch (error) {
     if (!(error instanceof BaseError)) throw error;
-    // The provider rule runs last and has its own probe (`providers`), which reports it once.
-    if (!(error instanceof ProviderCredentialsRequiredError)) first = error;
+    // The provider rule has its own probe (`providers`) and the minter rule its own line (checkSeparateHands),
+    // which report them once.
+    if (!(error instanceof ProviderCredentialsRequiredError || error instanceof SeparateMinterRequiredError)) first = error;
   }
   if (first === undefined) {
     list.ok(describeRulesPassed(config, secrets));

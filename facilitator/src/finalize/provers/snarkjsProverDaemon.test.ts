@@ -139,8 +139,10 @@ describe("profile testnet with a real prover", () => {
   it("issues offers, accepts a payment and mints it with a real proof, under keys that are not development keys", async () => {
     const treasuryKey = generatePrivateKey();
     const relayerKey = generatePrivateKey();
+    // Profile testnet requires a minter key of its own; it sends the mint, so it needs gas too.
+    const minterKey = generatePrivateKey();
     const treasury = privateKeyToAccount(treasuryKey).address;
-    for (const address of [treasury, privateKeyToAccount(relayerKey).address]) {
+    for (const address of [treasury, privateKeyToAccount(relayerKey).address, privateKeyToAccount(minterKey).address]) {
       await stack.client.request({ method: "anvil_setBalance" as never, params: [address, "0x56bc75e2d63100000"] as never });
     }
     // Outside profile local every caller of the money endpoints is a named provider.
@@ -158,7 +160,7 @@ describe("profile testnet with a real prover", () => {
         // Testnet's default is the recommended policy (minutes); this test is about the prover, not the schedule.
         finalize: { min_delay_seconds: 0, max_delay_seconds: 0, min_anonymity_set: 1 },
       },
-      { ...stack.env, SVC_TREASURY_PK: treasuryKey, SVC_RELAYER_PK: relayerKey },
+      { ...stack.env, SVC_TREASURY_PK: treasuryKey, SVC_RELAYER_PK: relayerKey, SVC_MINTER_PK: minterKey },
     );
     try {
       expect(testnet.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.event === "started")).toMatchObject({
