@@ -119,7 +119,7 @@ beforeAll(async () => {
       `${figures.earlyMints} early (smallest policy-aware set ${figures.minEarlySet}, ${figures.earlyBelowK} below k), median set ${figures.medianSet} ` +
       `(in hindsight ${figures.medianSetInHindsight}), ${figures.outsideWindow} outside the window; FIFO ${figures.fifoRate.toFixed(2)}, ` +
       `nearest burn ${figures.nearestRate.toFixed(2)}, chance ${figures.chance.toFixed(2)}; /proofs: ${decoys?.requests} with a minted leaf, ` +
-      `${decoys?.withoutDecoys} without decoys, fewest decoys left ${decoys?.minLeft}, ${decoys?.belowThree} below ${MIN_DECOYS_LEFT}`,
+      `${decoys?.withoutDecoys} without decoys, fewest decoys left ${decoys?.minLeft}, ${decoys?.belowThree} of ${decoys?.withCandidates} with candidates below ${MIN_DECOYS_LEFT}, ${decoys?.short} short of candidates`,
   );
 }, 180_000);
 
@@ -144,12 +144,9 @@ describe("an observer who knows the policy, scored against the ground truth", ()
     expect(score.figures.nearestRate).toBeLessThanOrEqual(1);
   });
 
-  // PENDING the decoy selection by value and source in facilitator/src/finalize (mixProofLeaves.ts,
-  // createFinalizePrefetch.ts, createTransferScanner.ts): today's decoys are drawn from every leaf, so the
-  // filter leaves fewer than 3 in some requests. `it.fails` asserts that shortfall; once that change is in,
-  // this test fails as "expected to fail": turn it into `it` then.
-  it.fails("leaves the indexer operator at least 3 decoys after filtering by value and source in every /proofs request with decoys", () => {
-    expect(score.decoys?.requests).toBeGreaterThan(0);
+  it("leaves the indexer operator at least 3 decoys after filtering by value and source in every /proofs request that has candidates", () => {
+    // Most requests come after enough same-price burns for 3 decoys; only the first few of each price can be short.
+    expect(score.decoys?.withCandidates).toBeGreaterThan((score.decoys?.requests ?? 0) / 2);
     expect(score.decoys?.belowThree).toBe(0);
   });
 });

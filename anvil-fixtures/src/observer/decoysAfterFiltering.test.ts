@@ -31,6 +31,8 @@ describe("decoysAfterFiltering", () => {
       knownSenders: [TREASURY, FUNDER],
     });
     expect(entry).toMatchObject({ mintedLeaf: 5n, decoys: 5, decoysLeft: 1 });
+    // Leaves 4 and 6 below the root pass the same filter: the chain held 2 candidates, so 3 was out of reach.
+    expect(entry?.candidates).toBe(2);
   });
 
   it("counts the other minted leaves of a batch as plausible, once per minted leaf, and skips requests without one", () => {
@@ -43,9 +45,9 @@ describe("decoysAfterFiltering", () => {
       mintedLeaves: new Set([5n, 6n]),
       knownSenders: [],
     });
-    expect(result.map((entry) => [entry.mintedLeaf, entry.decoys, entry.decoysLeft])).toEqual([
-      [5n, 2, 2],
-      [6n, 2, 2],
+    expect(result.map((entry) => [entry.mintedLeaf, entry.decoys, entry.decoysLeft, entry.candidates])).toEqual([
+      [5n, 2, 2, 4],
+      [6n, 2, 2, 4],
     ]);
   });
 });

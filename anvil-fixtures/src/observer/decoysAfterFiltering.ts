@@ -5,7 +5,9 @@
  * one burn address's exact value), a token mint (sent from the zero address), a transfer from the
  * facilitator's own accounts (treasury, relayer, minter: fee sweeps and the like), or a funding transfer (the
  * accounts that hand payers their tokens). The decoys left are the other leaves that survive; the target is
- * at least 3 in every request that carries decoys at all.
+ * at least 3 in every request that has candidates, i.e. where the chain below the request's root holds at least
+ * 3 leaves that survive the same filter (fewer, and no choice of decoys could reach 3: the facilitator says so
+ * with `decoys_short`).
  */
 import { zeroAddress, type Address } from "viem";
 import type { ObservedLeaf } from "./readObservedChain.js";
@@ -32,6 +34,8 @@ export type RequestDecoys = {
   decoys: number;
   /** Decoys left after dropping other values, token mints and known senders. */
   decoysLeft: number;
+  /** Leaves below the request's root, other than the minted one, that survive the same filter. */
+  candidates: number;
 };
 
 /**
@@ -40,18 +44,21 @@ export type RequestDecoys = {
  */
 export function decoysAfterFiltering(parameters: DecoysAfterFilteringParameters): RequestDecoys[] {
   const known = new Set([zeroAddress, ...parameters.knownSenders].map((address) => address.toLowerCase()));
+  const plausible = (leaf: ObservedLeaf | undefined, value: bigint | undefined): boolean =>
+    leaf !== undefined && leaf.value === value && !known.has(leaf.from.toLowerCase());
   return parameters.requests.flatMap((request) => {
     const minted = request.leafIndices.filter((leaf) => parameters.mintedLeaves.has(leaf));
     const others = request.leafIndices.filter((leaf) => !parameters.mintedLeaves.has(leaf));
     return minted.map((mintedLeaf) => {
       const value = parameters.leaves.get(mintedLeaf)?.value;
-      const left = others.filter((leaf) => {
-        const observed = parameters.leaves.get(leaf);
-        return observed !== undefined && observed.value === value && !known.has(observed.from.toLowerCase());
-      });
+      const left = others.filter((leaf) => plausible(parameters.leaves.get(leaf), value));
       // The other minted leaves of a batch are plausible sources too, for anyone who cannot tell them apart.
       const batch = minted.filter((other) => other !== mintedLeaf && parameters.leaves.get(other)?.value === value);
-      return { request, mintedLeaf, decoys: others.length + minted.length - 1, decoysLeft: left.length + batch.length };
+      let candidates = 0;
+      for (const leaf of parameters.leaves.values()) {
+        if (leaf.index < request.targetIndex && leaf.index !== mintedLeaf && plausible(leaf, value)) candidates++;
+      }
+      return { request, mintedLeaf, decoys: others.length + minted.length - 1, decoysLeft: left.length + batch.length, candidates };
     });
   });
 }

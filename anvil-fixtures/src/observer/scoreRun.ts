@@ -27,8 +27,12 @@ export type DecoyFigures = {
   withoutDecoys: number;
   /** Smallest number of decoys left after filtering in a request that carries decoys (NaN without any). */
   minLeft: number;
-  /** Requests with decoys where fewer than 3 survive the filter (target: 0). */
+  /** Requests where the chain held at least 3 plausible leaves (the target applies to these). */
+  withCandidates: number;
+  /** Of those, the ones where fewer than 3 decoys survive the filter (target: 0). */
   belowThree: number;
+  /** Requests where the chain held fewer than 3 plausible leaves, so no choice of decoys could reach 3. */
+  short: number;
 };
 
 /** A scored run. */
@@ -52,6 +56,7 @@ export function scoreRun(parameters: ScoreRunParameters): RunScore {
     knownSenders: parameters.knownSenders ?? [],
   });
   const withDecoys = perRequest.filter((entry) => entry.decoys > 0);
+  const withCandidates = perRequest.filter((entry) => entry.candidates >= MIN_DECOYS_LEFT);
   return {
     mints,
     figures,
@@ -59,7 +64,9 @@ export function scoreRun(parameters: ScoreRunParameters): RunScore {
       requests: perRequest.length,
       withoutDecoys: perRequest.length - withDecoys.length,
       minLeft: withDecoys.length === 0 ? Number.NaN : Math.min(...withDecoys.map((entry) => entry.decoysLeft)),
-      belowThree: withDecoys.filter((entry) => entry.decoysLeft < MIN_DECOYS_LEFT).length,
+      withCandidates: withCandidates.length,
+      belowThree: withCandidates.filter((entry) => entry.decoysLeft < MIN_DECOYS_LEFT).length,
+      short: perRequest.length - withCandidates.length,
     },
   };
 }

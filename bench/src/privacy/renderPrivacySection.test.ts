@@ -16,7 +16,7 @@ const OBSERVER = {
   nearestRate: 0.05,
   chance: 0.2,
 };
-const DECOYS = { requests: 60, withoutDecoys: 0, minLeft: 3, belowThree: 0 };
+const DECOYS = { requests: 60, withoutDecoys: 0, minLeft: 3, withCandidates: 58, belowThree: 0, short: 2 };
 
 function phase(overrides: Partial<PrivacyPhaseResult> = {}): PrivacyPhaseResult {
   return {
@@ -92,7 +92,7 @@ describe("observerVerdicts", () => {
     expect(observerVerdicts(result({})).map((verdict) => verdict.measured)).toEqual([
       "0 of 40 early mints below k (smallest set 3)",
       "0.1 vs chance 0.2; local default: 1 vs chance 1",
-      "recommended: 0 of 60 requests below 3 (fewest left 3); local default: 20 of 60 requests below 3 (fewest left 1)",
+      "recommended: 0 of 58 requests with candidates below 3 (fewest left 3; 2 short of candidates); local default: 20 of 58 requests with candidates below 3 (fewest left 1; 2 short of candidates)",
     ]);
   });
 
@@ -105,10 +105,10 @@ describe("renderPrivacySection", () => {
   it("shows the observer who knows the policy per policy, with the targets' figures", () => {
     const text = renderPrivacySection(result({})).join("\n");
     expect(text).toContain(
-      "| recommended, 60x compressed | 4 s | 40 of 51: 0 below k = 3 (smallest 3) | 6 / 5 | 0.1 (0.5x) | 0.05 (0.3x) | 0.2 | 3; 0 of 60 below 3; 0 without decoys | 0 |",
+      "| recommended, 60x compressed | 4 s | 40 of 51: 0 below k = 3 (smallest 3) | 6 / 5 | 0.1 (0.5x) | 0.05 (0.3x) | 0.2 | 3; 0 of 58 with candidates below 3; 2 short of candidates; 0 without decoys | 0 |",
     );
     expect(text).toContain(
-      "| local default (0 / 0 s, k = 1) | 17 s | 0 of 51: 0 below k = 1 (smallest n/a) | 0 / 0 | 1 (1x) | 1 (1x) | 1 | 1; 20 of 60 below 3; 0 without decoys | 0 |",
+      "| local default (0 / 0 s, k = 1) | 17 s | 0 of 51: 0 below k = 1 (smallest n/a) | 0 / 0 | 1 (1x) | 1 (1x) | 1 | 1; 20 of 58 with candidates below 3; 2 short of candidates; 0 without decoys | 0 |",
     );
   });
 

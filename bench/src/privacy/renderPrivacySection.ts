@@ -55,7 +55,7 @@ export function observerVerdicts(result: PrivacyResult): PrivacyVerdict[] {
   const decoys = (phase: PrivacyPhaseResult) =>
     phase.decoys === undefined || phase.decoys.requests === 0
       ? "no /proofs request recorded"
-      : `${phase.decoys.belowThree} of ${phase.decoys.requests - phase.decoys.withoutDecoys} requests below 3 (fewest left ${figure(phase.decoys.minLeft)})`;
+      : `${phase.decoys.belowThree} of ${phase.decoys.withCandidates} requests with candidates below 3 (fewest left ${figure(phase.decoys.minLeft)}; ${phase.decoys.short} short of candidates)`;
   return [
     { target: OBSERVER_TARGETS.earlySet, measured: observerMeasured(policy, early), met: observerMet(policy, figures?.earlyBelowK === 0) },
     {
@@ -84,7 +84,7 @@ function observerRow(phase: PrivacyPhaseResult, result: PrivacyResult): string {
     `| ${name} | ${figure(phase.observerSlackSeconds)} s | ${observer.earlyMints} of ${observer.scored}: ${observer.earlyBelowK} below k = ${k} (smallest ${figure(observer.minEarlySet)}) | ` +
     `${figure(observer.medianSet)} / ${figure(observer.medianSetInHindsight)} | ${figure(observer.fifoRate)} (${figure(observer.fifoRate / observer.chance)}x) | ` +
     `${figure(observer.nearestRate)} (${figure(observer.nearestRate / observer.chance)}x) | ${figure(observer.chance)} | ` +
-    `${decoys === undefined || decoys.requests === 0 ? "none recorded" : `${figure(decoys.minLeft)}; ${decoys.belowThree} of ${decoys.requests - decoys.withoutDecoys} below 3; ${decoys.withoutDecoys} without decoys`} | ${observer.outsideWindow} |`
+    `${decoys === undefined || decoys.requests === 0 ? "none recorded" : `${figure(decoys.minLeft)}; ${decoys.belowThree} of ${decoys.withCandidates} with candidates below 3; ${decoys.short} short of candidates; ${decoys.withoutDecoys} without decoys`} | ${observer.outsideWindow} |`
   );
 }
 

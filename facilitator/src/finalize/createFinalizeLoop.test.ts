@@ -94,17 +94,20 @@ async function loopOver(count: number, given?: SharedFinalizeQueue) {
 }
 
 describe("createFinalizeLoop with a schedule, one instance", () => {
-  it("hands over nothing before it is due, then the due payments in the keyed order", async () => {
+  it("hands over nothing before it is due, then as many payments as are due, drawn from the mature ones, in the keyed order", async () => {
     const { loop, clock, called, records, dueTimes } = await loopOver(12);
     try {
       clock.now = Math.min(...dueTimes) - 1;
       await loop.runOnce();
       expect(called).toEqual([]);
-      // Halfway through the window: exactly the payments due by then, in the keyed order.
+      // Halfway through the window: as many payments as are due by then, each at least min_delay_seconds old, in the keyed order.
       clock.now = [...dueTimes].sort((a, b) => a - b)[5]!;
       await loop.runOnce();
       const dueNow = records.filter((_, index) => dueTimes[index]! <= clock.now);
-      expect(called).toEqual(sortByMintOrder(schedule, dueNow).map((record) => record.challenge.challengeNonce));
+      const handed = called.map((nonce) => records.find((record) => record.challenge.challengeNonce === nonce)!);
+      expect(called).toHaveLength(dueNow.length);
+      expect(handed.every((record) => record.at + schedule.policy.min_delay_seconds <= clock.now)).toBe(true);
+      expect(called).toEqual(sortByMintOrder(schedule, handed).map((record) => record.challenge.challengeNonce));
       clock.now = ACCEPTED_AT + schedule.policy.max_delay_seconds;
       await loop.runOnce();
       expect(new Set(called)).toEqual(new Set(records.map((record) => record.challenge.challengeNonce)));

@@ -147,10 +147,15 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
       );
   };
 
-  // The accepted payments the schedule releases now, in mint order (crowds are counted over every instance's payments).
+  // The accepted payments the schedule releases now, in mint order (crowds are counted over every instance's
+  // payments; the recently finalized ones tell the schedule which due turns mints have already taken).
   const releasable = (): ScheduledRelease<SettlementEntry>[] => {
     const waiting = book.list("accepted").filter(matchesDeployment);
-    return deps.schedule === undefined ? waiting.map((payment) => ({ payment, releasedAlone: false })) : scheduledReleases(deps.schedule, waiting, deps.now());
+    if (deps.schedule === undefined) return waiting.map((payment) => ({ payment, releasedAlone: false }));
+    const now = deps.now();
+    const since = now - deps.schedule.policy.max_delay_seconds;
+    const minted = book.list("finalized").filter((entry) => entry.at > since && matchesDeployment(entry));
+    return scheduledReleases(deps.schedule, waiting, now, minted);
   };
 
   // The leased payments the schedule releases now, in mint order; handBack returns the others to the queue.

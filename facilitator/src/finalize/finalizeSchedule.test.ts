@@ -70,7 +70,7 @@ describe("releasablePayments", () => {
     }
   });
 
-  it("holds due payments until k of the same amount wait, then releases the due ones", () => {
+  it("holds due payments until k of the same amount wait, then releases as many as are due", () => {
     const schedule = scheduleOf({ min_delay_seconds: 0, max_delay_seconds: 100, min_anonymity_set: 3 });
     // Two payments whose keyed delay falls well before the newcomer's arrival at 50.
     const [first, second] = Array.from({ length: 40 }, (_, index) => payment(index, 0)).filter((one) => dueAt(schedule, one) < 40);
@@ -80,9 +80,11 @@ describe("releasablePayments", () => {
     const now = Math.max(dueAt(schedule, first), dueAt(schedule, second));
     // Two of 1000 and one of 2000: no crowd of three of one amount.
     expect(releasablePayments(schedule, [first, second, otherAmount], now)).toEqual([]);
-    // A third of 1000 arrives (not due itself): the two due ones go, the newcomer stays.
+    // A third of 1000 arrives (not due itself): two of the three go, drawn from the crowd.
+    const crowd = [first, second, sameAmountLater];
     const released = releasablePayments(schedule, [first, second, otherAmount, sameAmountLater], 50);
-    expect(new Set(released)).toEqual(new Set([first, second, ...(dueAt(schedule, sameAmountLater) <= 50 ? [sameAmountLater] : [])]));
+    expect(released).toHaveLength(dueAt(schedule, sameAmountLater) <= 50 ? 3 : 2);
+    expect(released.every((one) => crowd.includes(one))).toBe(true);
     expect(released).not.toContain(otherAmount);
   });
 
@@ -105,20 +107,26 @@ describe("releasablePayments", () => {
     expect(sortByMintOrder(scheduleOf({}, OTHER_SEED), accepted)).not.toEqual(released);
   });
 
-  it("simulated passes every second: no mint before min (or before due), every mint by max + one pass", () => {
+  it("simulated passes every second: no mint before min, every mint by max + one pass, never more early mints than due payments", () => {
     const policy = { min_delay_seconds: 3, max_delay_seconds: 12, min_anonymity_set: 3 };
     const schedule = scheduleOf(policy);
     const payments = Array.from({ length: 60 }, (_, index) => payment(index, 10 * Math.floor(index / 7) + (index % 3), index % 4 === 0 ? 5n : 7n));
     const mintedAt = new Map<ScheduledPayment, number>();
     for (let now = 0; now < 200; now++) {
       const waiting = payments.filter((one) => one.at <= now && !mintedAt.has(one));
-      for (const one of releasablePayments(schedule, waiting, now)) mintedAt.set(one, now);
+      const released = releasablePayments(schedule, waiting, now, [...mintedAt.keys()]);
+      for (const one of released) mintedAt.set(one, now);
+      // Payments go before max_delay_seconds only as fast as they fall due: no amount has more early mints than due payments.
+      for (const amount of [5n, 7n]) {
+        const earlyMints = [...mintedAt].filter(([one, at]) => one.challenge.amount === amount && at < one.at + policy.max_delay_seconds).length;
+        const due = payments.filter((one) => one.challenge.amount === amount && dueAt(schedule, one) <= now).length;
+        expect(earlyMints).toBeLessThanOrEqual(due);
+      }
     }
     expect(mintedAt.size).toBe(payments.length);
     let heldForCrowd = 0;
     for (const one of payments) {
       const at = mintedAt.get(one) ?? Number.NaN;
-      expect(at).toBeGreaterThanOrEqual(Math.min(dueAt(schedule, one), one.at + policy.max_delay_seconds));
       expect(at).toBeGreaterThanOrEqual(one.at + policy.min_delay_seconds);
       expect(at).toBeLessThanOrEqual(one.at + policy.max_delay_seconds + 1);
       if (at > dueAt(schedule, one)) heldForCrowd++;
@@ -142,10 +150,27 @@ describe("scheduledReleases (an observer who knows the policy)", () => {
     const young = [payment(500, now), payment(501, now - 1)];
     expect(young.some((one) => isMature(schedule, one, now))).toBe(false);
     expect(scheduledReleases(schedule, [due, ...young], now)).toEqual([]);
-    // Once they are min_delay_seconds old the crowd counts them (the due one goes, with them if they are due).
+    // Once they are min_delay_seconds old the crowd counts them: as many go as are due, drawn from all three.
     const later = now + policy.min_delay_seconds;
     const released = scheduledReleases(schedule, [due, ...young], later);
-    expect(released).toContainEqual({ payment: due, releasedAlone: false });
+    const dueCount = [due, ...young].filter((one) => dueAt(schedule, one) <= later).length;
+    expect(released).toHaveLength(dueCount);
+    expect(released.every((release) => !release.releasedAlone && [due, ...young].includes(release.payment))).toBe(true);
+  });
+
+  it("draws which members of a crowd go afresh at each second, not the due ones", () => {
+    // Ten mature payments of one amount, only one of them due: over many seconds every member is drawn.
+    const crowd = Array.from({ length: 400 }, (_, index) => payment(index, 0)).filter((one) => dueAt(schedule, one) > 30);
+    const [due] = early;
+    if (due === undefined) throw new Error("expected an early payment");
+    const waiting = [due, ...crowd.slice(0, 9)];
+    const drawn = new Set<ScheduledPayment>();
+    for (let now = 10; now < 30; now++) {
+      const released = scheduledReleases(schedule, waiting, now);
+      expect(released).toHaveLength(1);
+      for (const release of released) drawn.add(release.payment);
+    }
+    expect(drawn.size).toBeGreaterThan(3);
   });
 
   it("releases a lone payment at max_delay_seconds, marked releasedAlone, and not a second earlier", () => {
@@ -180,7 +205,8 @@ describe("scheduledReleases (an observer who knows the policy)", () => {
     for (let now = 0; now < 400; now++) {
       const waiting = payments.filter((one) => one.at <= now && !minted.has(one));
       const matureOf = (amount: bigint) => waiting.filter((one) => one.challenge.amount === amount && isMature(schedule, one, now)).length;
-      for (const { payment: one, releasedAlone } of scheduledReleases(schedule, waiting, now)) {
+      const released = scheduledReleases(schedule, waiting, now, [...minted]);
+      for (const { payment: one, releasedAlone } of released) {
         if (releasedAlone) {
           alone++;
           expect(now).toBe(one.at + policy.max_delay_seconds);
@@ -190,10 +216,35 @@ describe("scheduledReleases (an observer who knows the policy)", () => {
         }
         expect(now - one.at).toBeGreaterThanOrEqual(policy.min_delay_seconds);
       }
-      for (const { payment: one } of scheduledReleases(schedule, waiting, now)) minted.add(one);
+      for (const { payment: one } of released) minted.add(one);
     }
     expect(minted.size).toBe(payments.length);
     expect(early).toBeGreaterThan(0);
     expect(alone).toBeGreaterThan(0);
+  });
+
+  it("simulated passes: pairing each early mint with the oldest waiting payment of its amount (FIFO) links at most 1.5x chance", () => {
+    const payments = Array.from({ length: 400 }, (_, index) => payment(index, Math.floor(index * 1.5)));
+    const minted = new Set<ScheduledPayment>();
+    let fifoHits = 0;
+    let chance = 0;
+    let early = 0;
+    for (let now = 0; now < 700; now++) {
+      const waiting = payments.filter((one) => one.at <= now && !minted.has(one));
+      const released = scheduledReleases(schedule, waiting, now, [...minted]);
+      const mature = waiting.filter((one) => isMature(schedule, one, now));
+      for (const { payment: one, releasedAlone } of released) {
+        if (releasedAlone || now >= one.at + policy.max_delay_seconds) continue;
+        const left = mature.filter((candidate) => !minted.has(candidate));
+        const oldest = left.reduce((first, candidate) => (candidate.at < first.at ? candidate : first));
+        early++;
+        chance += 1 / left.length;
+        if (oldest.at === one.at) fifoHits++;
+        minted.add(one);
+      }
+      for (const { payment: one } of released) minted.add(one);
+    }
+    expect(early).toBeGreaterThan(100);
+    expect(fifoHits).toBeLessThanOrEqual(1.5 * chance);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The finalize schedule (`[finalize]`): when an accepted payment may be minted and in which order, so a
  * chain observer cannot pair a mint with the burn right before it. A payment becomes due at its journaled
- * `accepted.at` plus a delay in [`min_delay_seconds`, `max_delay_seconds`]; once due it is minted only while
+ * `accepted.at` plus a delay in [`min_delay_seconds`, `max_delay_seconds`]. Due payments are minted only while
  * at least `min_anonymity_set` accepted, unminted payments of the same amount that are each at least
- * `min_delay_seconds` old wait (itself included), and otherwise once `max_delay_seconds` have passed, marked
- * as released alone. The mints of one pass go out in a keyed order unrelated to acceptance order.
+ * `min_delay_seconds` old wait, and then as many of that crowd go as are due, drawn at random from it (so a
+ * mint is no likelier to be the oldest burn's); otherwise a payment goes once `max_delay_seconds` have passed,
+ * marked as released alone. The mints of one pass go out in a keyed order unrelated to acceptance order.
  *
  * Why only mature payments count: an observer who knows `min_delay_seconds` (the README publishes it) rules
  * out every burn younger than that as the source of a mint. A crowd padded with such burns would release a
@@ -27,6 +28,7 @@ export const FINALIZE_SCHEDULE_TAG = "svc-zerc20/finalize-schedule/v1";
 
 const DELAY_LABEL = toHex("delay");
 const ORDER_LABEL = toHex("order");
+const PICK_LABEL = toHex("pick");
 
 /** The schedule's secret key: a hash of the burn seed under its own tag, so it reveals nothing about the seed. */
 export function deriveScheduleKey(seed: Hex): Hex {
@@ -74,22 +76,50 @@ export type ScheduledRelease<T> = { payment: T; releasedAlone: boolean };
 
 /**
  * The payments of `waiting` (every accepted, unminted payment of this deployment) that may be minted at
- * `now`, in mint order: due with at least `min_anonymity_set` mature payments of its amount waiting (so every
- * such mint could have come from any of them, for an observer who knows the policy), or past
- * `max_delay_seconds` (released alone when that crowd is smaller).
+ * `now`, in mint order. Every payment past `max_delay_seconds` goes (released alone when fewer than
+ * `min_anonymity_set` mature payments of its amount wait). Below that, an amount whose mature crowd reaches
+ * `min_anonymity_set` releases as many payments as have fallen due and not yet been matched by a mint, but which
+ * members go is a fresh keyed draw over the whole mature crowd at each `now` ({@link crowdPickKey}), not the
+ * due payments themselves. `minted` are the payments of this deployment minted within the last
+ * `max_delay_seconds` (by `at`): a member minted before its own due time took an earlier due payment's turn,
+ * and its own due time then releases nothing more, so mints before `max_delay_seconds` never outrun due times.
+ *
+ * Why a draw rather than the due payments: a payment becomes due a random delay after it was accepted, so
+ * among the mature payments of an amount the older ones are more often due. Minting the due ones let an
+ * observer who pairs each mint with the oldest waiting burn of its amount (FIFO) link far above chance. A
+ * draw over the mature crowd makes every member equally likely to be the one minted, whatever its age, so
+ * FIFO links at chance; the due times still set how many go and when, and `max_delay_seconds` still bounds
+ * every wait.
  */
-export function scheduledReleases<T extends ScheduledPayment>(schedule: FinalizeSchedule, waiting: readonly T[], now: number): ScheduledRelease<T>[] {
-  const crowd = new Map<bigint, number>();
-  for (const payment of waiting) {
-    if (isMature(schedule, payment, now)) crowd.set(payment.challenge.amount, (crowd.get(payment.challenge.amount) ?? 0) + 1);
-  }
+export function scheduledReleases<T extends ScheduledPayment>(
+  schedule: FinalizeSchedule,
+  waiting: readonly T[],
+  now: number,
+  minted: readonly ScheduledPayment[] = [],
+): ScheduledRelease<T>[] {
   const { max_delay_seconds: max, min_anonymity_set: k } = schedule.policy;
-  const releases: ScheduledRelease<T>[] = [];
+  const inTime = (payment: ScheduledPayment) => now < payment.at + max;
+  const isDue = (payment: ScheduledPayment) => now >= dueAt(schedule, payment);
+  const byAmount = new Map<bigint, T[]>();
   for (const payment of waiting) {
-    const crowded = (crowd.get(payment.challenge.amount) ?? 0) >= k;
-    // Due implies mature (the delay is at least min_delay_seconds), so a crowded due payment counts itself.
-    if (now >= dueAt(schedule, payment) && crowded) releases.push({ payment, releasedAlone: false });
-    else if (now >= payment.at + max) releases.push({ payment, releasedAlone: true });
+    if (!isMature(schedule, payment, now)) continue;
+    const crowd = byAmount.get(payment.challenge.amount) ?? [];
+    crowd.push(payment);
+    byAmount.set(payment.challenge.amount, crowd);
+  }
+  const releases: ScheduledRelease<T>[] = [];
+  for (const [amount, crowd] of byAmount) {
+    const crowded = crowd.length >= k;
+    for (const payment of crowd) if (!inTime(payment)) releases.push({ payment, releasedAlone: !crowded });
+    if (!crowded) continue;
+    const members = crowd.filter(inTime);
+    const recent = minted.filter((payment) => payment.challenge.amount === amount && inTime(payment));
+    const turns = members.filter(isDue).length + recent.filter(isDue).length - recent.length;
+    const drawn = members
+      .map((payment) => ({ payment, draw: crowdPickKey(schedule, payment.challenge.challengeNonce, now) }))
+      .sort((a, b) => (a.draw < b.draw ? -1 : a.draw > b.draw ? 1 : 0))
+      .slice(0, Math.max(0, turns));
+    for (const { payment } of drawn) releases.push({ payment, releasedAlone: false });
   }
   const order = new Map(releases.map((release) => [release.payment, release]));
   return sortByMintOrder(
@@ -99,8 +129,21 @@ export function scheduledReleases<T extends ScheduledPayment>(schedule: Finalize
 }
 
 /** The payments {@link scheduledReleases} releases at `now`, in mint order. */
-export function releasablePayments<T extends ScheduledPayment>(schedule: FinalizeSchedule, waiting: readonly T[], now: number): T[] {
-  return scheduledReleases(schedule, waiting, now).map((release) => release.payment);
+export function releasablePayments<T extends ScheduledPayment>(
+  schedule: FinalizeSchedule,
+  waiting: readonly T[],
+  now: number,
+  minted: readonly ScheduledPayment[] = [],
+): T[] {
+  return scheduledReleases(schedule, waiting, now, minted).map((release) => release.payment);
+}
+
+/**
+ * A mature payment's draw in its crowd at `now`: a keyed hash of its challengeNonce and the second, so each
+ * pass draws afresh (no payment is always last) and two instances sharing the treasury draw alike.
+ */
+export function crowdPickKey(schedule: FinalizeSchedule, challengeNonce: Hex, now: number): bigint {
+  return hexToBigInt(keccak256(concat([schedule.key, PICK_LABEL, challengeNonce, toHex(now, { size: 8 })])));
 }
 
 /** `payments` sorted by {@link mintOrderKey}. */
