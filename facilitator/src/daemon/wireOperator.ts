@@ -96,6 +96,7 @@ export function wireOperator({ config, poseidon, chain, senders, challenges, jou
         treasury: { address: treasuryAccount.address },
         minter: minterAccount ? { address: minterAccount.address } : undefined,
         releasedAlone: metrics.releasedAloneTotal,
+        witnesses: metrics.witnessStatus,
         balanceOf: (address) => client.getBalance({ address }),
       }),
     withdrawalWitness: async (challengeNonce) => {

@@ -82,7 +82,15 @@ export function createSelfWitnesses(params: {
       if (follower === undefined) throw new WitnessUnavailableError({ targetIndex, reason: "behind" });
       return follower.proofs(targetIndex, leafIndices);
     },
-    progress: () => follower?.progress() ?? { leaves: 0n, nextBlock: params.deployBlock, provedIndex: undefined, lastChecked: undefined, tracked: 0 },
+    progress: () =>
+      follower?.progress() ?? {
+        leaves: 0n,
+        nextBlock: params.deployBlock,
+        provedIndex: undefined,
+        finalBlock: undefined,
+        lastChecked: undefined,
+        tracked: 0,
+      },
   });
 
   return {

@@ -79,6 +79,8 @@ export type FacilitatorMetrics = {
   txReplaced: (event: { role: string; reason: string }) => void;
   /** Where the transfer-tree follower stands after its latest sync (`[finalize] witnesses = "self"`). */
   witnessProgress: (progress: TreeFollowerProgress) => void;
+  /** The follower's latest reported progress; `undefined` under `witnesses = "indexer"` or before it opened. */
+  witnessStatus: () => TreeFollowerProgress | undefined;
 };
 
 /** Buckets of the settle histogram: a self-transfer settle is one RPC round trip, a permit settle waits for a block. */
@@ -304,6 +306,7 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     witnessProgress: (progress) => {
       witness = progress;
     },
+    witnessStatus: () => witness,
     offerIssued: () => offersIssued.inc(),
     offerRefused: (reason) => offersRefused.inc({ reason }),
     verified: (outcome) => verifies.inc({ outcome }),

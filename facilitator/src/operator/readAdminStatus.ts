@@ -5,6 +5,7 @@
 import type { Address } from "viem";
 
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
+import type { TreeFollowerProgress } from "../witnesses/createTreeFollower.js";
 import type { AdminStatus, PoseidonStatus, RpcEndpointStatus } from "./adminStatus.js";
 import type { SettlementBacklog } from "./settlementBacklog.js";
 import { withTimeout } from "../readiness/withTimeout.js";
@@ -29,6 +30,8 @@ export type AdminStatusSources = {
   minter?: { address: Address } | undefined;
   /** Payments minted released alone since start (metrics/createFacilitatorMetrics.ts). */
   releasedAlone?: (() => number) | undefined;
+  /** The transfer-tree follower's progress (`finalize.witnesses = "self"`), once it opened. */
+  witnesses?: (() => TreeFollowerProgress | undefined) | undefined;
   balanceOf: (address: Address) => Promise<bigint>;
 };
 
@@ -45,6 +48,7 @@ export async function readAdminStatus(sources: AdminStatusSources): Promise<Admi
     sources.minter === undefined ? null : balance(sources.minter.address),
   ]);
   const stats = sources.poolStats();
+  const witnesses = sources.witnesses?.();
   return {
     profile: sources.profile ?? null,
     chainId: sources.chainId,
@@ -71,5 +75,20 @@ export async function readAdminStatus(sources: AdminStatusSources): Promise<Admi
     treasury: { address: sources.treasury.address, balanceWei: treasuryWei },
     ...(sources.minter === undefined ? {} : { minter: { address: sources.minter.address, balanceWei: minterWei } }),
     ...(sources.releasedAlone === undefined ? {} : { finalize: { releasedAlone: sources.releasedAlone() } }),
+    ...(witnesses === undefined ? {} : { witnesses: witnessStatus(witnesses) }),
+  };
+}
+
+function witnessStatus(progress: TreeFollowerProgress): NonNullable<AdminStatus["witnesses"]> {
+  const behind = progress.provedIndex === undefined || progress.provedIndex < progress.leaves ? 0n : progress.provedIndex - progress.leaves;
+  const orNull = (value: bigint | undefined) => (value === undefined ? null : Number(value));
+  return {
+    leaves: Number(progress.leaves),
+    leavesBehind: Number(behind),
+    provedIndex: orNull(progress.provedIndex),
+    lastCheckedIndex: orNull(progress.lastChecked?.index),
+    nextBlock: Number(progress.nextBlock),
+    finalBlock: orNull(progress.finalBlock),
+    trackedPaths: progress.tracked,
   };
 }

@@ -45,6 +45,8 @@ export type TreeFollowerProgress = {
   nextBlock: bigint;
   /** The verifier's proved index at the final block, as the last sync read it. */
   provedIndex: bigint | undefined;
+  /** The chain's final block as the last sync read it: the height the follower reads up to. */
+  finalBlock: bigint | undefined;
   lastChecked: { index: bigint; root: bigint } | undefined;
   /** Leaf paths kept. */
   tracked: number;
@@ -92,6 +94,7 @@ export function createTreeFollower(params: {
   let nextBlock = params.state.nextBlock;
   let lastChecked = params.state.lastChecked;
   let provedIndex: bigint | undefined;
+  let lastFinalBlock: bigint | undefined;
   let stopped: WitnessRootMismatchError | undefined;
   // Read but not yet appended (past the index the last sync stopped at), in index order.
   let pending: PendingLeaf[] = [];
@@ -101,6 +104,7 @@ export function createTreeFollower(params: {
     leaves: tree.size(),
     nextBlock: pending[0]?.blockNumber ?? nextBlock,
     provedIndex,
+    finalBlock: lastFinalBlock,
     lastChecked,
     tracked: tree.trackedCount(),
   });
@@ -154,6 +158,7 @@ export function createTreeFollower(params: {
       client.readContract({ address: params.verifier, abi: zerc20VerifierAbi, functionName: "latestProvedIndex", ...at }),
     ]);
     provedIndex = proved;
+    lastFinalBlock = finalBlock;
     const target = upTo !== undefined && upTo < proved ? upTo : proved;
     appendUpTo(target);
     while (tree.size() < target && nextBlock <= finalBlock) {
