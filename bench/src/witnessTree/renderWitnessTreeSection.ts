@@ -21,7 +21,7 @@ export function renderWitnessTreeSection(figures: WitnessTreeFigures): string[] 
     `| initial sync, tree time per 100,000 leaves | **${figure(perHundredThousand)} s** |`,
     `| CPU per appended leaf, no path kept | ${figure(figures.cpuMicrosPerLeaf)} µs |`,
     `| CPU per appended leaf, ${figures.tracked} paths kept | ${figure(figures.cpuMicrosPerLeafTracked)} µs |`,
-    `| heap per tracked witness (one kept path of 40 siblings) | ${figure(figures.heapBytesPerPath / 1024)} KiB${figures.gcExposed ? "" : " (no \`--expose-gc\`: a rough figure)"} |`,
+    `| heap per tracked witness (one kept path of 40 siblings) | ${figure(figures.heapBytesPerPath / 1024)} KiB${figures.gcExposed ? "" : " (no `--expose-gc`: a rough figure)"} |`,
     "",
   ];
 }
