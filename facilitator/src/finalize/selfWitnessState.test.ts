@@ -52,7 +52,13 @@ describe("createSelfWitnesses", () => {
   it("opens at the deployment block, saves a sync that moved, skips one that did not, and a new one resumes from the save", async () => {
     const store = witnessStateFile(null);
     const saves: bigint[] = [];
-    const counted = { load: store.load, save: (binding: string, leaves: bigint, body: string) => (saves.push(leaves), store.save(binding, leaves, body)) };
+    const counted = {
+      load: store.load,
+      save: (binding: string, leaves: bigint, body: string) => {
+        saves.push(leaves);
+        return store.save(binding, leaves, body);
+      },
+    };
     const moving = fakeCreate({ step: 4n });
     const { logger, events } = recordingLogger();
     const first = createSelfWitnesses({ create: moving.create, deployBlock: 100n, binding: BINDING, store: counted, logger });
