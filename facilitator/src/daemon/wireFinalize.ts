@@ -6,6 +6,8 @@
  * the treasury's. It changes chain state only where the profile lets it and a prover runs. Its first pass runs
  * one interval after it is built.
  */
+import { zerc20Protocol } from "@svc/scheme";
+import { type Address, getAddress } from "viem";
 import type { Capabilities } from "../config/capabilities.js";
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
 import { createFinalizeLoop, type FinalizeLoop } from "../finalize/createFinalizeLoop.js";
@@ -22,8 +24,6 @@ import { createReorgWatch } from "../finalize/watchReorgs.js";
 import { createSelfWitnesses, type SelfWitnesses, witnessStateBinding } from "../finalize/selfWitnesses.js";
 import { createWitnessRejections } from "../finalize/witnessRejections.js";
 import { createTreeFollower } from "../witnesses/createTreeFollower.js";
-import { type Address, getAddress } from "viem";
-import { zerc20Protocol } from "@svc/scheme";
 import type { Logger } from "../log/createLogger.js";
 import { instrumentFinalize } from "../metrics/instrumentSettlement.js";
 import { unixNow } from "./unixNow.js";
