@@ -38,6 +38,7 @@ import { measureConcurrentSettles } from "./measurements/concurrentSettles.js";
 import { measureConfirmationLatency } from "./measurements/confirmationLatency.js";
 import { measureFacilitatorMemory, measureIdleMemory } from "./measurements/facilitatorMemory.js";
 import { measureFinalizeTiming } from "./measurements/finalizeTiming.js";
+import { measureWitnessTree } from "./measurements/witnessTree.js";
 import { measureLargeHistoryStartup } from "./measurements/largeHistoryStartup.js";
 import { measurePaidRequestLatency } from "./measurements/paidRequestLatency.js";
 import { measurePoseidonPaths } from "./measurements/poseidonPaths.js";
@@ -75,6 +76,8 @@ async function main(): Promise<void> {
   process.once("SIGINT", () => void stopAll().then(() => process.exit(130)));
   try {
     const poseidonPaths = await measurePoseidonPaths(dir, progress);
+    progress("section 13: the followed transfer tree, in process (20,000 leaves, twice)");
+    const witnessTree = measureWitnessTree({ leaves: 20_000, tracked: 100 });
     progress("starting the local stack (anvil, contracts, fixture indexer and decider)");
     const stack = await startStack({ dir, facilitatorPort: 0, rootIntervalMs: 0 });
     stoppers.push(stack.stop);
@@ -170,6 +173,7 @@ async function main(): Promise<void> {
       realProofs,
       confirmations,
       largeHistory,
+      witnessTree,
     };
     const report = renderReport(results);
     await writeFile(join(BENCH_DIR, "results.md"), report);

@@ -34,6 +34,12 @@ describe("renderFacilitatorToml", () => {
     expect(toml).toMatch(/\nburn_address_pool_size = 4\n$/);
   });
 
+  it("names the token's deployment block when the deployment knows it, so the transfer-tree follower starts there", () => {
+    expect(renderFacilitatorToml({ ...input, deployBlockNumber: "42" })).toContain('hub = "0x');
+    expect(renderFacilitatorToml({ ...input, deployBlockNumber: "42" })).toMatch(/\ndeploy_block = 42\n/);
+    expect(renderFacilitatorToml(input)).not.toContain("deploy_block");
+  });
+
   it("names the snarkjs prover and the circuit files on a stack of real proofs, as the last table", () => {
     const toml = renderFacilitatorToml({
       ...input,

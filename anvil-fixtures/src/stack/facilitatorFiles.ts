@@ -31,6 +31,8 @@ export type FacilitatorFilesInput = {
   token: Address;
   verifier: Address;
   hub: Address;
+  /** The block the token was deployed in (decimal): where the facilitator's transfer-tree follower starts. */
+  deployBlockNumber?: string | undefined;
   permitBurner: Address;
   treasury: Address;
   feeRecipient: Address;
@@ -75,7 +77,7 @@ protocol = "${input.protocol}"
 token = "${input.token}"
 verifier = "${input.verifier}"
 hub = "${input.hub}"
-
+${input.deployBlockNumber === undefined ? "" : `deploy_block = ${input.deployBlockNumber}\n`}
 [listen]
 host = "127.0.0.1"
 port = ${input.listenPort}

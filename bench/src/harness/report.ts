@@ -11,6 +11,8 @@ import type { ConfirmationLatencyResult } from "../measurements/confirmationLate
 import { type FacilitatorMemoryResult, IDLE_RSS_TARGET_BYTES } from "../measurements/facilitatorMemory.js";
 import type { FinalizeTimingResult } from "../measurements/finalizeTiming.js";
 import type { LargeHistoryStartupResult } from "../measurements/largeHistoryStartup.js";
+import type { WitnessTreeFigures } from "../measurements/witnessTree.js";
+import { renderWitnessTreeSection } from "../witnessTree/renderWitnessTreeSection.js";
 import type { PaidRequestLatencyResult } from "../measurements/paidRequestLatency.js";
 import type { PathCost, VersionCost } from "../measurements/poseidonPaths.js";
 import type { PrivacyResult } from "../measurements/privacyAnonymity.js";
@@ -54,6 +56,8 @@ export type BenchResults = {
   confirmations: ConfirmationLatencyResult;
   /** Section 12: startup (spawn → `/readyz` 200) with an empty and with a million-record payment history. */
   largeHistory: LargeHistoryStartupResult;
+  /** Section 13: the followed transfer tree in process (`[finalize] witnesses = "self"`). */
+  witnessTree: WitnessTreeFigures;
 };
 
 const num = formatFigure;
@@ -473,7 +477,7 @@ export function renderReport(results: BenchResults): string {
   // 4
   out.push("## 4. Finalize", "");
   out.push(
-    `Finalize loop every 1 s, root job every 500 ms (the stack's settings). The payments sections 1-3 accepted stayed pending with the indexer down (each finalize pass failed at its first indexer call and backed off); the indexer then came back on the same URL.`,
+    `Finalize loop every 1 s, root job every 500 ms (the stack's settings); Merkle paths from the facilitator's followed tree (\`[finalize] witnesses = "self"\`, section 13). The payments sections 1-3 accepted stayed pending with the indexer down (so no root was proved); the indexer then came back on the same URL.`,
     "",
   );
   out.push(
@@ -603,6 +607,7 @@ export function renderReport(results: BenchResults): string {
   );
   out.push(...renderConfirmationsSection(results.confirmations));
   out.push(...renderLargeHistorySection(results.largeHistory));
+  out.push(...renderWitnessTreeSection(results.witnessTree));
 
   // Profiles
   out.push("## Where the time goes (CPU profiles)", "");

@@ -15,6 +15,8 @@ export type WitnessTreeFigures = {
   cpuMicrosPerLeafTracked: number;
   /** Heap bytes per kept path (after a GC when `global.gc` is exposed). */
   heapBytesPerPath: number;
+  /** Whether `global.gc` ran before each heap reading (`node --expose-gc`); without it the heap figure is rough. */
+  gcExposed: boolean;
 };
 
 const leafOf = (index: number) => BigInt(index) * 0x9e3779b97f4a7c15n + 1n;
@@ -55,5 +57,6 @@ export function measureWitnessTree(params: { leaves: number; tracked: number }):
     cpuMicrosPerLeaf: plainMicros / leaves,
     cpuMicrosPerLeafTracked: trackedMicros / leaves,
     heapBytesPerPath: (after - before) / tracked,
+    gcExposed: typeof (globalThis as { gc?: unknown }).gc === "function",
   };
 }

@@ -67,6 +67,7 @@ describe("runCheck against the local stack", () => {
       "relayer",
       "contracts",
       "protocol",
+      "witnesses",
       "journal",
       "indexer",
       "decider",
@@ -87,6 +88,14 @@ describe("runCheck against the local stack", () => {
     expect(lines).toContain(`✓ indexer: ${stack.deployment.indexerUrl}/healthz answers HTTP 200`);
     expect(lines).toContain(`- decider: ${stack.deployment.deciderUrl}/ not probed: it is called only on the batch proving path`);
     expect(lines).toContain("✓ prover: kind fixture (only under profile local on chain 31337)");
+    // A fresh stack: no follower has run yet, and the stack's configuration names the token's deployment block.
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^✓ witnesses: finalize\\.witnesses = "self": the token has \\d+ leaves, the verifier proved \\d+; no saved follower, the first pass follows from block ${stack.deployment.deployBlockNumber}$`,
+        ),
+      ),
+    );
     // The stack runs on anvil's public keys: accepted, but never silently.
     expect(lines.filter((line) => line.startsWith("⚠ keys:"))).toEqual([
       "⚠ keys: SVC_TREASURY_PK is a well-known development key (anvil account 1); accepted only because the setup is fully local",

@@ -24,6 +24,7 @@ import { probeRelayer } from "./probes/probeRelayer.js";
 import { probeRpc } from "./probes/probeRpc.js";
 import { probeSplitter } from "./probes/probeSplitter.js";
 import { probeStorage } from "./probes/probeStorage.js";
+import { probeWitnesses } from "./probes/probeWitnesses.js";
 import { DEFAULT_CHECK_TIMEOUT_MS } from "./checkCommand.js";
 import { redactOutput } from "./redactOutput.js";
 
@@ -92,6 +93,7 @@ export async function runCheck(parameters: RunCheckParameters): Promise<CheckFin
         skip("contracts", reason);
         skip("protocol", reason);
         if (fee?.mode === "split") skip("splitter", reason);
+        skip("witnesses", reason);
       } else {
         if (keys.secrets !== undefined) report(await probeRelayer(keys.secrets, chain, timeout));
         const contracts = await probeContracts(config, chain, timeout);
@@ -99,6 +101,8 @@ export async function runCheck(parameters: RunCheckParameters): Promise<CheckFin
         if (contracts.some((finding) => finding.status === "fail")) skip("protocol", "a contract has no code");
         else report(await probeProtocol(config, chain, timeout));
         if (fee?.mode === "split") report(await probeSplitter(config, fee, chain, timeout));
+        if (contracts.some((finding) => finding.status === "fail")) skip("witnesses", "a contract has no code");
+        else report(await probeWitnesses(config, chain, timeout));
       }
     } finally {
       await chain?.close();

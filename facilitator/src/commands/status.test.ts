@@ -191,6 +191,18 @@ describe("formatDaemonStatus", () => {
     expect(formatDaemonStatus(buildDaemonStatus({ finalize: { releasedAlone: 0, decoysShort: 0 } }))).toContain("leaves short of decoys: 0\n");
     expect(formatDaemonStatus(buildDaemonStatus({ finalize: { releasedAlone: 0 } }))).not.toContain("short of decoys");
   });
+
+  it("shows the followed transfer tree's height against the chain, its leaves behind and the last root checked", () => {
+    const witnesses = { leaves: 120, leavesBehind: 8, provedIndex: 128, lastCheckedIndex: 120, nextBlock: 5_001, finalBlock: 5_040, trackedPaths: 2 };
+    expect(formatDaemonStatus(buildDaemonStatus({ witnesses }))).toContain(
+      "witnesses (self): 120 leaves, 8 behind proved index 128, root checked at 120; next block 5001 of final 5040; 2 paths kept\n",
+    );
+    const fresh = { ...witnesses, leaves: 0, leavesBehind: 0, provedIndex: null, lastCheckedIndex: null, finalBlock: null, trackedPaths: 0 };
+    expect(formatDaemonStatus(buildDaemonStatus({ witnesses: fresh }))).toContain(
+      "witnesses (self): 0 leaves, proved index not read yet, no root checked yet; next block 5001; 0 paths kept\n",
+    );
+    expect(formatDaemonStatus(buildDaemonStatus())).not.toContain("witnesses");
+  });
 });
 
 function buildDaemonStatus(overrides: Partial<DaemonStatus["status"]> = {}): DaemonStatus {

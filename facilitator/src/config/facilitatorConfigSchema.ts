@@ -148,6 +148,9 @@ const networkTable = table({
   protocol: z.enum(["zerc20-v1", "zerc20-v2"], { error: 'expected "zerc20-v2" (every published deployment) or "zerc20-v1"' }).optional(),
   // How deep a burn must be before the payment is accepted; unset: the preset's (1 or 2), else 1.
   confirmations: integerField(1, MAX_CONFIRMATIONS).optional(),
+  // The token's deployment block: where `[finalize] witnesses = "self"` starts reading the transfer tree. Unset:
+  // block 0, which costs one log request per 2,000 blocks of chain before the first mint on a long chain.
+  deploy_block: integerField(0).optional(),
   // How deep a block must be before it cannot be reorganised away; unset: the node's `finalized` block, or
   // `confirmations` on the local chain (anvil's `finalized` trails 64 blocks behind a chain mining per transaction).
   finality_depth: integerField(1, MAX_FINALITY_DEPTH).optional(),
@@ -278,12 +281,18 @@ const finalizeTable = table({
   min_delay_seconds: integerField(0, 604_800).optional(),
   max_delay_seconds: integerField(0, 604_800).optional(),
   min_anonymity_set: integerField(1, 10_000).optional(),
+  // Where a mint's Merkle paths come from: `self` follows the transfer tree from the token's logs on our own RPC
+  // (no indexer sees which leaves are ours); `indexer` asks the indexer's `/proofs`, mixed with decoy leaves.
+  witnesses: z.enum(["self", "indexer"], { error: 'expected "self" or "indexer"' }).default("self"),
 });
 
 type FinalizeTable = z.output<typeof finalizeTable>;
 
-/** The `[finalize]` table with every key resolved. */
-export type FinalizeConfig = { [K in keyof FinalizeTable]-?: NonNullable<FinalizeTable[K]> };
+/** Where a mint's Merkle paths come from (`[finalize] witnesses`). */
+export type WitnessSource = FinalizeTable["witnesses"];
+
+/** The `[finalize]` table's schedule keys, each resolved. */
+export type FinalizeConfig = { [K in Exclude<keyof FinalizeTable, "witnesses">]-?: NonNullable<FinalizeTable[K]> };
 
 /** The policy facilitator/README.md recommends, and the default under profiles testnet and production. */
 export const RECOMMENDED_FINALIZE_POLICY: FinalizeConfig = { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 };
@@ -482,7 +491,7 @@ export const facilitatorConfigSchema = table({
   })
   .transform(({ fee, settlement, daemon, finalize, ...rest }) => ({
     ...rest,
-    finalize: resolveFinalizePolicy(rest.profile, finalize),
+    finalize: { ...resolveFinalizePolicy(rest.profile, finalize), witnesses: finalize.witnesses },
     daemon: {
       ...daemon,
       // At most 4 × 1024, within the key's own bound.

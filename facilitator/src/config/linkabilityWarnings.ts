@@ -48,7 +48,10 @@ export function separateHandsWarning(
 }
 
 /** The warning when mints follow their burns within one pass outside profile `local`. */
-export function scheduleWarning(config: Pick<FacilitatorConfig, "profile" | "finalize">): LinkabilityWarning | undefined {
+export function scheduleWarning(config: {
+  profile?: FacilitatorConfig["profile"];
+  finalize: Pick<FacilitatorConfig["finalize"], "max_delay_seconds">;
+}): LinkabilityWarning | undefined {
   if (config.profile === "local" || config.finalize.max_delay_seconds !== 0) return undefined;
   return {
     code: "linkable_schedule",

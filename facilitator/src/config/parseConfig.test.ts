@@ -26,7 +26,7 @@ const SPLITTER = getAddress("0x6666666666666666666666666666666666666666");
 describe("parseConfig: a valid file", () => {
   it("parses a full configuration with every key set", () => {
     const config = parse({
-      network: { confirmations: 3, finality_depth: 12 },
+      network: { confirmations: 3, finality_depth: 12, deploy_block: 1_234 },
       listen: { host: "0.0.0.0", port: 8080, trusted_proxies: ["10.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"] },
       settlement: {
         challenge_ttl_seconds: 60,
@@ -46,7 +46,7 @@ describe("parseConfig: a valid file", () => {
         public_metrics: true,
         log_level: "warn",
       },
-      finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 },
+      finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3, witnesses: "indexer" },
       gas: { replace_after_seconds: 12.5, max_fee_gwei: 150 },
       history: { retention_days: 365 },
       providers: { "shop-1": { key_sha256: "AB".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
@@ -66,6 +66,7 @@ describe("parseConfig: a valid file", () => {
         protocol: "zerc20-v2",
         confirmations: 3,
         finality_depth: 12,
+        deploy_block: 1_234,
       },
       listen: { host: "0.0.0.0", port: 8080, trusted_proxies: ["10.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"] },
       settlement: {
@@ -95,7 +96,7 @@ describe("parseConfig: a valid file", () => {
         public_metrics: true,
         log_level: "warn",
       },
-      finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 },
+      finalize: { min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3, witnesses: "indexer" },
       gas: { replace_after_seconds: 12.5, max_fee_gwei: 150 },
       history: { retention_days: 365 },
       providers: { "shop-1": { key_sha256: "ab".repeat(32), rate_limit_per_min: 600, challenge_per_payer_per_min: 10 } },
@@ -127,6 +128,8 @@ describe("parseConfig: defaults", () => {
     ["finalize.min_delay_seconds", config.finalize.min_delay_seconds, 0],
     ["finalize.max_delay_seconds", config.finalize.max_delay_seconds, 0],
     ["finalize.min_anonymity_set", config.finalize.min_anonymity_set, 1],
+    ["finalize.witnesses", config.finalize.witnesses, "self"],
+    ["network.deploy_block", config.network.deploy_block, undefined],
     ["gas.replace_after_seconds", config.gas.replace_after_seconds, 30],
     ["gas.max_fee_gwei", config.gas.max_fee_gwei, undefined],
     ["daemon.shutdown_grace_ms", config.daemon.shutdown_grace_ms, 10_000],
@@ -690,18 +693,24 @@ describe("parseConfig: finalize", () => {
     ["finalize.max_delay_seconds", { max_delay_seconds: "60" }],
     ["finalize.max_delay_seconds", { max_delay_seconds: 604_801 }],
     ["finalize.min_anonymity_set", { min_anonymity_set: 0 }],
+    ["finalize.witnesses", { witnesses: "both" }],
   ])("refuses a bad %s", (key, finalize) => {
     expect(errorOf({ finalize })).toMatchObject({ key });
     expect(errorOf({ finalize })).toBeInstanceOf(InvalidConfigValueError);
   });
 
   it.each(["testnet", "production"])("defaults to the recommended policy under profile %s, and keeps a key the file sets", (profile) => {
-    expect(parse({ profile }).finalize).toEqual({ min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3 });
-    expect(parse({ profile, finalize: { min_anonymity_set: 5 } }).finalize).toEqual({ min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 5 });
+    expect(parse({ profile }).finalize).toEqual({ min_delay_seconds: 60, max_delay_seconds: 1800, min_anonymity_set: 3, witnesses: "self" });
+    expect(parse({ profile, finalize: { min_anonymity_set: 5 } }).finalize).toEqual({
+      min_delay_seconds: 60,
+      max_delay_seconds: 1800,
+      min_anonymity_set: 5,
+      witnesses: "self",
+    });
   });
 
   it("keeps the fast policy under profile local, and checks the maximum against the profile's minimum", () => {
-    expect(parse({ profile: "local" }).finalize).toEqual({ min_delay_seconds: 0, max_delay_seconds: 0, min_anonymity_set: 1 });
+    expect(parse({ profile: "local" }).finalize).toEqual({ min_delay_seconds: 0, max_delay_seconds: 0, min_anonymity_set: 1, witnesses: "self" });
     expect(errorOf({ profile: "production", finalize: { max_delay_seconds: 30 } })).toMatchObject({ key: "finalize.max_delay_seconds" });
   });
 

@@ -97,6 +97,7 @@ export function wireOperator({ config, poseidon, chain, senders, challenges, jou
         minter: minterAccount ? { address: minterAccount.address } : undefined,
         releasedAlone: metrics.releasedAloneTotal,
         decoysShort: metrics.decoysShortTotal,
+        witnesses: metrics.witnessStatus,
         balanceOf: (address) => client.getBalance({ address }),
       }),
     withdrawalWitness: async (challengeNonce) => {

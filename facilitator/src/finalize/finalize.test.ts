@@ -186,9 +186,9 @@ describe("restarts", () => {
 });
 
 describe("infrastructure failures", () => {
-  it("backs off while the indexer is down and finalizes once it is back", async () => {
+  it('backs off while the indexer is down and finalizes once it is back (witnesses = "indexer")', async () => {
     const proxy = await startSwitchableProxy(stack.deployment.indexerUrl);
-    const daemon = await startTestDaemon(stack, "indexer-down", { ...FAST, network: { indexer_url: proxy.url } });
+    const daemon = await startTestDaemon(stack, "indexer-down", { ...FAST, network: { indexer_url: proxy.url }, finalize: { witnesses: "indexer" } });
     try {
       proxy.down = true;
       const requirements = await payWithSelfTransfer(daemon, "3000");
@@ -202,6 +202,22 @@ describe("infrastructure failures", () => {
       expect(delays.slice(0, 2)).toEqual([2000, 4000]);
       proxy.down = false;
       await waitForState(stack, daemon, requirements.extra.challengeNonce, "finalized", 30_000);
+    } finally {
+      await daemon.stop();
+      await proxy.close();
+    }
+  });
+});
+
+describe('the indexer down under witnesses = "self"', () => {
+  it("finalizes anyway: the Merkle paths come from the followed tree", async () => {
+    const proxy = await startSwitchableProxy(stack.deployment.indexerUrl);
+    const daemon = await startTestDaemon(stack, "indexer-down-self", { ...FAST, network: { indexer_url: proxy.url } });
+    try {
+      proxy.down = true;
+      const requirements = await payWithSelfTransfer(daemon, "3100");
+      await waitForState(stack, daemon, requirements.extra.challengeNonce, "finalized", 30_000);
+      expect(daemon.logs.filter((line) => line.includes('"finalize_pass_failed"'))).toEqual([]);
     } finally {
       await daemon.stop();
       await proxy.close();

@@ -71,6 +71,16 @@ export const FINALIZE_WAITING_REASON = {
   burnReorged: "burn_reorged",
   /** The configured prover makes no proof of this kind (`prover_unsupported`: the snarkjs adapter and a batch outside profile `local`). */
   proofUnsupported: "proof_unsupported",
+  /**
+   * `[finalize] witnesses = "self"`: the followed transfer tree has not reached the proved root the mint needs
+   * (or holds no path for the burn's leaf); the next pass syncs further. The indexer is never asked instead.
+   */
+  witnessBehind: "witness_behind",
+  /**
+   * `[finalize] witnesses = "self"`: the followed tree's root differs from the verifier's proved root, so the
+   * follower stopped (`WitnessRootMismatchError`) and nothing is minted from its paths until an operator looks.
+   */
+  witnessRootMismatch: "witness_root_mismatch",
 } as const;
 
 /**

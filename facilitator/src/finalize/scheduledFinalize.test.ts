@@ -285,7 +285,11 @@ describe("what the indexer is asked", () => {
   it("never a burn address: no /events query, and one /proofs request per pass giving each burn three same-value burns of others", async () => {
     const indexer = await startRecordingProxy(stack.deployment.indexerUrl);
     // Every pass is one the test runs.
-    const daemon = await startTestDaemon(stack, "indexer-mix", { daemon: { finalize_interval_ms: 600_000 }, network: { indexer_url: indexer.url } });
+    const daemon = await startTestDaemon(stack, "indexer-mix", {
+      daemon: { finalize_interval_ms: 600_000 },
+      network: { indexer_url: indexer.url },
+      finalize: { witnesses: "indexer" },
+    });
     try {
       const offers = [await requestOffer(daemon, "4000"), await requestOffer(daemon, "4100"), await requestOffer(daemon, "4200")];
       // Another payer's burns of each offer's amount into fresh addresses (decoy candidates), three before the

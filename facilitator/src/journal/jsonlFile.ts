@@ -197,8 +197,8 @@ function toLine(value: unknown): string {
   return `${JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item))}\n`;
 }
 
-// The rename is durable only once the folder entry is: fsync the folder itself.
-async function syncFolder(folder: string): Promise<void> {
+/** The rename is durable only once the folder entry is: fsync the folder itself. */
+export async function syncFolder(folder: string): Promise<void> {
   const handle = await open(folder, "r");
   try {
     await handle.sync();

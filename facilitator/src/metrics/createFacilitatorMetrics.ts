@@ -5,6 +5,7 @@
  * {@link MetricsSources}, so nothing has to be kept in step. Label values are reason codes and other closed
  * sets, never addresses, nonces or amounts. Each metric is documented in the package README.
  */
+import type { TreeFollowerProgress } from "../witnesses/createTreeFollower.js";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
@@ -79,6 +80,10 @@ export type FacilitatorMetrics = {
   history: (operation: HistoryOperation, outcome: string) => void;
   /** A key's monitor re-broadcast a transaction (`stuck`, `dropped`, `gap`) or was stopped by the fee cap (`fee_cap`). */
   txReplaced: (event: { role: string; reason: string }) => void;
+  /** Where the transfer-tree follower stands after its latest sync (`[finalize] witnesses = "self"`). */
+  witnessProgress: (progress: TreeFollowerProgress) => void;
+  /** The follower's latest reported progress; `undefined` under `witnesses = "indexer"` or before it opened. */
+  witnessStatus: () => TreeFollowerProgress | undefined;
 };
 
 /** Buckets of the settle histogram: a self-transfer settle is one RPC round trip, a permit settle waits for a block. */
@@ -274,8 +279,42 @@ export function createFacilitatorMetrics(sources: MetricsSources): FacilitatorMe
     ["key", "reason"],
   );
 
+  // The followed transfer tree (`witnesses = "self"`): absent from the exposition until the first sync reports.
+  let witness: TreeFollowerProgress | undefined;
+  const witnessGauge = (name: string, help: string, read: (progress: TreeFollowerProgress) => bigint | number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const value = witness === undefined ? undefined : read(witness);
+        if (value !== undefined) this.set(Number(value));
+      },
+    });
+  witnessGauge("facilitator_witness_leaves", "Leaves the transfer-tree follower has appended (the tree index of its root).", (progress) => progress.leaves);
+  witnessGauge(
+    "facilitator_witness_leaves_behind",
+    "Leaves between the follower's tree and the verifier's latest proved index at the final block.",
+    (progress) => (progress.provedIndex === undefined || progress.provedIndex < progress.leaves ? 0n : progress.provedIndex - progress.leaves),
+  );
+  witnessGauge("facilitator_witness_last_checked_index", "The last proved index whose root the follower matched.", (progress) => progress.lastChecked?.index);
+  witnessGauge(
+    "facilitator_witness_next_block",
+    "The first block whose IndexedTransfer logs the follower has not all appended.",
+    (progress) => progress.nextBlock,
+  );
+  witnessGauge(
+    "facilitator_witness_tracked_paths",
+    "Merkle paths the follower keeps (leaves sent to our burn addresses, not yet minted).",
+    (progress) => progress.tracked,
+  );
+
   return {
     registry,
+    witnessProgress: (progress) => {
+      witness = progress;
+    },
+    witnessStatus: () => witness,
     offerIssued: () => offersIssued.inc(),
     offerRefused: (reason) => offersRefused.inc({ reason }),
     verified: (outcome) => verifies.inc({ outcome }),

@@ -92,6 +92,22 @@ export const AdminStatusSchema = z.object({
    * from a daemon that does not report it.
    */
   finalize: z.object({ releasedAlone: z.int().min(0), decoysShort: z.int().min(0).optional() }).optional(),
+  /**
+   * The transfer-tree follower of `finalize.witnesses = "self"`, as its latest sync left it: its height
+   * (`nextBlock`) against the chain's final block, its leaves against the verifier's proved index, the last
+   * proved root it matched. Absent under `"indexer"` and before the follower opened.
+   */
+  witnesses: z
+    .object({
+      leaves: z.int().min(0),
+      leavesBehind: z.int().min(0),
+      provedIndex: z.int().min(0).nullable(),
+      lastCheckedIndex: z.int().min(0).nullable(),
+      nextBlock: z.int().min(0),
+      finalBlock: z.int().min(0).nullable(),
+      trackedPaths: z.int().min(0),
+    })
+    .optional(),
 });
 
 /** One of {@link AdminStatusSchema}. */

@@ -37,6 +37,7 @@ export function formatDaemonStatus(status: DaemonStatus): string {
       lines.push(`leaves short of decoys: ${admin.finalize.decoysShort}${short}`);
     }
   }
+  if (admin.witnesses) lines.push(witnessLine(admin.witnesses));
   lines.push(...entryLines("failed entries", status.failed));
   lines.push(...entryLines("late burns", status.lateBurns));
   lines.push(...stockLines(admin.stock));
@@ -45,6 +46,13 @@ export function formatDaemonStatus(status: DaemonStatus): string {
   lines.push(`treasury ${admin.treasury.address}: ${formatBalance(admin.treasury.balanceWei)}`);
   if (admin.minter) lines.push(`minter ${admin.minter.address}: ${formatBalance(admin.minter.balanceWei)}`);
   return `${lines.join("\n")}\n`;
+}
+
+function witnessLine(witnesses: NonNullable<DaemonStatus["status"]["witnesses"]>): string {
+  const proved = witnesses.provedIndex === null ? "proved index not read yet" : `${witnesses.leavesBehind} behind proved index ${witnesses.provedIndex}`;
+  const checked = witnesses.lastCheckedIndex === null ? "no root checked yet" : `root checked at ${witnesses.lastCheckedIndex}`;
+  const height = witnesses.finalBlock === null ? `next block ${witnesses.nextBlock}` : `next block ${witnesses.nextBlock} of final ${witnesses.finalBlock}`;
+  return `witnesses (self): ${witnesses.leaves} leaves, ${proved}, ${checked}; ${height}; ${witnesses.trackedPaths} paths kept`;
 }
 
 function rpcLines(endpoints: DaemonStatus["status"]["rpcEndpoints"]): string[] {

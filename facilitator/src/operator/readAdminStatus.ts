@@ -5,6 +5,7 @@
 import type { Address } from "viem";
 
 import type { BurnAddressPoolStats } from "../challenges/burnAddressPool.js";
+import type { TreeFollowerProgress } from "../witnesses/createTreeFollower.js";
 import type { AdminStatus, PoseidonStatus, RpcEndpointStatus } from "./adminStatus.js";
 import type { SettlementBacklog } from "./settlementBacklog.js";
 import { withTimeout } from "../readiness/withTimeout.js";
@@ -31,6 +32,8 @@ export type AdminStatusSources = {
   releasedAlone?: (() => number) | undefined;
   /** Real leaves sent short of decoys since start (metrics/createFacilitatorMetrics.ts). */
   decoysShort?: (() => number) | undefined;
+  /** The transfer-tree follower's progress (`finalize.witnesses = "self"`), once it opened. */
+  witnesses?: (() => TreeFollowerProgress | undefined) | undefined;
   balanceOf: (address: Address) => Promise<bigint>;
 };
 
@@ -47,6 +50,7 @@ export async function readAdminStatus(sources: AdminStatusSources): Promise<Admi
     sources.minter === undefined ? null : balance(sources.minter.address),
   ]);
   const stats = sources.poolStats();
+  const witnesses = sources.witnesses?.();
   return {
     profile: sources.profile ?? null,
     chainId: sources.chainId,
@@ -80,5 +84,20 @@ export async function readAdminStatus(sources: AdminStatusSources): Promise<Admi
             ...(sources.decoysShort === undefined ? {} : { decoysShort: sources.decoysShort() }),
           },
         }),
+    ...(witnesses === undefined ? {} : { witnesses: witnessStatus(witnesses) }),
+  };
+}
+
+function witnessStatus(progress: TreeFollowerProgress): NonNullable<AdminStatus["witnesses"]> {
+  const behind = progress.provedIndex === undefined || progress.provedIndex < progress.leaves ? 0n : progress.provedIndex - progress.leaves;
+  const orNull = (value: bigint | undefined) => (value === undefined ? null : Number(value));
+  return {
+    leaves: Number(progress.leaves),
+    leavesBehind: Number(behind),
+    provedIndex: orNull(progress.provedIndex),
+    lastCheckedIndex: orNull(progress.lastChecked?.index),
+    nextBlock: Number(progress.nextBlock),
+    finalBlock: orNull(progress.finalBlock),
+    trackedPaths: progress.tracked,
   };
 }

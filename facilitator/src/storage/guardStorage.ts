@@ -75,6 +75,7 @@ export function guardStorage(storage: FacilitatorStorage): FacilitatorStorage {
     relayNonces: guardPort(storage.relayNonces),
     rateLimits: guardPort(storage.rateLimits),
     chainIdentity: guardPort(storage.chainIdentity),
+    witnessState: guardPort(storage.witnessState),
     // Opening reads nothing yet; the history log a shared history reads and writes is guarded by its adapter.
     history: storage.history,
     openBurnAddressStock: async (binding, owner) => {

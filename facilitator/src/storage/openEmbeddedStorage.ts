@@ -2,12 +2,13 @@
  * The embedded storage adapter: today's single-process state behind the storage ports. The journal is the
  * fsynced JSONL file (or nothing with `journal = "none"`), issued challenges are journaled `challenge`
  * records held by a {@link ChallengeStore} (with its retention and bounds), the burn-address stock is its
- * JSONL file, payment history is the `PAYMENT_HISTORY_PATH` file, and claims, leases, nonces and rate-limit counts live in memory: with one process, memory is
+ * JSONL file, the followed transfer tree is `<journal>.witnesses` (witnessStateFile.ts), payment history is the `PAYMENT_HISTORY_PATH` file, and claims, leases, nonces and rate-limit counts live in memory: with one process, memory is
  * where every caller meets.
  */
 import { access, constants } from "node:fs/promises";
 import type { Address, Hex } from "viem";
 import { BurnAddressStockFile } from "./burnAddressStockFile.js";
+import { witnessStateFile } from "./witnessStateFile.js";
 import { ChallengeStore, type ChallengeStoreParameters } from "../challenges/challengeStore.js";
 import { SlidingWindowRateLimiter } from "../rateLimits/slidingWindowRateLimiter.js";
 import { fromJournaledChallenge, toJournaledChallenge } from "../journal/journaledChallenge.js";
@@ -179,6 +180,7 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
         return limiter.take(rateKey);
       },
     },
+    witnessState: witnessStateFile(options.journalPath === null ? null : `${options.journalPath}.witnesses`),
     history: paymentHistoryFileStore,
     openBurnAddressStock: async (binding) => (options.journalPath === null ? undefined : BurnAddressStockFile.open(`${options.journalPath}.stock`, binding)),
     // A journal this process can no longer write takes no payment it could lose.

@@ -380,6 +380,22 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
         });
       },
     },
+    witnessState: {
+      load: async (binding) => {
+        const { rows } = await pool.query<{ state: string }>("select state from witness_follower where binding = $1", [binding]);
+        return rows[0]?.state;
+      },
+      // Compare-and-set on the leaf count: each instance follows on its own, and the row only moves forward.
+      save: async (binding, leaves, body) => {
+        const { rowCount } = await pool.query(
+          `insert into witness_follower (binding, leaves, state) values ($1, $2, $3)
+           on conflict (binding) do update set leaves = excluded.leaves, state = excluded.state, saved_at = now()
+           where witness_follower.leaves <= excluded.leaves`,
+          [binding, leaves.toString(), body],
+        );
+        return rowCount === 1;
+      },
+    },
     openBurnAddressStock: async (binding, owner) => {
       const tag = bindingTag(binding);
       await pool.query("delete from burn_address_stock where owner = $1 and binding_tag <> $2", [owner, tag]);

@@ -108,6 +108,18 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: "followed transfer tree",
+    sql: `
+      create table witness_follower (
+        binding text primary key,
+        leaves numeric(20, 0) not null,
+        state text not null,
+        saved_at timestamptz not null default now()
+      );
+    `,
+  },
 ];
 
 /** The schema version this code needs. */

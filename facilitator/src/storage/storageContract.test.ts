@@ -119,6 +119,18 @@ describe.each([
   ["embedded", embeddedPair],
   ["postgres", postgresPair],
 ] as const)("storage contract: %s", (_kind, openPair) => {
+  it("keeps the followed tree's state per binding across a reopen, and never takes it back to fewer leaves", async () => {
+    const pair = await openPair();
+    expect(await pair.a.witnessState.load("31337:0xtoken")).toBeUndefined();
+    expect(await pair.a.witnessState.save("31337:0xtoken", 10n, "ten")).toBe(true);
+    expect(await pair.b.witnessState.save("31337:0xtoken", 9n, "nine")).toBe(false);
+    expect(await pair.b.witnessState.load("31337:0xtoken")).toBe("ten");
+    expect(await pair.b.witnessState.save("31337:0xtoken", 12n, "twelve")).toBe(true);
+    expect(await pair.a.witnessState.load("31337:0xother")).toBeUndefined();
+    const reopened = await pair.reopen();
+    expect(await reopened.witnessState.load("31337:0xtoken")).toBe("twelve");
+  });
+
   it("compaction archives a closed payment past retention and an unpaid challenge, and keeps an open payment", async () => {
     const retentionSeconds = 60;
     const pastRetention = issuedAt + 300 + retentionSeconds + 1;

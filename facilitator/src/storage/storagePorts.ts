@@ -82,6 +82,17 @@ export type ChainIdentityPort = {
   claim: (identity: ChainIdentity) => Promise<ChainIdentity>;
 };
 
+/**
+ * The transfer-tree follower's saved state (witnesses/followerStateCodec.ts encodes it; the adapters store the
+ * text as it is), one per `binding` (the chain and token it follows). Saves only move forward: a state holding
+ * fewer leaves than the saved one is not written, so two instances sharing one database never take it back.
+ */
+export type WitnessStatePort = {
+  load(binding: string): Promise<string | undefined>;
+  /** Saves `body`, a state of `leaves` appended leaves; false (nothing written) when the saved one holds more. */
+  save(binding: string, leaves: bigint, body: string): Promise<boolean>;
+};
+
 /** All ports of one storage adapter. */
 export type FacilitatorStorage = {
   /** `embedded` or `postgres`, for logs and readiness. */
@@ -99,6 +110,8 @@ export type FacilitatorStorage = {
   readonly relayNonces: RelayNoncePort;
   readonly rateLimits: RateLimitPort;
   readonly chainIdentity: ChainIdentityPort;
+  /** The followed transfer tree: a file beside the journal (memory with `journal = "none"`), or a database row. */
+  readonly witnessState: WitnessStatePort;
   /**
    * The payment history, opened only when history is configured: the `PAYMENT_HISTORY_PATH` file for the
    * embedded adapter, the database's history log every instance shares for PostgreSQL.

@@ -45,6 +45,8 @@ export type TreeFollowerProgress = {
   nextBlock: bigint;
   /** The verifier's proved index at the final block, as the last sync read it. */
   provedIndex: bigint | undefined;
+  /** The chain's final block as the last sync read it: the height the follower reads up to. */
+  finalBlock: bigint | undefined;
   lastChecked: { index: bigint; root: bigint } | undefined;
   /** Leaf paths kept. */
   tracked: number;
@@ -63,7 +65,7 @@ export type TreeFollower = {
   state: () => TreeFollowerState;
 };
 
-type PendingLeaf = { index: bigint; from: Address; to: Address; value: bigint; blockNumber: bigint };
+type PendingLeaf = { index: bigint; from: Address; to: Address; value: bigint; blockNumber: bigint; track: boolean };
 
 /** The state of a follower that has read nothing yet: the empty tree, from the token's deployment block. */
 export function initialFollowerState(deployBlock: bigint): TreeFollowerState {
@@ -77,8 +79,11 @@ export function createTreeFollower(params: {
   verifier: Address;
   protocol: Zerc20Protocol;
   finality: Pick<ChainFinality, "finalBlock" | "atFinalBlock">;
-  /** Whether a leaf's recipient is one of our burn addresses (its path is kept from then on). */
-  isOurs: (to: Address) => boolean;
+  /**
+   * Whether a leaf's recipient is one of our burn addresses (its path is kept from then on). Asked once per
+   * recipient of a page of logs, as the page is read: a burn address is issued before anything is sent to it.
+   */
+  isOurs: (to: Address) => boolean | Promise<boolean>;
   state: TreeFollowerState;
   chunkBlocks?: bigint;
 }): TreeFollower {
@@ -89,6 +94,7 @@ export function createTreeFollower(params: {
   let nextBlock = params.state.nextBlock;
   let lastChecked = params.state.lastChecked;
   let provedIndex: bigint | undefined;
+  let lastFinalBlock: bigint | undefined;
   let stopped: WitnessRootMismatchError | undefined;
   // Read but not yet appended (past the index the last sync stopped at), in index order.
   let pending: PendingLeaf[] = [];
@@ -98,6 +104,7 @@ export function createTreeFollower(params: {
     leaves: tree.size(),
     nextBlock: pending[0]?.blockNumber ?? nextBlock,
     provedIndex,
+    finalBlock: lastFinalBlock,
     lastChecked,
     tracked: tree.trackedCount(),
   });
@@ -112,12 +119,22 @@ export function createTreeFollower(params: {
       toBlock: end,
       strict: true,
     });
+    const recipients = [...new Set(logs.map((log) => log.args.to.toLowerCase() as Address))];
+    const answers = await Promise.all(recipients.map(async (to) => [to, await params.isOurs(to)] as const));
+    const ourRecipients = new Set(answers.flatMap(([to, ours]) => (ours ? [to] : [])));
     for (const log of logs) {
       const expected = tree.size() + BigInt(pending.length);
       // A resumed follower reads its resume block again: what it already holds is skipped.
       if (log.args.index < expected) continue;
       if (log.args.index > expected) throw new TransferLogGapError({ expected, received: log.args.index });
-      pending.push({ index: log.args.index, from: log.args.from, to: log.args.to, value: log.args.value, blockNumber: log.blockNumber });
+      pending.push({
+        index: log.args.index,
+        from: log.args.from,
+        to: log.args.to,
+        value: log.args.value,
+        blockNumber: log.blockNumber,
+        track: ourRecipients.has(log.args.to.toLowerCase() as Address),
+      });
     }
     nextBlock = end + 1n;
   };
@@ -126,7 +143,7 @@ export function createTreeFollower(params: {
     let used = 0;
     for (const leaf of pending) {
       if (tree.size() >= target) break;
-      tree.append(protocol.transferLeaf(leaf), { track: params.isOurs(leaf.to) });
+      tree.append(protocol.transferLeaf(leaf), { track: leaf.track });
       hashChain = protocol.nextHashChain(hashChain, leaf);
       used++;
     }
@@ -141,6 +158,7 @@ export function createTreeFollower(params: {
       client.readContract({ address: params.verifier, abi: zerc20VerifierAbi, functionName: "latestProvedIndex", ...at }),
     ]);
     provedIndex = proved;
+    lastFinalBlock = finalBlock;
     const target = upTo !== undefined && upTo < proved ? upTo : proved;
     appendUpTo(target);
     while (tree.size() < target && nextBlock <= finalBlock) {

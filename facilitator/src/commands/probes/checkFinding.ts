@@ -20,6 +20,7 @@ export type CheckProbe =
   | "prover"
   | "providers"
   | "finalize"
+  | "witnesses"
   | "history"
   | "proofs";
 

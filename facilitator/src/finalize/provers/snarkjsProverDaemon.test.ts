@@ -41,7 +41,12 @@ const payer = () => stack.deployment.accounts.payer.privateKey;
 beforeAll(async () => {
   stack = await startTestStack({ rootIntervalMs: 300, singleTeleportVerifier: "groth16" });
   proxy = await startCorruptingIndexerProxy(stack.deployment.indexerUrl);
-  daemon = await startTestDaemon(stack, "snarkjs-prover", { network: { indexer_url: proxy.url }, daemon: { finalize_interval_ms: 1000 } });
+  // The corrupted paths come from the indexer: the test needs the indexer's witnesses, not the followed tree's.
+  daemon = await startTestDaemon(stack, "snarkjs-prover", {
+    network: { indexer_url: proxy.url },
+    daemon: { finalize_interval_ms: 1000 },
+    finalize: { witnesses: "indexer" },
+  });
 }, 600_000);
 
 afterAll(async () => {

@@ -49,7 +49,7 @@ export function buildAppDependencies(overrides: AppDependenciesOverrides = {}): 
     config: {
       profile,
       providers,
-      finalize: { min_delay_seconds: 0, max_delay_seconds: 0, min_anonymity_set: 1, ...finalize },
+      finalize: { min_delay_seconds: 0, max_delay_seconds: 0, min_anonymity_set: 1, witnesses: "self" as const, ...finalize },
       listen: { host: "127.0.0.1", port: 0, trusted_proxies: undefined, ...listen },
       daemon: {
         finalize_interval_ms: 15_000,
