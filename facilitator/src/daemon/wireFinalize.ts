@@ -71,6 +71,7 @@ export function wireFinalize(parts: FinalizeParts): FinalizeWiring {
     client,
     verifier: deployment.verifier,
     atFinalBlock: finality.atFinalBlock,
+    decoys: witnesses === undefined,
   });
   const reorgWatch = createReorgWatch({
     client,

@@ -146,4 +146,24 @@ describe("createFinalizePrefetch", () => {
     // Reported once: the next pass with nothing to fetch reports nothing.
     expect(await reads.prefetch([])).toEqual({ requested: false, decoysShort: [] });
   });
+
+  it("asks our own follower (decoys off) for our leaves alone, with no shortfall and no request to lead mints", async () => {
+    const burn = address(0xb0e);
+    const payer = address(0xa1);
+    const { client } = chainOf(
+      [transfer(50n, payer, address(0xc01), 900n), transfer(60n, payer, address(0xc02), 900n), transfer(300n, payer, burn, 900n)],
+      1_000n,
+    );
+    const { indexer, requests } = recordingIndexer();
+    const reads = createFinalizePrefetch({
+      scanner: createTransferScanner({ client, token: address(0x70c), draw: windowBack }),
+      indexer,
+      client,
+      verifier: address(0x7e1),
+      decoys: false,
+    });
+
+    expect(await reads.prefetch([target(5, burn, 300n)])).toEqual({ requested: false, decoysShort: [] });
+    expect(requests).toEqual([[2n]]);
+  });
 });

@@ -61,7 +61,14 @@ export function createFinalizePrefetch(params: {
   verifier: Address;
   /** Where proved roots are read: at the final block, so no mint proves against a root a reorg takes back. */
   atFinalBlock?: () => Promise<{ blockNumber?: bigint }>;
+  /**
+   * Whether the paths come from an indexer that must not single out our leaves (the default). `false` when our
+   * own follower answers (`witnesses = "self"`): nobody else sees the request, so it asks for our leaves alone,
+   * reports no shortfall and no request, and the loop adds no lead before the mints.
+   */
+  decoys?: boolean;
 }): FinalizePrefetch {
+  const decoys = params.decoys ?? true;
   let scans = new Map<string, ScanResult>();
   // Decoys kept per own leaf while it waits (mixProofLeaves.ts); pruned to the leaves of each new pass.
   let chosen: ChosenDecoys = new Map();
@@ -90,6 +97,7 @@ export function createFinalizePrefetch(params: {
   // Split to the indexer's per-request cap, each own leaf with its decoys; a leaf of unknown value (no transfer
   // has a negative one) gets none.
   const mixedProofs = async (targetIndex: bigint, own: readonly bigint[]) => {
+    if (!decoys) return params.indexer.proofs(targetIndex, own);
     const values = ownLeaves();
     const requests = splitProofRequests(
       own.map((leaf) => ({ leaf, value: values.get(leaf) ?? -1n })),
@@ -134,7 +142,7 @@ export function createFinalizePrefetch(params: {
       if (own.length === 0) return report(false);
       const answered = await mixedProofs(targetIndex, own).catch(() => undefined);
       if (answered !== undefined) batch = { targetIndex, byLeaf: new Map(answered.map((path) => [path.leaf_index, path])) };
-      return report(true);
+      return report(decoys);
     },
     rootWait,
     provedIndex: async () => passIndex ?? (await readProvedIndex()),
