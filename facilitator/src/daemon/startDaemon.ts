@@ -17,6 +17,7 @@ import { redactUrl } from "../config/redactUrl.js";
 import type { HistoryOptions } from "../history/openHistory.js";
 import { lockJournal, type JournalLock } from "../journal/journalLock.js";
 import type { LogLevel } from "../log/createLogger.js";
+import { signerRecoveryImplementation } from "../settlement/recoverSigner.js";
 import type { InProcessSettlement } from "./createInProcessSettlement.js";
 import { createStop } from "./shutdown.js";
 import { runStartupChecks } from "./startupChecks.js";
@@ -89,6 +90,7 @@ async function startLocked(options: StartDaemonOptions, loaded: LoadConfigReturn
   // processor lacks stops startup here, before any connection is opened or anything derived.
   const poseidon = choosePoseidon(env);
   if (poseidon.fallback) logger.warn("poseidon_fallback", { implementation: poseidon.implementation.name });
+  if (signerRecoveryImplementation !== "libsecp256k1") logger.warn("signer_recovery_fallback", { implementation: signerRecoveryImplementation });
 
   const chain = wireChain({ config, secrets, logger });
   const { storage, owner } = await wireStorage({ config, env });

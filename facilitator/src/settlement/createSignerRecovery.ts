@@ -1,14 +1,15 @@
 /**
- * secp256k1 signer recovery with a bounded memory of recent answers. `/verify` and `/settle` of one permit
- * payment recover the same two signatures (Permit and BurnAuthorization); recovery is the largest CPU cost of
- * the request path, so `/settle` takes the addresses `/verify` already recovered.
+ * secp256k1 signer recovery (recoverSigner: libsecp256k1) with a bounded memory of recent answers. `/verify` and
+ * `/settle` of one permit payment recover the same two signatures (Permit and BurnAuthorization); recovery is the
+ * largest CPU cost of the request path, so `/settle` takes the addresses `/verify` already recovered.
  *
  * The memory is keyed on the exact bytes recovery is a function of: the EIP-712 digest (which commits to the
  * domain and every signed field: token, chain, spender, value, nonce, deadline, burn address, challenge nonce,
  * payer) and the signature. A payload that differs in any signed field has another digest, so it can only
  * miss and be recovered afresh; a hit returns exactly what recovering again would return.
  */
-import { recoverAddress, type Address, type Hex } from "viem";
+import type { Address, Hex } from "viem";
+import { recoverSigner } from "./recoverSigner.js";
 
 /** How many recovered signers the facilitator's shared recovery keeps (a few hundred bytes each). */
 export const SIGNER_RECOVERY_CAPACITY = 4096;
@@ -47,7 +48,7 @@ export function createSignerRecovery(options: { capacity: number }): SignerRecov
       return known;
     }
     counts.recovered++;
-    const signer = await recoverAddress({ hash: digest, signature }).catch(() => undefined);
+    const signer = await recoverSigner(digest, signature);
     if (signer === undefined) return undefined;
     remembered.set(key, signer);
     if (remembered.size > options.capacity) {
