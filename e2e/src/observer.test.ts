@@ -2,7 +2,9 @@
  * The observer who knows the finalize policy (issue 30, item 4): a compressed policy (2-12 s, k = 3) with a
  * separate minter key, a few dozen payments at one price and a few at a rare one, then the run read back from
  * the chain's logs alone and scored against the admin API's ground truth. Definitions of every figure:
- * anvil-fixtures/src/observer/scoreMints.ts and decoysAfterFiltering.ts.
+ * anvil-fixtures/src/observer/scoreMints.ts and decoysAfterFiltering.ts. The facilitator takes its paths from the
+ * indexer (`witnesses = "indexer"`), the one setting where the indexer's operator is an observer too, so the decoys
+ * are scored; under the default `"self"` the indexer hears no `/proofs` at all (finalize/selfWitnesses.test.ts).
  */
 import { startFacilitatorProcess, startProviderProcess, waitFor, type FacilitatorProcess, type ProviderProcess } from "@svc/anvil-fixtures";
 import {
@@ -60,7 +62,12 @@ beforeAll(async () => {
   await chainClient(stack).request({ method: "anvil_setBalance" as never, params: [minter, toHex(parseEther("10"))] as never });
   const configPath = await writeFacilitatorConfig(stack, "observer", {
     network: { indexer_url: recorder.url },
-    finalize: { min_delay_seconds: POLICY.minDelaySeconds, max_delay_seconds: POLICY.maxDelaySeconds, min_anonymity_set: POLICY.minAnonymitySet },
+    finalize: {
+      min_delay_seconds: POLICY.minDelaySeconds,
+      max_delay_seconds: POLICY.maxDelaySeconds,
+      min_anonymity_set: POLICY.minAnonymitySet,
+      witnesses: "indexer",
+    },
     daemon: { finalize_interval_ms: 1000, burn_address_pool_size: 6 },
   });
   facilitator = await startFacilitatorProcess({ configPath, env: { ...stack.facilitatorEnv, SVC_MINTER_PK: MINTER_KEY } });
