@@ -9,7 +9,8 @@
  * concurrent settles, 8 several instances on one PostgreSQL (its own facilitators and database, under a
  * minute; `runSharedInstances.ts` runs it alone), the sustained offers of 9 per version and search path
  * (facilitators of their own, and a v1 stack for the v1 rows), then 4 finalize, which mints the payments the
- * earlier sections left pending, 7 privacy (its own facilitators, about 90 s; `runPrivacy.ts` runs it
+ * earlier sections left pending and times single payments beside a facilitator of its own with
+ * `witnesses = "indexer"` (`runFinalize.ts` runs it alone), 7 privacy (its own facilitators, about 90 s; `runPrivacy.ts` runs it
  * alone), 10 real proofs (its own stack of real Groth16 proofs, two to three minutes;
  * `runRealProofs.ts` runs it alone), 11 settle latency under confirmations (its own stack mining a block a
  * second, about a minute and a half; `runConfirmations.ts` runs it alone), and last 12 startup with a large

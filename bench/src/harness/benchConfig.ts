@@ -23,7 +23,7 @@ export type BenchConfig = {
   concurrent: number;
   /** Burst pairs (ours, then exact) of the concurrent settles, for a median and a spread. `BENCH_CONCURRENT_BURSTS` */
   concurrentBursts: number;
-  /** Payments timed from accepted to finalized. `BENCH_FINALIZE_RUNS` */
+  /** Payments timed from accepted to finalized, under each witness source (`self`, then `indexer`). `BENCH_FINALIZE_RUNS` */
   finalizeRuns: number;
   /** Accepted payments pending when mints per minute are measured. `BENCH_PENDING` */
   pending: number;

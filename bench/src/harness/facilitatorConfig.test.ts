@@ -79,6 +79,17 @@ burn_address_pool_size = 16
     expect(written).toMatch(/\[finalize\]\nmax_delay_seconds = 15\nmin_anonymity_set = 5\nmin_delay_seconds = 2\n$/);
   });
 
+  it("appends a [finalize] table with the witness source when asked, and sets it in an existing table", async () => {
+    await writeFile(join(dir, "witnesses.toml"), TEMPLATE);
+    await writeFacilitatorConfig(join(dir, "witnesses.toml"), join(dir, "witnesses-out.toml"), { ...overrides, witnesses: "indexer" });
+    expect(await readFile(join(dir, "witnesses-out.toml"), "utf8")).toMatch(/burn_address_pool_size = 16\n\n\[finalize\]\nwitnesses = "indexer"\n$/);
+    await writeFile(join(dir, "haswitnesses.toml"), `${TEMPLATE}[finalize]\nwitnesses = "self"\n`);
+    await writeFacilitatorConfig(join(dir, "haswitnesses.toml"), join(dir, "haswitnesses-out.toml"), { ...overrides, witnesses: "indexer" });
+    const written = await readFile(join(dir, "haswitnesses-out.toml"), "utf8");
+    expect(written.match(/witnesses = /g)).toHaveLength(1);
+    expect(written).toMatch(/\[finalize\]\nwitnesses = "indexer"\n$/);
+  });
+
   it("adds confirmations to [network] and the permit receipt bound to [settlement] when asked", async () => {
     await writeFile(join(dir, "confirmations.toml"), TEMPLATE);
     await writeFacilitatorConfig(join(dir, "confirmations.toml"), join(dir, "confirmations-out.toml"), {

@@ -27,6 +27,8 @@ export type FacilitatorConfigOverrides = {
   burnAddressWorkers: number;
   /** The `[finalize]` scheduling policy (the table is added when the template lacks it); absent: the template's. */
   finalizePolicy?: FinalizePolicy;
+  /** `finalize.witnesses`, where a mint's Merkle paths come from (the `[finalize]` table is added when the template lacks it); absent: the template's. */
+  witnesses?: "self" | "indexer";
   /** `network.confirmations` (added to `[network]` when the template lacks it); absent: the template's. */
   confirmations?: number;
   /** `settlement.permit_receipt_timeout_ms` (added to `[settlement]` when the template lacks it); absent: the template's. */
@@ -64,6 +66,14 @@ function setOrAddValue(toml: string, table: string, key: string, value: number):
   return toml.replace(header, `${header}${key} = ${value}\n`);
 }
 
+/** {@link setOrAddValue} for a string value (written as a TOML basic string). */
+function setOrAddString(toml: string, table: string, key: string, value: string): string {
+  if (new RegExp(`^${key} = `, "m").test(toml)) return setValue(toml, key, value);
+  const header = `[${table}]\n`;
+  if (!toml.includes(header)) throw new ConfigTemplateError(`expected a [${table}] table in facilitator.toml`);
+  return toml.replace(header, `${header}${key} = ${JSON.stringify(value)}\n`);
+}
+
 function setValue(toml: string, key: string, value: string | number): string {
   const pattern = new RegExp(`^${key} = .*$`, "gm");
   const matches = toml.match(pattern) ?? [];
@@ -99,6 +109,10 @@ export async function writeFacilitatorConfig(template: string, target: string, o
     toml = setOrAddValue(toml, "finalize", "min_anonymity_set", policy.minAnonymitySet);
     toml = setOrAddValue(toml, "finalize", "max_delay_seconds", policy.maxDelaySeconds);
     toml = setOrAddValue(toml, "finalize", "min_delay_seconds", policy.minDelaySeconds);
+  }
+  if (overrides.witnesses !== undefined) {
+    if (!toml.includes("[finalize]\n")) toml = `${toml.endsWith("\n") ? toml : `${toml}\n`}\n[finalize]\n`;
+    toml = setOrAddString(toml, "finalize", "witnesses", overrides.witnesses);
   }
   await writeFile(target, toml);
 }

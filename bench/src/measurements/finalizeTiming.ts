@@ -8,7 +8,9 @@
  * in memory, at the cost of one or two RPC round trips per pass. Here the indexer comes back on the same URL, with its root job driven by the bench
  * every 500 ms (the stack's default), and the drain is timed from the facilitator's own `payment_finalized`
  * log events; CPU and JSON-RPC work per mint are read over the drain. Then single payments are timed from
- * `payment_accepted` to `payment_finalized`.
+ * `payment_accepted` to `payment_finalized`, on this facilitator (Merkle paths from its followed transfer tree,
+ * `[finalize] witnesses = "self"`, the default) and then, as many again, on a second facilitator of ours that
+ * asks the indexer's `/proofs` for them (`witnesses = "indexer"`).
  *
  * Pending work is kept in the running facilitator on purpose: a restarted facilitator re-derives each burn
  * secret (about a second of CPU each) before it can mint, a recovery path rather than the steady state.
@@ -20,7 +22,7 @@ import { BenchError } from "../harness/benchError.js";
 import { diffRpcCounts, type RpcCounts } from "../harness/countingRpcProxy.js";
 import { parseLogEvents } from "../harness/facilitatorLog.js";
 import { readProcessCpuMs } from "../harness/procStats.js";
-import type { OurFacilitator } from "../harness/startOurFacilitator.js";
+import { startOurFacilitator, type OurFacilitator } from "../harness/startOurFacilitator.js";
 import { summarize, type Summary } from "../harness/stats.js";
 
 /** The stack's root job interval. */
@@ -33,6 +35,11 @@ const CREATE_CONCURRENCY = 4;
 export type FinalizeTimingResult = {
   /** From `payment_accepted` to `payment_finalized` in the facilitator's log, ms. */
   acceptedToFinalizedMs: Summary;
+  /**
+   * The same single payments on a second facilitator of ours that takes its Merkle paths from the indexer's
+   * `/proofs` (`[finalize] witnesses = "indexer"`, with decoys) instead of its followed tree, ms.
+   */
+  indexerWitnessesAcceptedToFinalizedMs: Summary;
   /** `finalize_pass_failed` events after the indexer came back (each delays the next pass, up to 10 s). */
   passFailuresAfterResume: number;
   /** Accepted payments pending when the root job resumed. */
@@ -109,9 +116,63 @@ async function acceptedNonces(facilitator: OurFacilitator): Promise<string[]> {
     .filter((nonce) => nonce !== "");
 }
 
+/** What section 4 runs on: the bench's parts but the exact side. */
+export type FinalizeContext = Pick<BenchContext, "dir" | "stack" | "anvilPid" | "ours" | "payer" | "payerKey" | "accounts" | "config" | "progress">;
+
+/** Times `config.finalizeRuns` single payments through `facilitator`'s provider from `payment_accepted` to `payment_finalized`, ms. */
+async function timeSinglePayments(context: FinalizeContext, facilitator: OurFacilitator, failures: string[]): Promise<number[]> {
+  const { payer, payerKey, config } = context;
+  const url = `${facilitator.provider.url}/weather`;
+  const latency: number[] = [];
+  for (let run = 0; run < config.finalizeRuns; run++) {
+    await facilitator.waitForFullStock();
+    const paid = await payer.pay("permit", payerKey, url);
+    const nonce = paid.transaction === undefined ? undefined : nonceOfBurn(facilitator, paid.transaction);
+    if (paid.status !== 200 || nonce === undefined) {
+      failures.push(`finalize latency payment (${facilitator.name}): HTTP ${paid.status} ${paid.errorReason ?? paid.error ?? ""}`.trim());
+      continue;
+    }
+    const until = Date.now() + 60_000;
+    while (!times(facilitator, "payment_finalized").has(nonce) && Date.now() < until) await sleep(25);
+    const acceptedAt = times(facilitator, "payment_accepted").get(nonce);
+    const finalizedAt = times(facilitator, "payment_finalized").get(nonce);
+    if (acceptedAt === undefined || finalizedAt === undefined) failures.push(`payment ${nonce} (${facilitator.name}) not finalized within 60 s`);
+    else latency.push(finalizedAt - acceptedAt);
+  }
+  return latency;
+}
+
+/**
+ * The single payments again on a second facilitator of ours, configured as `ctx.ours` but with
+ * `[finalize] witnesses = "indexer"`, on the same stack while the indexer and its root job run. `ctx.ours`
+ * has nothing pending by then, so the two never mint at once with the stack's shared keys.
+ */
+async function timeIndexerWitnesses(context: FinalizeContext, failures: string[]): Promise<number[]> {
+  const { stack, dir, ours, progress } = context;
+  progress('finalize: accepted → finalized again on a facilitator with witnesses = "indexer"');
+  let second: OurFacilitator;
+  try {
+    second = await startOurFacilitator({
+      stack,
+      dir,
+      name: "finalize-indexer-witnesses",
+      price: ours.price,
+      overrides: { finalizeIntervalMs: 1000, challengeTtlSeconds: 1800, maxOpenChallenges: 1000, witnesses: "indexer" },
+    });
+  } catch (error) {
+    failures.push(`the witnesses = "indexer" facilitator did not start: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  }
+  try {
+    return await timeSinglePayments(context, second, failures);
+  } finally {
+    await second.stop();
+  }
+}
+
 /** Runs section 4 on `ctx.ours`, bringing the indexer back on `indexerPort` (the stack indexer's). */
-export async function measureFinalizeTiming(context: BenchContext, indexerPort: number): Promise<FinalizeTimingResult> {
-  const { stack, payer, payerKey, accounts, config, progress, ours } = context;
+export async function measureFinalizeTiming(context: FinalizeContext, indexerPort: number): Promise<FinalizeTimingResult> {
+  const { stack, payer, accounts, config, progress, ours } = context;
   const failures: string[] = [];
   const url = `${ours.provider.url}/weather`;
 
@@ -192,25 +253,13 @@ export async function measureFinalizeTiming(context: BenchContext, indexerPort: 
     const perMint = (value: number) => (minted === 0 ? Number.NaN : value / minted);
 
     progress("finalize: accepted → finalized, root job every 500 ms");
-    const latency: number[] = [];
-    for (let run = 0; run < config.finalizeRuns; run++) {
-      await ours.waitForFullStock();
-      const paid = await payer.pay("permit", payerKey, url);
-      const nonce = paid.transaction === undefined ? undefined : nonceOfBurn(ours, paid.transaction);
-      if (paid.status !== 200 || nonce === undefined) {
-        failures.push(`finalize latency payment: HTTP ${paid.status} ${paid.errorReason ?? paid.error ?? ""}`.trim());
-        continue;
-      }
-      const until = Date.now() + 60_000;
-      while (!times(ours, "payment_finalized").has(nonce) && Date.now() < until) await sleep(25);
-      const acceptedAt = times(ours, "payment_accepted").get(nonce);
-      const finalizedAt = times(ours, "payment_finalized").get(nonce);
-      if (acceptedAt === undefined || finalizedAt === undefined) failures.push(`payment ${nonce} not finalized within 60 s`);
-      else latency.push(finalizedAt - acceptedAt);
-    }
+    const latency = await timeSinglePayments(context, ours, failures);
+    // Counted before the second facilitator runs: its failures are its own.
     const passFailures = parseLogEvents(ours.facilitator.lines.slice(linesAtResume)).filter((event) => event.event === "finalize_pass_failed").length;
+    const indexerLatency = await timeIndexerWitnesses(context, failures);
     return {
       acceptedToFinalizedMs: summarize(latency),
+      indexerWitnessesAcceptedToFinalizedMs: summarize(indexerLatency),
       passFailuresAfterResume: passFailures,
       pending: pendingNonces.length,
       finalized: minted,
