@@ -189,6 +189,9 @@ async function runPhase(context: PrivacyContext, name: string, policy: FinalizeP
         challengeTtlSeconds: 300,
         maxOpenChallenges: 1000,
         indexerUrl: recorder.url,
+        // The indexer's paths: the setting where its operator observes too, so the decoys are scored (under the
+        // default "self" the indexer hears no /proofs at all).
+        witnesses: "indexer",
         ...(policy === undefined ? {} : { finalizePolicy: policy }),
       },
       ...(policy === undefined ? {} : { env: { SVC_MINTER_PK: MINTER_KEY } }),
