@@ -10,6 +10,7 @@
  */
 import type { Address, Hex } from "viem";
 import { recoverSigner } from "./recoverSigner.js";
+import { createRecentAnswers } from "./recentAnswers.js";
 
 /** How many recovered signers the facilitator's shared recovery keeps (a few hundred bytes each). */
 export const SIGNER_RECOVERY_CAPACITY = 4096;
@@ -34,7 +35,7 @@ export type SignerRecovery = {
  * const payer = await signers.recover(hashTypedData(typedData), signature);
  */
 export function createSignerRecovery(options: { capacity: number }): SignerRecovery {
-  const remembered = new Map<string, Address>();
+  const remembered = createRecentAnswers<Address>(options.capacity);
   const counts: SignerRecoveryCounts = { recovered: 0, reused: 0 };
 
   const recover = async (digest: Hex, signature: Hex): Promise<Address | undefined> => {
@@ -42,19 +43,11 @@ export function createSignerRecovery(options: { capacity: number }): SignerRecov
     const known = remembered.get(key);
     if (known !== undefined) {
       counts.reused++;
-      // Re-inserting moves the entry to the young end of the Map's insertion order.
-      remembered.delete(key);
-      remembered.set(key, known);
       return known;
     }
     counts.recovered++;
     const signer = await recoverSigner(digest, signature);
-    if (signer === undefined) return undefined;
-    remembered.set(key, signer);
-    if (remembered.size > options.capacity) {
-      const oldest = remembered.keys().next();
-      if (!oldest.done) remembered.delete(oldest.value);
-    }
+    if (signer !== undefined) remembered.remember(key, signer);
     return signer;
   };
 

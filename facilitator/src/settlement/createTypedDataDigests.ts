@@ -10,6 +10,7 @@
  * a hit returns exactly what hashing again would. Typed data that fails to hash is never remembered.
  */
 import { hashTypedData, type Hex, type TypedDataDefinition } from "viem";
+import { createRecentAnswers } from "./recentAnswers.js";
 
 /** How many digests the facilitator's shared memory keeps (a few hundred bytes each). */
 export const TYPED_DATA_DIGEST_CAPACITY = 4096;
@@ -38,7 +39,7 @@ function keyOf(typedData: TypedDataDefinition): string {
  * const authorizationId = digests.digest(buildBurnAuthorizationTypedData({ offer, payer }));
  */
 export function createTypedDataDigests(options: { capacity: number }): TypedDataDigests {
-  const remembered = new Map<string, Hex>();
+  const remembered = createRecentAnswers<Hex>(options.capacity);
   const counts: TypedDataDigestCounts = { hashed: 0, reused: 0 };
 
   const digest = (typedData: TypedDataDefinition): Hex | undefined => {
@@ -46,9 +47,6 @@ export function createTypedDataDigests(options: { capacity: number }): TypedData
     const known = remembered.get(key);
     if (known !== undefined) {
       counts.reused++;
-      // Re-inserting moves the entry to the young end of the Map's insertion order.
-      remembered.delete(key);
-      remembered.set(key, known);
       return known;
     }
     counts.hashed++;
@@ -59,11 +57,7 @@ export function createTypedDataDigests(options: { capacity: number }): TypedData
     } catch {
       return undefined;
     }
-    remembered.set(key, hashed);
-    if (remembered.size > options.capacity) {
-      const oldest = remembered.keys().next();
-      if (!oldest.done) remembered.delete(oldest.value);
-    }
+    remembered.remember(key, hashed);
     return hashed;
   };
 
