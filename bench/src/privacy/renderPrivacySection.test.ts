@@ -82,13 +82,10 @@ describe("privacyVerdict", () => {
 });
 
 describe("observerVerdicts", () => {
-  it("checks the three targets under the recommended policy, the local default's decoys included", () => {
-    expect(observerVerdicts(result({})).map((verdict) => verdict.met)).toEqual([true, true, false]);
-    expect(observerVerdicts(result({ observer: { ...OBSERVER, earlyBelowK: 1, fifoRate: 0.31 } })).map((verdict) => verdict.met)).toEqual([
-      false,
-      false,
-      false,
-    ]);
+  it("checks the three targets under the recommended policy, reporting the local default beside it", () => {
+    expect(observerVerdicts(result({})).map((verdict) => verdict.met)).toEqual([true, true, true]);
+    expect(observerVerdicts(result({ observer: { ...OBSERVER, earlyBelowK: 1, fifoRate: 0.31 } })).map((verdict) => verdict.met)).toEqual([false, false, true]);
+    expect(observerVerdicts(result({ decoys: { ...DECOYS, belowThree: 1 } })).map((verdict) => verdict.met)).toEqual([true, true, false]);
     expect(observerVerdicts(result({})).map((verdict) => verdict.measured)).toEqual([
       "0 of 40 early mints below k (smallest set 3)",
       "0.1 vs chance 0.2; local default: 1 vs chance 1",

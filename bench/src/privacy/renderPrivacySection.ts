@@ -34,7 +34,7 @@ function zerc20(baseUnits: string): string {
 export const OBSERVER_TARGETS = {
   earlySet: "policy-aware anonymity set ≥ k for every mint released before max_delay (0 exceptions), recommended policy",
   fifo: "FIFO linking ≤ 1.5x chance, recommended policy",
-  decoys: "≥ 3 decoys left after filtering by value and source in every `/proofs` request with decoys",
+  decoys: "≥ 3 decoys left after filtering by value and source in every `/proofs` request that has candidates, recommended policy",
 } as const;
 
 function observerMeasured(phase: PrivacyPhaseResult, pick: (phase: PrivacyPhaseResult) => string): string {
@@ -66,10 +66,7 @@ export function observerVerdicts(result: PrivacyResult): PrivacyVerdict[] {
     {
       target: OBSERVER_TARGETS.decoys,
       measured: `recommended: ${observerMeasured(policy, decoys)}; local default: ${observerMeasured(local, decoys)}`,
-      met:
-        policy.decoys === undefined || policy.decoys.requests === 0
-          ? undefined
-          : observerMet(policy, policy.decoys.belowThree === 0 && local.decoys?.belowThree === 0),
+      met: policy.decoys === undefined || policy.decoys.requests === 0 ? undefined : observerMet(policy, policy.decoys.belowThree === 0),
     },
   ];
 }
