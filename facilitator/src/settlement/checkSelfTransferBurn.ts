@@ -1,7 +1,13 @@
 /**
  * The chain evidence of a self-transfer burn: a successful receipt, an IndexedTransfer of at least the quoted
  * amount to the burn address on the right token, the burn address holding the funds, and inclusion no later
- * than the offer's expiry. Read-only; two JSON-RPC round trips (the receipt, then block and balance batched).
+ * than the offer's expiry. Read-only.
+ *
+ * One JSON-RPC round trip when the burn is in the newest block, two otherwise. The receipt, the latest block
+ * and the balance go out as one batch; when the latest block is the receipt's own block (same hash), its
+ * timestamp is the inclusion time, which is the common case when the payer pays right after its burn mined.
+ * Otherwise the receipt's block is read by hash in a second trip. The balance is read at the latest block in
+ * both cases: a burn address has no key, so its balance can only grow after the burn.
  */
 import {
   BURN_AFTER_EXPIRY,
@@ -38,10 +44,15 @@ export type SelfTransferBurnCheck = { ok: true; evidence: SelfTransferBurnEviden
 
 /** Checks a self-transfer burn against its offer. Throws only when the RPC itself fails. */
 export async function checkSelfTransferBurn(client: PublicClient, expected: SelfTransferBurnExpectation): Promise<SelfTransferBurnCheck> {
-  const receipt = await client.getTransactionReceipt({ hash: expected.burnTxHash }).catch((error: unknown) => {
-    if (error instanceof TransactionReceiptNotFoundError) return undefined;
-    throw error;
-  });
+  // One batch: viem's http transport (`batch: { wait: 0 }`) sends calls made in the same tick together.
+  const [receipt, latest, balance] = await Promise.all([
+    client.getTransactionReceipt({ hash: expected.burnTxHash }).catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined;
+      throw error;
+    }),
+    client.getBlock({ blockTag: "latest" }),
+    client.readContract({ address: expected.token, abi: zerc20TokenAbi, functionName: "balanceOf", args: [expected.payTo] }),
+  ]);
   if (!receipt) return { ok: false, reason: BURN_RECEIPT_MISSING };
   if (receipt.status !== "success") return { ok: false, reason: BURN_REVERTED };
 
@@ -50,10 +61,8 @@ export async function checkSelfTransferBurn(client: PublicClient, expected: Self
   );
   if (!transfer) return { ok: false, reason: TRANSFER_BELOW_AMOUNT };
 
-  const [block, balance] = await Promise.all([
-    client.getBlock({ blockNumber: receipt.blockNumber }),
-    client.readContract({ address: expected.token, abi: zerc20TokenAbi, functionName: "balanceOf", args: [expected.payTo] }),
-  ]);
+  // By hash, not number: a block that replaced the receipt's in a reorg must not lend it its timestamp.
+  const block = latest.hash === receipt.blockHash ? latest : await client.getBlock({ blockHash: receipt.blockHash });
   const evidence: SelfTransferBurnEvidence = {
     payer: getAddress(receipt.from),
     blockNumber: receipt.blockNumber,

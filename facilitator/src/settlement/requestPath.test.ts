@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCountingRpcProxy, type CountingRpcProxy } from "../testing/countingRpcProxy.js";
 import {
   balanceOf,
+  broadcastBurn,
   facilitatorBody,
   postJson,
   requestOffer,
@@ -86,6 +87,36 @@ describe("payer plugin", () => {
     expect(second.trips).toEqual([["eth_call", "eth_call"]]);
     expect(BigInt(second.payload.permit.nonce)).toBe(BigInt(first.payload.permit.nonce) + 1n);
     expect((await settle(facilitatorBody(second.requirements, second.payload))).body).toMatchObject({ success: true });
+  });
+});
+
+describe("self-transfer /verify and /settle", () => {
+  const selfTransferBody = async () => {
+    const requirements = await requestOffer(daemon);
+    const burnTxHash = await broadcastBurn(stack, requirements, stack.deployment.accounts.payer.privateKey);
+    return facilitatorBody(requirements, { challengeNonce: requirements.extra.challengeNonce, burnTxHash });
+  };
+
+  it("a burn in the newest block costs one round trip each: receipt, latest block and balance together", async () => {
+    const body = await selfTransferBody();
+    const verified = await tripsDuring(daemonRpc, () => verify(body));
+    expect(verified.result.body).toEqual({ isValid: true, payer: stack.deployment.accounts.payer.address });
+    expect(verified.trips.map((methods) => [...methods].sort())).toEqual([["eth_call", "eth_getBlockByNumber", "eth_getTransactionReceipt"]]);
+    const settled = await tripsDuring(daemonRpc, () => settle(body));
+    expect(settled.result.body).toMatchObject({ success: true, extra: { phase: "accepted" } });
+    expect(settled.trips.map((methods) => [...methods].sort())).toEqual([["eth_call", "eth_getBlockByNumber", "eth_getTransactionReceipt"]]);
+  });
+
+  it("an older burn reads its own block by hash in a second trip", async () => {
+    const body = await selfTransferBody();
+    // Another burn mines a block above this one: the latest block is no longer the receipt's.
+    await selfTransferBody();
+    const verified = await tripsDuring(daemonRpc, () => verify(body));
+    expect(verified.result.body).toEqual({ isValid: true, payer: stack.deployment.accounts.payer.address });
+    expect(verified.trips.map((methods) => [...methods].sort())).toEqual([
+      ["eth_call", "eth_getBlockByNumber", "eth_getTransactionReceipt"],
+      ["eth_getBlockByHash"],
+    ]);
   });
 });
 
