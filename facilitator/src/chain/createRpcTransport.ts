@@ -1,7 +1,7 @@
 /**
  * The daemon's RPC transport over every configured endpoint: viem's `fallback` over one `http` (JSON-RPC batched
- * per endpoint, `batch: { wait: 0 }`) or `webSocket` transport per URL, tried in the configured order, with two
- * policies of ours on top:
+ * per endpoint, `batch: { wait: 0 }`, sent with undici's `request`: `createRpcFetch.ts`) or `webSocket` transport
+ * per URL, tried in the configured order, with two policies of ours on top:
  *
  * - When to move on. viem's default moves on after any error but a few JSON-RPC codes and a revert message.
  *   Ours moves on only when the endpoint did not answer: a connection refused, HTTP 429 or a JSON-RPC rate-limit
@@ -21,6 +21,7 @@
 import { BaseError, fallback, HttpRequestError, http, RpcRequestError, webSocket, type Transport } from "viem";
 
 import { redactUrlOrigin } from "../config/redactUrl.js";
+import { createRpcFetch } from "./createRpcFetch.js";
 import { RpcEndpointChainError, RpcEndpointSkippedError } from "./errors.js";
 import type { RpcEndpointHealth, RpcEndpointLabel } from "./rpcEndpointHealth.js";
 
@@ -107,9 +108,10 @@ export function createRpcTransport(params: {
   const timeout = params.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
   const labels = rpcEndpointLabels(params.urls);
   const sockets = params.urls.filter(isWebSocketUrl).map((url) => webSocket(url, { retryCount: 0, timeout }));
+  const rpcFetch = createRpcFetch();
   let socket = 0;
   const endpoints = params.urls.map((url): Transport => {
-    if (!isWebSocketUrl(url)) return http(url, { batch: { wait: 0 }, retryCount: 0, timeout });
+    if (!isWebSocketUrl(url)) return http(url, { batch: { wait: 0 }, retryCount: 0, timeout, fetchFn: rpcFetch.fetch });
     const transport = sockets[socket++];
     if (transport === undefined) throw new RangeError("socket transports out of step with the URLs");
     return transport;
@@ -178,6 +180,7 @@ export function createRpcTransport(params: {
     shouldThrow: (error) => !moveOn.has(error) && (isAbort(error) || stopHere.has(error) || classifyRpcFailure(error) === RPC_FAILURE.answer),
   });
   const close = async () => {
+    await rpcFetch.close();
     await Promise.all(
       sockets.map((socketTransport) =>
         socketTransport({})
