@@ -22,14 +22,15 @@
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
-import { BN254_FIELD_MODULUS, openBurnAddress, poseidonChoice, zerc20Protocol } from "@svc/scheme";
+import { poseidonChoice } from "@svc/scheme";
 import { toHex, type Hex } from "viem";
 
-import { BurnAddressPoolClosedError, BurnAddressUnavailableError, BurnAddressVerificationError, InvalidChallengeOptionError } from "./errors.js";
+import { BurnAddressPoolClosedError, BurnAddressUnavailableError, InvalidChallengeOptionError } from "./errors.js";
 import type { BurnAddressStockStore } from "./burnAddressStock.js";
 import { BurnAddressWorker, type WorkerPoseidon } from "./burnAddressWorker.js";
-import { type BurnTarget, burnSecretInputs, type BurnSecretInputs } from "./burnSecretInputs.js";
+import { type BurnTarget, burnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret } from "./challengeRecord.js";
+import { completeBurnSecret, completeSearchedBurnSecret } from "./completeBurnSecret.js";
 import { DecayingRate } from "./decayingRate.js";
 import { DEFAULT_BURN_ADDRESS_POOL_GROWTH } from "../config/facilitatorConfigSchema.js";
 import { DERIVATION_TIME_WEIGHT, derivationsPerSecond, OFFER_RATE_TIME_CONSTANT_MS, stockLastsSeconds, stockTarget } from "./stockSizing.js";
@@ -376,12 +377,12 @@ export class BurnAddressPool implements BurnAddressSource {
     const started = this.#now();
     this.#deriving++;
     worker.search(inputs).then(
-      (nonce) => {
+      (found) => {
         this.#deriving--;
         if (this.#closed) return;
         let burn: BurnSecret;
         try {
-          burn = completeBurnSecret(inputs, nonce);
+          burn = completeSearchedBurnSecret(inputs, found);
         } catch (error) {
           this.#break(error);
           return;
@@ -392,7 +393,7 @@ export class BurnAddressPool implements BurnAddressSource {
         this.#derivationMsTotal += elapsedMs;
         this.#recentDerivationMs =
           this.#recentDerivationMs === undefined ? elapsedMs : this.#recentDerivationMs + (elapsedMs - this.#recentDerivationMs) * DERIVATION_TIME_WEIGHT;
-        this.#deliver({ burn, nonce });
+        this.#deliver({ burn, nonce: found.nonce });
         this.#refill();
         this.#retireWhenIdle(worker);
       },
@@ -461,12 +462,4 @@ export class BurnAddressPool implements BurnAddressSource {
     const index = this.#waiters.indexOf(waiter);
     if (index !== -1) this.#waiters.splice(index, 1);
   }
-}
-
-/** Turns a nonce into a burn secret, checking it with the scheme's own `poseidon-lite` hash (one Poseidon call). */
-function completeBurnSecret(inputs: BurnSecretInputs, nonce: bigint): BurnSecret {
-  const secret = (inputs.secretBase + nonce) % BN254_FIELD_MODULUS;
-  const burnAddress = openBurnAddress(zerc20Protocol(inputs.protocol), inputs.recipientFr, secret);
-  if (burnAddress === undefined) throw new BurnAddressVerificationError("the hash misses the proof of work");
-  return { paymentId: inputs.paymentId, tweak: inputs.tweak, secret, recipientHash: inputs.recipientHash, burnAddress };
 }

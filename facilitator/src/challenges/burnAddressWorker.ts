@@ -19,7 +19,7 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { NativePoseidonPathSchema, poseidonChoice, type PoseidonImplementation, zerc20Protocol } from "@svc/scheme";
+import { BN254_FIELD_MODULUS, NativePoseidonPathSchema, poseidonChoice, type PoseidonImplementation, zerc20Protocol } from "@svc/scheme";
 import { z } from "zod";
 
 import type { BurnSecretInputs } from "./burnSecretInputs.js";
@@ -43,14 +43,23 @@ if (workerData.nice !== undefined) {
 import(workerData.schemeUrl).then((scheme) => {
   const { implementation } = scheme.selectPoseidon(workerData.selection, { path: workerData.path });
   parentPort.postMessage({ loaded: { name: implementation.name, path: implementation.path ?? null } });
+  const reference = scheme.selectPoseidon("js").implementation;
   parentPort.on("message", (job) => {
     const nonce = implementation.searchBurnNonce(job.prefix, job.secretBase, job.powBits);
-    parentPort.postMessage({ id: job.id, nonce });
+    const secret = (job.secretBase + nonce) % workerData.fieldModulus;
+    const hash = job.prefix.length === 1 ? reference.poseidon2(job.prefix[0], secret) : reference.poseidon3(job.prefix[0], job.prefix[1], secret);
+    parentPort.postMessage({ id: job.id, nonce, hash });
   });
 }).catch((error) => { setImmediate(() => { throw error; }); });
 `;
 
-const resultSchema = z.object({ id: z.number().int().nonnegative(), nonce: z.bigint().nonnegative() });
+const resultSchema = z.object({ id: z.number().int().nonnegative(), nonce: z.bigint().nonnegative(), hash: z.bigint().nonnegative() });
+
+/**
+ * A search's answer: the nonce, and the burn-address hash of the secret it gives, computed on the worker thread
+ * with `poseidon-lite` (the reference), so a wrong answer of the native search is caught off the event loop.
+ */
+export type BurnNonce = { nonce: bigint; hash: bigint };
 
 const loadedSchema = z.object({ loaded: z.object({ name: z.enum(["native", "poseidon-lite"]), path: NativePoseidonPathSchema.nullable() }) });
 
@@ -60,7 +69,7 @@ export type WorkerPoseidon = Pick<PoseidonImplementation, "name" | "path">;
 /** What a worker thread reports it loaded; `path` is `null` for `poseidon-lite`. */
 export type LoadedPoseidon = z.infer<typeof loadedSchema>["loaded"];
 
-type Pending = { resolve: (nonce: bigint) => void; reject: (error: unknown) => void };
+type Pending = { resolve: (found: BurnNonce) => void; reject: (error: unknown) => void };
 
 let schemeUrl: string | undefined;
 
@@ -75,7 +84,7 @@ function resolveSchemeUrl(): string {
  *
  * @example
  * const worker = new BurnAddressWorker();
- * const nonce = await worker.search(burnSecretInputs(seed, target, paymentId));
+ * const { nonce, hash } = await worker.search(burnSecretInputs(seed, target, paymentId));
  * await worker.terminate();
  */
 export class BurnAddressWorker {
@@ -104,6 +113,7 @@ export class BurnAddressWorker {
         selection: implementation.name === "native" ? "native" : "js",
         path: implementation.name === "native" ? implementation.path : undefined,
         nice: process.platform === "linux" ? BURN_ADDRESS_WORKER_NICE : undefined,
+        fieldModulus: BN254_FIELD_MODULUS,
       },
     });
     // An idle pool must not keep the process alive; a caller awaiting a search holds its own timer.
@@ -125,12 +135,15 @@ export class BurnAddressWorker {
     return this.#pending.size;
   }
 
-  /** Finds the smallest nonce whose burn-address hash (of the inputs' protocol version) meets its proof of work. */
-  search(inputs: Pick<BurnSecretInputs, "protocol" | "recipientFr" | "secretBase">): Promise<bigint> {
+  /**
+   * Finds the smallest nonce whose burn-address hash (of the inputs' protocol version) meets its proof of work,
+   * with that hash as `poseidon-lite` computes it; the caller still checks the hash's proof-of-work bits.
+   */
+  search(inputs: Pick<BurnSecretInputs, "protocol" | "recipientFr" | "secretBase">): Promise<BurnNonce> {
     if (this.#stopped !== undefined) return Promise.reject(this.#stopped);
     const protocol = zerc20Protocol(inputs.protocol);
     const id = this.#nextId++;
-    return new Promise<bigint>((resolve, reject) => {
+    return new Promise<BurnNonce>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       this.#worker.postMessage({
         id,
@@ -162,7 +175,7 @@ export class BurnAddressWorker {
     }
     const pending = this.#pending.get(parsed.data.id);
     this.#pending.delete(parsed.data.id);
-    pending?.resolve(parsed.data.nonce);
+    pending?.resolve({ nonce: parsed.data.nonce, hash: parsed.data.hash });
   }
 
   #stop(error: BurnAddressWorkerError): void {

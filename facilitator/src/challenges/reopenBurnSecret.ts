@@ -3,13 +3,13 @@
  * (never the secret), and the derivation is deterministic: same seed, chain, treasury and id give the same
  * tweak, secret base and therefore the same smallest proof-of-work nonce the pool's worker found.
  */
-import { BN254_FIELD_MODULUS, deriveBurnAddress, openBurnAddress, zerc20Protocol } from "@svc/scheme";
+import { deriveBurnAddress, zerc20Protocol } from "@svc/scheme";
 import type { Hex } from "viem";
-import { BurnAddressVerificationError } from "./errors.js";
 import type { BurnAddressWorker } from "./burnAddressWorker.js";
 
 import { type BurnTarget, burnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret } from "./challengeRecord.js";
+import { completeSearchedBurnSecret } from "./completeBurnSecret.js";
 
 /**
  * Rebuilds the full {@link BurnSecret} of `paymentId`, running the proof-of-work search synchronously
@@ -27,13 +27,9 @@ export function reopenBurnSecret(seed: Hex, target: BurnTarget, paymentId: Hex):
 
 /**
  * {@link reopenBurnSecret} with the proof-of-work search on `worker`, so the daemon's event loop stays free;
- * the result is re-checked here with one hash.
+ * the worker checks its answer with the reference hash.
  */
 export async function reopenBurnSecretOffThread(worker: Pick<BurnAddressWorker, "search">, seed: Hex, target: BurnTarget, paymentId: Hex): Promise<BurnSecret> {
   const inputs = burnSecretInputs(seed, target, paymentId);
-  const nonce = await worker.search(inputs);
-  const secret = (inputs.secretBase + nonce) % BN254_FIELD_MODULUS;
-  const burnAddress = openBurnAddress(zerc20Protocol(target.protocol), inputs.recipientFr, secret);
-  if (burnAddress === undefined) throw new BurnAddressVerificationError("the re-derived secret does not meet the proof of work");
-  return { paymentId, tweak: inputs.tweak, secret, recipientHash: inputs.recipientHash, burnAddress };
+  return completeSearchedBurnSecret(inputs, await worker.search(inputs));
 }
