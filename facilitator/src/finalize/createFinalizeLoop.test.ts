@@ -17,7 +17,7 @@ import { openPostgresStorage } from "../storage/openPostgresStorage.js";
 import { migratePostgres } from "../storage/postgresMigrations.js";
 import type { FacilitatorStorage } from "../storage/storagePorts.js";
 import { openTestPool } from "../testing/openTestPool.js";
-import { createFinalizeLoop, type SharedFinalizeQueue } from "./createFinalizeLoop.js";
+import { createFinalizeLoop, SHARED_FINALIZE_BATCH, type FinalizePassReport, type SharedFinalizeQueue } from "./createFinalizeLoop.js";
 import { deriveScheduleKey, dueAt, sortByMintOrder, type FinalizeSchedule } from "./finalizeSchedule.js";
 import { ProverTimeoutError } from "./provers/errors.js";
 
@@ -65,7 +65,7 @@ async function embeddedQueue(): Promise<SharedFinalizeQueue> {
 }
 
 /** A loop over `count` accepted payments whose finalize step records the order it was called in. */
-async function loopOver(count: number, given?: SharedFinalizeQueue) {
+async function loopOver(count: number, given?: SharedFinalizeQueue, onPass?: (pass: FinalizePassReport) => void) {
   const queue = given ?? (await embeddedQueue());
   const book = new SettlementBook();
   const records = Array.from({ length: count }, (_, n) => accepted(n));
@@ -88,6 +88,7 @@ async function loopOver(count: number, given?: SharedFinalizeQueue) {
     now: () => clock.now,
     schedule,
     queue,
+    onPass,
   });
   const dueTimes = records.map((record) => dueAt(schedule, record));
   return { loop, clock, called, records, dueTimes };
@@ -112,6 +113,30 @@ describe("createFinalizeLoop with a schedule, one instance", () => {
       await loop.runOnce();
       expect(new Set(called)).toEqual(new Set(records.map((record) => record.challenge.challengeNonce)));
       expect(called).toHaveLength(records.length);
+    } finally {
+      await loop.stop();
+    }
+  });
+});
+
+describe("createFinalizeLoop with more payments than one batch", () => {
+  it("passes again at once only after a full batch that finished payments; a full batch of payments not due waits the interval", async () => {
+    const passes: FinalizePassReport[] = [];
+    const { loop, clock, called, dueTimes } = await loopOver(SHARED_FINALIZE_BATCH + 8, undefined, (pass) => void passes.push(pass));
+    try {
+      // None due: the whole batch goes back unchanged, and leasing it again at once would only spin.
+      clock.now = Math.min(...dueTimes) - 1;
+      await loop.runOnce();
+      expect(called).toEqual([]);
+      expect(passes).toEqual([{ decoysShort: 0, nextPassInMs: 600_000 }]);
+      // All due: the first batch is minted, and the rest follows at once, not an interval later.
+      clock.now = ACCEPTED_AT + schedule.policy.max_delay_seconds;
+      await loop.runOnce();
+      expect(called).toHaveLength(SHARED_FINALIZE_BATCH);
+      expect(passes.at(-1)).toEqual({ decoysShort: 0, nextPassInMs: 0 });
+      const deadline = Date.now() + 10_000;
+      while (called.length < SHARED_FINALIZE_BATCH + 8 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(called).toHaveLength(SHARED_FINALIZE_BATCH + 8);
     } finally {
       await loop.stop();
     }
@@ -198,7 +223,7 @@ describe("createFinalizeLoop after a /proofs request", () => {
     const book = new SettlementBook();
     for (const n of [0, 1, 2]) book.apply(accepted(n));
     const lines: string[] = [];
-    const passes: { decoysShort: number }[] = [];
+    const passes: FinalizePassReport[] = [];
     const leads: number[] = [];
     let requested = true;
     const loop = createFinalizeLoop({
@@ -237,12 +262,15 @@ describe("createFinalizeLoop after a /proofs request", () => {
       ]);
       for (const line of short) expect(Object.keys(line).sort()).toEqual(["event", "found", "level", "ts", "wanted"]);
       expect(leads).toEqual([3]);
-      expect(passes).toEqual([{ decoysShort: 2 }]);
+      expect(passes).toEqual([{ decoysShort: 2, nextPassInMs: 600_000 }]);
       // A pass that sent no request neither waits for a lead nor reports a shortfall.
       requested = false;
       await loop.runOnce();
       expect(leads).toEqual([3]);
-      expect(passes).toEqual([{ decoysShort: 2 }, { decoysShort: 0 }]);
+      expect(passes).toEqual([
+        { decoysShort: 2, nextPassInMs: 600_000 },
+        { decoysShort: 0, nextPassInMs: 600_000 },
+      ]);
     } finally {
       await loop.stop();
     }

@@ -46,7 +46,11 @@ export function proofsLeadMs(intervalMs: number): number {
 }
 
 /** What a completed pass reports (to metrics): real leaves sent with fewer decoys than wanted since the last report. */
-export type FinalizePassReport = { decoysShort: number };
+export type FinalizePassReport = {
+  decoysShort: number;
+  /** When the next pass starts: 0 right after a full batch that moved some payments on, else the interval. */
+  nextPassInMs: number;
+};
 
 /** What the loop drives. */
 export type FinalizeLoopDependencies = {
@@ -181,11 +185,13 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
   };
 
   // A leased payment goes back to the queue while something is still to do (a mint, or a fee not yet swept).
-  const handBack = async (queue: SharedFinalizeQueue, challengeNonce: Hex): Promise<void> => {
+  // Resolves to whether the payment left the queue (nothing more to do for it).
+  const handBack = async (queue: SharedFinalizeQueue, challengeNonce: Hex): Promise<boolean> => {
     const entry = book.entry(challengeNonce);
     const open = entry !== undefined && matchesDeployment(entry) && (entry.state === "accepted" || owesFee(entry));
     if (open) await queue.port.release(challengeNonce, queue.owner);
     else await queue.port.complete(challengeNonce, queue.owner);
+    return !open;
   };
 
   const watchReorgs = async (): Promise<void> => {
@@ -193,7 +199,10 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     await deps.watch([...book.list("accepted"), ...book.list("finalized")].filter(matchesDeployment));
   };
 
-  // Resolves to whether the pass leased a full batch (more may be waiting).
+  // Resolves to whether another pass should follow at once: the pass leased a full batch (more may be waiting
+  // behind it) and moved some of it on (minted, or done with). A full batch of payments that are not due yet, or that wait for a
+  // root, goes back to the queue unchanged: leasing it again at once would spin the event loop until they
+  // are (half a core with the indexer down and 80 payments waiting), so the loop waits its interval instead.
   const pass = async (): Promise<boolean> => {
     if (!deps.active) return false;
     const { queue } = deps;
@@ -207,6 +216,8 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     const leased = await queue.port.lease(queue.owner, SHARED_FINALIZE_BATCH, queue.leaseMs);
     if (leased.length === 0) return false;
     await queue.catchUp();
+    const acceptedBefore = new Set(leased.filter((challengeNonce) => book.entry(challengeNonce)?.state === "accepted"));
+    let movedOn = 0;
     try {
       const released = releasedOf(leased);
       const prefetched = await deps.prefetch?.(released.map(({ challengeNonce }) => book.entry(challengeNonce)).filter((entry) => entry !== undefined));
@@ -223,9 +234,12 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
       await sweepFees(leased.map((challengeNonce) => book.entry(challengeNonce)).filter(owesFee));
     } finally {
       // Also after a failed pass: the next pass (here or on another instance) retries at once, not a lease later.
-      for (const challengeNonce of leased) await handBack(queue, challengeNonce).catch(() => undefined);
+      for (const challengeNonce of leased) {
+        const left = await handBack(queue, challengeNonce).catch(() => false);
+        if (left || (acceptedBefore.has(challengeNonce) && book.entry(challengeNonce)?.state !== "accepted")) movedOn++;
+      }
     }
-    return leased.length === SHARED_FINALIZE_BATCH;
+    return leased.length === SHARED_FINALIZE_BATCH && movedOn > 0;
   };
 
   const schedule = (delayMs: number) => {
@@ -240,10 +254,10 @@ export function createFinalizeLoop(deps: FinalizeLoopDependencies): FinalizeLoop
     running = pass()
       .then((full) => {
         failures = 0;
-        const pass = { decoysShort };
+        const pass = { decoysShort, nextPassInMs: full ? 0 : deps.intervalMs };
         decoysShort = 0;
         deps.onPass?.(pass);
-        schedule(full ? 0 : deps.intervalMs);
+        schedule(pass.nextPassInMs);
       })
       .catch((error: unknown) => {
         failures++;

@@ -115,10 +115,10 @@ describe("facilitator_finalize_decoys_short_total", () => {
       rpcEndpoints: () => [],
       gasBalances: () => Promise.resolve({ relayer: 0n, treasury: 0n }),
     });
-    metrics.finalizePass({ decoysShort: 2 });
-    metrics.finalizePass({ decoysShort: 0 });
+    metrics.finalizePass({ decoysShort: 2, nextPassInMs: 1000 });
+    metrics.finalizePass({ decoysShort: 0, nextPassInMs: 1000 });
     metrics.finalizePass();
-    metrics.finalizePass({ decoysShort: 1 });
+    metrics.finalizePass({ decoysShort: 1, nextPassInMs: 1000 });
     const samples = parsePrometheusText(await metrics.registry.metrics());
     expect(sampleValue(samples, "facilitator_finalize_decoys_short_total")).toBe(3);
     expect(sampleValue(samples, "facilitator_finalize_passes_total")).toBe(4);

@@ -139,7 +139,11 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
       },
       release: async (challengeNonce, owner) => {
         const lease = queue.get(key(challengeNonce));
-        if (lease !== undefined && lease.owner === owner) queue.set(key(challengeNonce), undefined);
+        if (lease === undefined || lease.owner !== owner) return;
+        // To the back of the queue (a Map keeps insertion order): a batch of payments not due yet must not
+        // hold back the ones behind it.
+        queue.delete(key(challengeNonce));
+        queue.set(key(challengeNonce), undefined);
       },
       complete: async (challengeNonce, owner) => {
         const lease = queue.get(key(challengeNonce));

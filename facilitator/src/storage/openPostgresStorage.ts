@@ -304,7 +304,11 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
         return rows.map((row) => row.challenge_nonce);
       },
       release: async (challengeNonce, owner) => {
-        await pool.query("update finalize_queue set owner = null, lease_until = null where challenge_nonce = $1 and owner = $2", [key(challengeNonce), owner]);
+        // To the back of the queue: a batch of payments not due yet must not hold back the ones behind it.
+        await pool.query(
+          "update finalize_queue set owner = null, lease_until = null, enqueued_at = clock_timestamp() where challenge_nonce = $1 and owner = $2",
+          [key(challengeNonce), owner],
+        );
       },
       complete: async (challengeNonce, owner) => {
         const { rowCount } = await pool.query("delete from finalize_queue where challenge_nonce = $1 and owner = $2", [key(challengeNonce), owner]);

@@ -281,6 +281,16 @@ describe.each([
     expect(await b.finalizeQueue.complete(crashed, "b")).toBe(true);
   });
 
+  it("a released payment goes to the back of the queue, so a batch that waits does not hold back the ones behind it", async () => {
+    const { a } = await openPair();
+    const [first, second, third] = ["r0", "r1", "r2"].map((label) => nonceOf(label).toLowerCase() as Hex);
+    for (const nonce of [first, second, third]) await a.finalizeQueue.enqueue(nonce!);
+    expect(await a.finalizeQueue.lease("a", 2, 60_000)).toEqual([first, second]);
+    await a.finalizeQueue.release(first!, "a");
+    await a.finalizeQueue.release(second!, "a");
+    expect(await a.finalizeQueue.lease("a", 3, 60_000)).toEqual([third, first, second]);
+  });
+
   it("a released lease is free at once for any instance; only its owner releases it", async () => {
     const { a, b } = await openPair();
     const waiting = nonceOf("waiting");

@@ -58,7 +58,10 @@ export type FinalizeQueuePort = {
   enqueue(challengeNonce: Hex): Promise<void>;
   /** Leases up to `limit` queued payments nobody else holds; a crashed owner's work returns after its lease. */
   lease(owner: string, limit: number, leaseMs: number): Promise<Hex[]>;
-  /** Hands back a payment `owner` leased but could not finish yet (waiting), so the next pass may take it at once. */
+  /**
+   * Hands back a payment `owner` leased but could not finish yet (waiting), so the next pass may take it at once;
+   * it goes to the back of the queue, behind the payments no pass has tried since.
+   */
   release(challengeNonce: Hex, owner: string): Promise<void>;
   /** Removes a payment `owner` leased from the queue (minted or failed for good); false when the lease was lost. */
   complete(challengeNonce: Hex, owner: string): Promise<boolean>;
