@@ -38,10 +38,15 @@ export type KoaRun = { load: LoadTestResult; cpuPerRequestMs: number };
  */
 export type ChallengeBurst = {
   load: LoadTestResult;
-  /** CPU of the facilitator's non-worker threads per request during the burst, ms. */
+  /**
+   * CPU of the facilitator's non-worker threads per request during the burst, ms, with whatever else they did
+   * meanwhile (finalize passes, timers; see `mainThreadBackgroundMsPerSec`) and autocannon's start.
+   */
   requestCpuMs: number;
   /** The main thread's share of `requestCpuMs` (the rest: V8 and libuv helper threads), ms. */
   mainThreadCpuMs: number;
+  /** The main thread's CPU per second in a quiet window just before the burst (finalize passes, the relayer's checks, timers), ms. */
+  mainThreadBackgroundMsPerSec: number;
   /** Wall time from the burst's first request until the workers last derived (the stock full again), ms. */
   refillMs: number;
   /** Worker CPU over the same span: the derivations of the `load.ok` addresses handed out, ms. */
@@ -50,6 +55,13 @@ export type ChallengeBurst = {
 
 /** Our facilitator's memory right after a full GC, with a number of open challenges. */
 export type MemorySample = { open: number; rssBytes: number; heapUsedBytes: number };
+
+/** How long the quiet window before each burst lasts, in which the facilitator's background CPU is measured. */
+export const BACKGROUND_WINDOW_MS = 2_000;
+
+/** Windows of sequential challenges whose main-thread CPU is read, and the challenges in each. */
+export const REQUEST_PATH_WINDOWS = 12;
+export const REQUESTS_PER_WINDOW = 8;
 
 /** Sequential challenges issued under the CPU profiler (from a full stock). */
 export const PROFILED_CHALLENGES = 12;
@@ -70,6 +82,12 @@ export type ChallengeThroughputResult = {
   derivationCpuMs: Summary;
   /** Sustained `/challenge` rate once the stock is empty: addresses derived per second by all workers. */
   sustainedPerSec: number;
+  /**
+   * The request path's main-thread CPU per `/challenge`, ms: {@link REQUESTS_PER_WINDOW} sequential requests per
+   * window, each window started with a full stock and idle workers, one figure per window. A window a finalize
+   * pass or a timer lands in reads high; the median leaves those out.
+   */
+  requestPathMainCpuMs: Summary;
   /** Where the facilitator's main thread spends one `/challenge` ({@link PROFILED_CHALLENGES} sequential requests). */
   profile: ProfileSummary;
   /** Latency of the profiled sequential requests, ms. */
@@ -143,12 +161,30 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
     return latencies;
   });
 
+  progress(`challenge throughput: ${REQUEST_PATH_WINDOWS} windows of ${REQUESTS_PER_WINDOW} sequential challenges, main-thread CPU`);
+  const mainCpuMs = () => (readThreadCpu(pid).get(pid) ?? 0) / 1e6;
+  const requestPath: number[] = [];
+  for (let window = 0; window < REQUEST_PATH_WINDOWS; window++) {
+    await ours.waitForFullStock();
+    const before = mainCpuMs();
+    for (let index = 0; index < REQUESTS_PER_WINDOW; index++) {
+      const response = await ours.challenge();
+      if (response.status !== 200) throw new BenchError(`POST /challenge answered ${response.status}: ${response.body}`);
+    }
+    requestPath.push((mainCpuMs() - before) / REQUESTS_PER_WINDOW);
+  }
+
   const bursts: ChallengeBurst[] = [];
   await ours.waitForFullStock();
   await sampleMemory();
   for (const connections of CHALLENGE_CONNECTIONS) {
     progress(`challenge throughput: burst of ${Math.max(stock, connections)} at ${connections} connection(s)`);
     await ours.waitForFullStock();
+    // The facilitator is never idle (finalize passes, the relayer monitor, timers): what its main thread does
+    // without requests is reported beside the burst's figures.
+    const quietFrom = { at: performance.now(), main: mainCpuMs() };
+    await new Promise((resolve) => setTimeout(resolve, BACKGROUND_WINDOW_MS));
+    const backgroundMain = (mainCpuMs() - quietFrom.main) / (performance.now() - quietFrom.at);
     const beforeRequest = requestCpu();
     const threadsBefore = readThreadCpu(pid);
     const beforeRefill = workerCpu();
@@ -169,6 +205,7 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
       load,
       requestCpuMs: perRequest(burstCpu),
       mainThreadCpuMs: perRequest(mainCpu),
+      mainThreadBackgroundMsPerSec: backgroundMain * 1000,
       refillMs: watch.stop(),
       refillCpuMs: workerCpu() - beforeRefill,
     });
@@ -203,6 +240,7 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
     bursts,
     derivationCpuMs: summarize(perAddress),
     sustainedPerSec: refillSeconds > 0 ? derived / refillSeconds : Number.NaN,
+    requestPathMainCpuMs: summarize(requestPath),
     profile: summarizeProfiles([profile]),
     profiledLatencyMs: summarize(profiledLatency),
     memorySamples,
