@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { classifyRpcFailure } from "./createRpcTransport.js";
 import { createRpcFetch, type RpcFetch } from "./createRpcFetch.js";
+import { rejectionOf } from "../testing/rejectionOf.js";
 
 let anvil: StartAnvilReturnType;
 let rpcFetch: RpcFetch;
@@ -51,15 +52,6 @@ function clients(url: string, timeout = 5_000): { library: PublicClient; ours: P
     library: createPublicClient({ chain: foundry, transport: http(url, options) }) as PublicClient,
     ours: createPublicClient({ chain: foundry, transport: http(url, { ...options, fetchFn: rpcFetch.fetch }) }) as PublicClient,
   };
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the request to fail");
 }
 
 /** What a caller of ours reads from a failure: the error's class, the failure kind, the HTTP status, and the message's first line. */
@@ -121,6 +113,15 @@ describe("against a failing server", () => {
     ],
     ["a connection cut before the answer", (response) => response.socket?.destroy(), "ambiguous"],
     ["a body over the size limit", (response) => response.writeHead(200, { "content-type": "application/json" }).end(`"${"x".repeat(8192)}"`), "ambiguous"],
+    [
+      "a chunked body over the size limit",
+      (response) => {
+        response.writeHead(200, { "content-type": "application/json" });
+        for (let chunk = 0; chunk < 8; chunk++) response.write("x".repeat(1024));
+        response.end();
+      },
+      "ambiguous",
+    ],
   ];
   for (const [name, reply, kind] of cases) {
     it(`reads ${name} the same way`, async () => {

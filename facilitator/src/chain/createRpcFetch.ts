@@ -1,10 +1,10 @@
 /**
  * The `fetchFn` of every HTTP JSON-RPC endpoint: undici's `request` on a keep-alive pool of our own, answered
- * as a standard `Response`, in place of the global `fetch`.
+ * as a `Response` whose body is already read, in place of the global `fetch`.
  *
  * Why: a settle makes one to three JSON-RPC round trips on the request path, and the global `fetch` (undici's
  * WHATWG layer: Request objects, web streams both ways) costs about twice the CPU of `request` for the same
- * bytes: against a local anvil, 1.0 against 0.55 ms per `eth_blockNumber` on the calling thread, and 0.35 ms
+ * bytes: against a local anvil, 1.0 against 0.5 ms per `eth_blockNumber` on the calling thread, and 0.35 ms
  * more wall time. viem still builds the JSON-RPC body, batches, times out and reads the answer; only the HTTP
  * exchange changes.
  *
@@ -59,16 +59,28 @@ export function createRpcFetch(options: { /** viem's `maxResponseBodySize` of th
       // Past the limit viem refuses the answer anyway; reading on would only hold more of it in memory.
       if (size > limit) break;
     }
-    const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))?.toString("utf8") ?? "";
     const headers = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
       if (Array.isArray(value)) for (const item of value) headers.append(name, item);
       else if (value !== undefined) headers.set(name, value);
     }
     const status = answer.statusCode;
-    return new Response(NULL_BODY_STATUSES.has(status) ? null : bytes, { status, statusText: STATUS_CODES[status] ?? "", headers });
+    return readResponse(NULL_BODY_STATUSES.has(status) ? "" : text, { status, statusText: STATUS_CODES[status] ?? "", headers });
   };
   return { fetch: fetchWithRequest, close: () => dispatcher.close() };
+}
+
+/**
+ * A `Response` whose body was read already: `text()` and `json()` answer from the string, and `body` is null, so
+ * viem reads it with `text()` (its path for a body without a stream) instead of through a web stream reader.
+ */
+function readResponse(text: string, init: ResponseInit): Response {
+  return Object.defineProperties(new Response(null, init), {
+    body: { value: null },
+    text: { value: () => Promise.resolve(text) },
+    json: { value: () => Promise.resolve().then(() => JSON.parse(text) as unknown) },
+  });
 }
 
 function headerRecord(headers: RequestInit["headers"]): Record<string, string> {

@@ -27,6 +27,7 @@ import { startFaultRpcProxy, type FaultRpcProxy } from "../testing/faultRpcProxy
 import { classifyRpcFailure, createRpcTransport, RPC_FAILURE, rpcEndpointLabels } from "./createRpcTransport.js";
 import { RpcEndpointSkippedError } from "./errors.js";
 import { createRpcEndpointHealth, type RpcBackoff, type RpcEndpointHealth } from "./rpcEndpointHealth.js";
+import { rejectionOf } from "../testing/rejectionOf.js";
 
 let anvil: StartAnvilReturnType;
 let direct: PublicClient;
@@ -66,15 +67,6 @@ function failoverClient(options: { backoff?: RpcBackoff; now?: () => number } = 
 async function signedTransfer(): Promise<Hex> {
   const [nonce, fees] = await Promise.all([direct.getTransactionCount({ address: sender.address, blockTag: "pending" }), direct.estimateFeesPerGas()]);
   return sender.signTransaction({ type: "eip1559", chainId: foundry.id, nonce, to: sender.address, value: 0n, gas: 21_000n, ...fees });
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the request to fail");
 }
 
 describe("reads move to the next endpoint", () => {

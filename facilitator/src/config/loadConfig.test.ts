@@ -8,15 +8,7 @@ import { InvalidSecretError, MissingSecretError } from "./errors.js";
 import { developmentKeys } from "./developmentKeys.js";
 import { loadConfig } from "./loadConfig.js";
 import { buildConfigTable, buildEnv, TEST_ADMIN_TOKEN, TEST_TREASURY_PK, writeConfigFile } from "./testing/buildConfig.js";
-
-async function errorOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject");
-}
+import { rejectionOf } from "../testing/rejectionOf.js";
 
 const FULL_TOML = `# every key of the configuration table
 profile = "local"
@@ -87,7 +79,7 @@ describe("loadConfig", () => {
   it("reports a TOML syntax error with its line and without quoting the source", async () => {
     const secretLine = `treasury_pk = "${TEST_TREASURY_PK}`; // unterminated string on line 3
     const path = await writeConfigFile(`profile = "local"\n\n${secretLine}\n[network]\n`);
-    const error = await errorOf(loadConfig(path, buildEnv()));
+    const error = await rejectionOf(loadConfig(path, buildEnv()));
     expect(error).toBeInstanceOf(ConfigSyntaxError);
     expect(error).toMatchObject({ path, line: 3 });
     expect(`${String(error)} ${inspect(error)}`).not.toContain(TEST_TREASURY_PK.slice(2, 20));
@@ -95,7 +87,7 @@ describe("loadConfig", () => {
 
   it("pins the syntax error message", async () => {
     const path = await writeConfigFile("a = = 1\n");
-    const error = await errorOf(loadConfig(path, buildEnv()));
+    const error = await rejectionOf(loadConfig(path, buildEnv()));
     expect(error).toMatchObject({
       name: "ConfigSyntaxError",
       shortMessage: `Invalid TOML in ${JSON.stringify(path)} at line 1, column 5: invalid value.`,
@@ -104,17 +96,17 @@ describe("loadConfig", () => {
 
   it("refuses a duplicate key as a syntax error", async () => {
     const path = await writeConfigFile('profile = "local"\nprofile = "testnet"\n');
-    expect(await errorOf(loadConfig(path, buildEnv()))).toMatchObject({ name: "ConfigSyntaxError", line: 2 });
+    expect(await rejectionOf(loadConfig(path, buildEnv()))).toMatchObject({ name: "ConfigSyntaxError", line: 2 });
   });
 
   it("refuses a __proto__ key instead of letting it reach the schema", async () => {
     const path = await writeConfigFile('profile = "local"\n[network]\n__proto__ = 1\n');
-    expect(await errorOf(loadConfig(path, buildEnv()))).toMatchObject({ name: "ConfigSyntaxError", line: 3 });
+    expect(await rejectionOf(loadConfig(path, buildEnv()))).toMatchObject({ name: "ConfigSyntaxError", line: 3 });
   });
 
   it("refuses a secret written in the file through the unknown-key rule, without echoing it", async () => {
     const path = await writeConfigFile(buildConfigTable({ settlement: { relayer_pk: TEST_TREASURY_PK } }));
-    const error = await errorOf(loadConfig(path, buildEnv()));
+    const error = await rejectionOf(loadConfig(path, buildEnv()));
     expect(error).toBeInstanceOf(UnknownConfigKeyError);
     expect(error).toMatchObject({ key: "settlement.relayer_pk" });
     expect(String(error)).not.toContain(TEST_TREASURY_PK.slice(2, 20));
@@ -122,15 +114,15 @@ describe("loadConfig", () => {
 
   it("refuses a missing file with a named error", async () => {
     const path = join(dirname(await writeConfigFile("")), "absent.toml");
-    const error = await errorOf(loadConfig(path, buildEnv()));
+    const error = await rejectionOf(loadConfig(path, buildEnv()));
     expect(error).toBeInstanceOf(ConfigFileReadError);
     expect(error).toMatchObject({ path, details: "ENOENT" });
   });
 
   it("refuses a missing or malformed secret", async () => {
     const path = await writeConfigFile(buildConfigTable());
-    expect(await errorOf(loadConfig(path, buildEnv({ SVC_RELAYER_PK: undefined })))).toBeInstanceOf(MissingSecretError);
-    expect(await errorOf(loadConfig(path, buildEnv({ SVC_RELAYER_PK: "0xnope" })))).toBeInstanceOf(InvalidSecretError);
+    expect(await rejectionOf(loadConfig(path, buildEnv({ SVC_RELAYER_PK: undefined })))).toBeInstanceOf(MissingSecretError);
+    expect(await rejectionOf(loadConfig(path, buildEnv({ SVC_RELAYER_PK: "0xnope" })))).toBeInstanceOf(InvalidSecretError);
   });
 
   it("never puts a secret's value in any error it throws", async () => {
@@ -145,7 +137,7 @@ describe("loadConfig", () => {
     ];
     for (const [overrides, env, secret] of cases) {
       const path = await writeConfigFile(buildConfigTable(overrides));
-      const error = await errorOf(loadConfig(path, buildEnv(env)));
+      const error = await rejectionOf(loadConfig(path, buildEnv(env)));
       const printed = `${String(error)} ${inspect(error, { depth: 5 })} ${JSON.stringify(error)}`.toLowerCase();
       expect(printed).not.toContain(secret.replace(/^0x/, "").toLowerCase());
     }
