@@ -90,6 +90,25 @@ describe("payer plugin", () => {
   });
 });
 
+describe("self-transfer payer", () => {
+  it("reads its state and prepares the burn in one round trip, then signs, sends and reads the receipt", async () => {
+    const transport = http(payerRpc.url, { batch: true, retryCount: 0 });
+    const account = privateKeyToAccount(stack.deployment.accounts.payer.privateKey);
+    const selfTransferPayer = new SvcZerc20SchemeClient({
+      mode: "self-transfer",
+      publicClient: createPublicClient({ chain: foundry, transport }),
+      walletClient: createWalletClient({ chain: foundry, transport, account }),
+    });
+    const requirements = await requestOffer(daemon);
+    const { trips } = await tripsDuring(payerRpc, () => selfTransferPayer.createPaymentPayload(2, requirements));
+    const [reads, ...rest] = trips;
+    // The balance read beside the transaction's fill (viem asks the node to fill nonce, fees and gas at once).
+    expect(reads).toEqual(expect.arrayContaining(["eth_call", "eth_fillTransaction"]));
+    // viem's signing action asks for the chain id; then the send, and the receipt at the first look (anvil mines at once).
+    expect(rest).toEqual([["eth_chainId"], ["eth_sendRawTransaction"], ["eth_getTransactionReceipt"]]);
+  });
+});
+
 describe("self-transfer /verify and /settle", () => {
   const selfTransferBody = async () => {
     const requirements = await requestOffer(daemon);

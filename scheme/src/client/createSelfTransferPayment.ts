@@ -42,12 +42,11 @@ export async function createSelfTransferPayment(parameters: CreateSelfTransferPa
   const checkLife = () => assertOfferLife({ offer, nowMs: now(), minimumSeconds: SELF_TRANSFER_MIN_SECONDS_LEFT });
   checkLife();
   const payer = walletClient.account.address;
-  assertPayable({ offer, state: await readPayerChain({ publicClient, offer, payer, permit: false }) });
-
-  await onPhase?.({ phase: "signing" });
-  let serializedTransaction: `0x${string}`;
-  try {
-    const request = await walletClient.prepareTransactionRequest({
+  // The payer's state and the transaction's nonce, fees and gas are read together (one batched round trip on a
+  // batching transport). The state is judged first: a payer who cannot pay hears why, not the failed estimate.
+  const [state, prepared] = await Promise.allSettled([
+    readPayerChain({ publicClient, offer, payer, permit: false }),
+    walletClient.prepareTransactionRequest({
       account: walletClient.account,
       chain: walletClient.chain,
       to: offer.asset,
@@ -56,9 +55,17 @@ export async function createSelfTransferPayment(parameters: CreateSelfTransferPa
         functionName: "transfer",
         args: [offer.payTo, offer.amount],
       }),
-    });
+    }),
+  ]);
+  if (state.status === "rejected") throw state.reason;
+  assertPayable({ offer, state: state.value });
+
+  await onPhase?.({ phase: "signing" });
+  let serializedTransaction: `0x${string}`;
+  try {
+    if (prepared.status === "rejected") throw prepared.reason;
     // `null` signs for the chain the RPC reports, which `readPayerChain` already matched against the offer.
-    serializedTransaction = await walletClient.signTransaction({ ...request, chain: walletClient.chain ?? null });
+    serializedTransaction = await walletClient.signTransaction({ ...prepared.value, chain: walletClient.chain ?? null });
   } catch (cause) {
     throw new BurnBroadcastError({ cause });
   }
