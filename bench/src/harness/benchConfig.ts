@@ -39,7 +39,7 @@ export type BenchConfig = {
 export const DEFAULT_BENCH_CONFIG: BenchConfig = {
   paidRuns: 15,
   exactQuietRuns: 15,
-  settleRuns: 12,
+  settleRuns: 30,
   rpcRuns: 5,
   agentRuns: 5,
   koaSeconds: 3,
