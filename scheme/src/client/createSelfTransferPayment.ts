@@ -42,20 +42,12 @@ export async function createSelfTransferPayment(parameters: CreateSelfTransferPa
   const checkLife = () => assertOfferLife({ offer, nowMs: now(), minimumSeconds: SELF_TRANSFER_MIN_SECONDS_LEFT });
   checkLife();
   const payer = walletClient.account.address;
+  const data = encodeFunctionData({ abi: zerc20TokenAbi, functionName: "transfer", args: [offer.payTo, offer.amount] });
   // The payer's state and the transaction's nonce, fees and gas are read together (one batched round trip on a
   // batching transport). The state is judged first: a payer who cannot pay hears why, not the failed estimate.
   const [state, prepared] = await Promise.allSettled([
     readPayerChain({ publicClient, offer, payer, permit: false }),
-    walletClient.prepareTransactionRequest({
-      account: walletClient.account,
-      chain: walletClient.chain,
-      to: offer.asset,
-      data: encodeFunctionData({
-        abi: zerc20TokenAbi,
-        functionName: "transfer",
-        args: [offer.payTo, offer.amount],
-      }),
-    }),
+    walletClient.prepareTransactionRequest({ account: walletClient.account, chain: walletClient.chain, to: offer.asset, data }),
   ]);
   if (state.status === "rejected") throw state.reason;
   assertPayable({ offer, state: state.value });
@@ -64,8 +56,14 @@ export async function createSelfTransferPayment(parameters: CreateSelfTransferPa
   let serializedTransaction: `0x${string}`;
   try {
     if (prepared.status === "rejected") throw prepared.reason;
-    // `null` signs for the chain the RPC reports, which `readPayerChain` already matched against the offer.
-    serializedTransaction = await walletClient.signTransaction({ ...prepared.value, chain: walletClient.chain ?? null });
+    const { nonce, gas, maxFeePerGas, maxPriorityFeePerGas, gasPrice } = prepared.value;
+    const fees =
+      maxFeePerGas !== undefined && maxPriorityFeePerGas !== undefined
+        ? ({ type: "eip1559", maxFeePerGas, maxPriorityFeePerGas } as const)
+        : ({ type: "legacy", gasPrice } as const);
+    // Signed by the local account itself, for the offer's chain, which `readPayerChain` has matched against the
+    // RPC's: viem's signing action would ask the RPC for its chain id again, one more round trip before the burn.
+    serializedTransaction = await walletClient.account.signTransaction({ chainId: offer.chainId, to: offer.asset, data, nonce, gas, ...fees });
   } catch (cause) {
     throw new BurnBroadcastError({ cause });
   }
