@@ -317,8 +317,10 @@ export function createTransactionMonitor(params: TransactionMonitorParameters): 
     ]);
     for (const entry of [...tracked.values()].sort((a, b) => a.nonce - b.nonce)) {
       if (entry.nonce < latest) {
-        // Mined, under one of its hashes or (outside this process) another transaction: either way final.
+        // Mined, under one of its hashes or (outside this process) another transaction: either way no longer
+        // watched here. A reorg that takes it back later is the reorg watch's to answer (finalize/watchReorgs.ts).
         settle(entry);
+        logger?.debug("tx_mined", { key: role, nonce: entry.nonce });
         continue;
       }
       // One nonce's trouble (a refused replacement, a journal that is down) must not hold the others back.

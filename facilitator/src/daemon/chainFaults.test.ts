@@ -87,9 +87,10 @@ async function treasuryAndFeeRecipient(): Promise<bigint> {
   return (await balanceOf(stack, treasury.address)) + (await balanceOf(stack, feeRecipient.address));
 }
 
-async function metric(daemon: TestDaemon, name: string, labels: string): Promise<number> {
+async function metric(daemon: TestDaemon, name: string, labels?: string): Promise<number> {
   const response = await fetch(`${daemon.url}/metrics`, { headers: { authorization: `Bearer ${stack.env.SVC_ADMIN_TOKEN}` } });
-  const line = (await response.text()).split("\n").find((candidate) => candidate.startsWith(`${name}{${labels}}`));
+  const sample = labels === undefined ? `${name} ` : `${name}{${labels}}`;
+  const line = (await response.text()).split("\n").find((candidate) => candidate.startsWith(sample));
   return Number(line?.split(" ")[1] ?? 0);
 }
 
@@ -273,10 +274,20 @@ describe("reorgs after accepted", () => {
 });
 
 describe("reorgs after finalized", () => {
-  // The removed blocks: the mint's, the fee sweep's after it, and `above` more mined on top.
-  for (const above of [0, 1]) {
-    it(`mints again a payment whose mint a reorg removed with ${above} more block(s) on top, once, and waits for roots that are final`, async () => {
-      const daemon = await startTestDaemon(stack, `reorg-mint-${above}`, WATCHED);
+  // The removed blocks: the mint's, the fee sweep's after it, and `above` more mined on top. The reorg comes at
+  // once (the minter's monitor may still watch the mint and re-send it), or once the monitor has seen the mint
+  // mined and let it go (only the reorg watch can bring it back then).
+  const cases = [
+    { above: 0, monitor: "at once" },
+    { above: 1, monitor: "at once" },
+    { above: 0, monitor: "after the minter's monitor let the mint go" },
+  ] as const;
+  for (const [index, { above, monitor }] of cases.entries()) {
+    it(`mints again a payment whose mint a reorg removed with ${above} more block(s) on top (${monitor}), once, from the paths it kept until the mint was final`, async () => {
+      const daemon = await startTestDaemon(stack, `reorg-mint-${index}`, {
+        ...WATCHED,
+        daemon: { finalize_interval_ms: 600_000, log_level: "debug" },
+      });
       try {
         const { requirements, payload } = await payBySelfTransfer(daemon);
         expect((await settle(daemon, requirements, payload)).body).toMatchObject({ success: true });
@@ -291,10 +302,18 @@ describe("reorgs after finalized", () => {
         const finalized = await entryOf(daemon, requirements.extra.challengeNonce);
         expect(finalized.state).toBe("finalized");
         expect(await mintsToTreasury()).toBe(mintsBefore + 1);
+        // The mint's block is not final yet: the payment's Merkle path is kept.
+        expect(await metric(daemon, "facilitator_witness_tracked_paths")).toBe(1);
 
         // Back to before the mint's block.
         const mintBlock = (await stack.client.getTransactionReceipt({ hash: finalized.mintTxHash as Hex })).blockNumber;
         if (above > 0) await mine(above);
+        if (monitor !== "at once") {
+          await waitFor(async () => daemon.logs.some((line) => line.includes('"tx_mined"') && line.includes('"key":"relayer"')), {
+            what: "the minter's monitor letting the mint go",
+            timeoutMs: 10_000,
+          });
+        }
         await reorg(Number((await stack.client.getBlockNumber({ cacheTime: 0 })) - mintBlock + 1n));
         expect(await mintsToTreasury()).toBe(mintsBefore);
         // The mint is sent again (or the minter's monitor re-sends the removed one): either way it lands once.
@@ -304,6 +323,11 @@ describe("reorgs after finalized", () => {
         // The payment is held once: the verifier paid the amount again, and the fee sweep (re-sent or not yet)
         // only moves part of it from the treasury to the fee recipient.
         expect(await treasuryAndFeeRecipient()).toBe(heldBefore + BigInt(requirements.amount));
+
+        // Once the new mint is final, nothing can reopen the payment: its path goes.
+        await mine(3);
+        await passesUntil(daemon, async () => (await metric(daemon, "facilitator_witness_tracked_paths")) === 0, "the path released");
+        expect((await entryOf(daemon, requirements.extra.challengeNonce)).state).toBe("finalized");
       } finally {
         await daemon.stop();
       }

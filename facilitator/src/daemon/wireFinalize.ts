@@ -82,6 +82,7 @@ export function wireFinalize(parts: FinalizeParts): FinalizeWiring {
     logger,
     now: unixNow,
     onReorg: metrics.reorg,
+    onSettledForGood: (entry) => witnesses?.release([entry.challenge.payTo]),
   });
   const witnessRejections = createWitnessRejections();
   const loop = createFinalizeLoop({
@@ -129,11 +130,9 @@ export function wireFinalize(parts: FinalizeParts): FinalizeWiring {
         if (waiting === undefined) throw error;
         return waiting;
       });
-      // A minted or failed payment's paths are not needed any more (its scan is this pass's, already read).
-      if (witnesses !== undefined && outcome.kind !== "waiting") {
-        const scan = await reads.transfers.transfersTo(entry).catch(() => undefined);
-        if (scan !== undefined) await witnesses.release(scan.transfers.map((transfer) => transfer.event_index));
-      }
+      // A failed payment's paths are not needed any more. A minted one keeps them until the reorg watch sees its
+      // mint final: a reorg that takes the mint back reopens the payment, to be minted again from them.
+      if (outcome.kind === "failed") witnesses?.release([entry.challenge.payTo]);
       return outcome;
     }),
     sweepFees: (owing) =>

@@ -74,8 +74,12 @@ describe('[finalize] witnesses = "self"', () => {
       leaves = sampleValue(samples, "facilitator_witness_leaves");
       expect(leaves).toBeGreaterThan(Number(leaf));
       expect(sampleValue(samples, "facilitator_witness_last_checked_index")).toBe(leaves);
-      // The minted payment's path is released.
-      expect(sampleValue(samples, "facilitator_witness_tracked_paths")).toBe(0);
+      // The minted payment's path is released once its mint is final (a pass after the chain moved on).
+      await stack.client.request({ method: "anvil_mine" as never, params: ["0x4"] as never });
+      await waitFor(async () => sampleValue(await metrics(daemon), "facilitator_witness_tracked_paths") === 0, {
+        what: "the minted payment's path released",
+        timeoutMs: 10_000,
+      });
     } finally {
       await daemon.stop();
     }

@@ -2,8 +2,10 @@
  * `[finalize] witnesses = "self"` as the finalize loop uses it: the transfer-tree follower restored from the
  * storage's saved state (or started at the token's deployment block), synced once per pass up to the pass's
  * proved index and saved when it moved, its paths served in the indexer's shape (followedWitnesses.ts), and the
- * paths of minted or failed payments released. A sync that fails is logged and tried again next pass; a wrong
- * root stops the follower for good (`witness_root_mismatch`), and no path of it reaches a mint.
+ * paths of a payment released once it can change no more: failed, or minted in a block that is final (a reorg
+ * may take back a younger mint, and the payment is minted again from the same paths). A sync that fails is
+ * logged and tried again next pass; a wrong root stops the follower for good (`witness_root_mismatch`), and no
+ * path of it reaches a mint.
  */
 import type { Address } from "viem";
 import type { Logger } from "../log/createLogger.js";
@@ -20,8 +22,8 @@ export type SelfWitnesses = {
   indexer: IndexerClient;
   /** Brings the follower up to `provedIndex` (the pass's) and saves it when it moved; never throws. */
   sync: (provedIndex: bigint | undefined) => Promise<void>;
-  /** Stops keeping the paths of leaves no payment needs any more. */
-  release: (leafIndices: readonly bigint[]) => Promise<void>;
+  /** Stops keeping the paths of the leaves sent to these burn addresses (their payments need them no more). */
+  release: (burnAddresses: readonly Address[]) => void;
   /** Where the follower stands; `undefined` before its saved state is read. */
   progress: () => TreeFollowerProgress | undefined;
 };
@@ -108,10 +110,10 @@ export function createSelfWitnesses(params: {
         else logger.warn("witness_sync_failed", { error: name });
       }
     },
-    release: async (leafIndices) => {
+    release: (burnAddresses) => {
       const opened = follower;
-      if (opened === undefined || leafIndices.length === 0) return;
-      opened.release(leafIndices);
+      if (opened === undefined || burnAddresses.length === 0) return;
+      opened.release(burnAddresses);
       released = true;
       params.onProgress?.(opened.progress());
     },

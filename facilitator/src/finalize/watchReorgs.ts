@@ -50,6 +50,11 @@ export type ReorgWatchDependencies = {
   /** Unix seconds. */
   now: () => number;
   onReorg?: ((subject: "burn" | "mint", outcome: ReorgOutcome) => void) | undefined;
+  /**
+   * Called once per process for each payment no reorg can change any more: its mint is in a final block, or the
+   * watch failed it for good (`evidence_vanished`). What was kept to mint it again (its Merkle paths) may go.
+   */
+  onSettledForGood?: ((entry: SettlementEntry) => void) | undefined;
 };
 
 /** The watch; `watch` runs one round over the given entries. */
@@ -112,6 +117,7 @@ export function createReorgWatch(deps: ReorgWatchDependencies): ReorgWatch {
     // The block it was in may still come back with it; past finality it cannot.
     if (BigInt(entry.burnBlockNumber) > finalBlock) return;
     await deps.record({ type: "failed", challengeNonce, reason: FINALIZE_FAILED_REASON.evidenceVanished, at: deps.now() });
+    deps.onSettledForGood?.(entry);
     report("burn", "vanished", fields);
     logger.warn("payment_failed", {
       challenge_nonce: challengeNonce,
@@ -152,7 +158,10 @@ export function createReorgWatch(deps: ReorgWatchDependencies): ReorgWatch {
 
   const watchMint = async (entry: SettlementEntry, mintTxHash: Hex, receipt: TransactionReceipt | undefined, finalBlock: bigint): Promise<void> => {
     if (receipt?.status === "success") {
-      if (receipt.blockNumber <= finalBlock) final.add(finalKey(entry, mintTxHash));
+      if (receipt.blockNumber <= finalBlock) {
+        final.add(finalKey(entry, mintTxHash));
+        deps.onSettledForGood?.(entry);
+      }
       return;
     }
     const fields = { challenge_nonce: entry.challenge.challengeNonce, mint_tx: mintTxHash };

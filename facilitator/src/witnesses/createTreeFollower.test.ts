@@ -122,6 +122,15 @@ describe("transfer tree follower", () => {
     expect(path?.root).toBe(await provedRoot(proved));
     const leaf = zerc20Protocol(stack.deployment.protocol).transferLeaf({ from: stack.deployment.accounts.payer.address, to: ours, value: 30n });
     expect(verifyMerklePath({ leaf, leafIndex: ourLeaf, siblings: path?.siblings ?? [], root: path?.root ?? 0n })).toBe(true);
+
+    // Released by the burn address it was sent to (as the saved state recorded it), in any spelling.
+    expect(saved.trackedRecipients).toEqual([{ leafIndex: ourLeaf, to: ours.toLowerCase() }]);
+    resumed.release([other(1)]);
+    expect(resumed.progress().tracked).toBe(1);
+    resumed.release([ours.toUpperCase().replace("0X", "0x") as Address]);
+    expect(resumed.progress().tracked).toBe(0);
+    expect(resumed.state().trackedRecipients).toEqual([]);
+    expect(() => resumed.proofs(proved, [ourLeaf])).toThrow(/untracked/);
   });
 
   it("stops with WitnessRootMismatchError when its root is not the verifier's, and gives no path after", async () => {

@@ -35,6 +35,11 @@ export type TreeFollowerState = {
   nextBlock: bigint;
   /** The last proved index whose root the follower matched, and that root. */
   lastChecked?: { index: bigint; root: bigint } | undefined;
+  /**
+   * The burn address each tracked leaf was sent to, so a payment's paths are released by its address. A state
+   * saved before this was kept has none: its tracked paths stay until the follower starts over.
+   */
+  trackedRecipients?: { leafIndex: bigint; to: Address }[] | undefined;
 };
 
 /** Where a follower stands. */
@@ -58,8 +63,8 @@ export type TreeFollower = {
   sync: (options?: { upTo?: bigint }) => Promise<TreeFollowerProgress>;
   /** Paths of `leafIndices` under the root at `targetIndex`, in the indexer's shape; throws {@link WitnessUnavailableError}. */
   proofs: (targetIndex: bigint, leafIndices: readonly bigint[]) => IndexerProof[];
-  /** Stops keeping the paths of leaves no payment needs any more. */
-  release: (leafIndices: readonly bigint[]) => void;
+  /** Stops keeping the paths of the leaves sent to these burn addresses (their payments need them no more). */
+  release: (burnAddresses: readonly Address[]) => void;
   progress: () => TreeFollowerProgress;
   /** A copy of the state, for persistence. */
   state: () => TreeFollowerState;
@@ -93,6 +98,8 @@ export function createTreeFollower(params: {
   let hashChain = params.state.hashChain;
   let nextBlock = params.state.nextBlock;
   let lastChecked = params.state.lastChecked;
+  // Lowercased burn address of each tracked leaf.
+  const recipients = new Map((params.state.trackedRecipients ?? []).map(({ leafIndex, to }) => [leafIndex, to.toLowerCase()]));
   let provedIndex: bigint | undefined;
   let lastFinalBlock: bigint | undefined;
   let stopped: WitnessRootMismatchError | undefined;
@@ -144,6 +151,7 @@ export function createTreeFollower(params: {
     for (const leaf of pending) {
       if (tree.size() >= target) break;
       tree.append(protocol.transferLeaf(leaf), { track: leaf.track });
+      if (leaf.track) recipients.set(leaf.index, leaf.to.toLowerCase());
       hashChain = protocol.nextHashChain(hashChain, leaf);
       used++;
     }
@@ -200,10 +208,21 @@ export function createTreeFollower(params: {
         return { target_index: targetIndex, leaf_index: leafIndex, root, hash_chain: hashChain, siblings: path.siblings };
       });
     },
-    release: (leafIndices) => {
-      for (const leafIndex of leafIndices) tree.untrack(leafIndex);
+    release: (burnAddresses) => {
+      const released = new Set(burnAddresses.map((address) => address.toLowerCase()));
+      for (const [leafIndex, to] of recipients) {
+        if (!released.has(to)) continue;
+        tree.untrack(leafIndex);
+        recipients.delete(leafIndex);
+      }
     },
     progress,
-    state: () => ({ tree: tree.state(), hashChain, nextBlock: pending[0]?.blockNumber ?? nextBlock, lastChecked }),
+    state: () => ({
+      tree: tree.state(),
+      hashChain,
+      nextBlock: pending[0]?.blockNumber ?? nextBlock,
+      lastChecked,
+      trackedRecipients: [...recipients].map(([leafIndex, to]) => ({ leafIndex, to: to as Address })),
+    }),
   };
 }

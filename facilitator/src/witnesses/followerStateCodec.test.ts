@@ -12,6 +12,7 @@ const state: TreeFollowerState = {
   hashChain: 123n,
   nextBlock: 77n,
   lastChecked: { index: 5n, root: 2n ** 200n },
+  trackedRecipients: [{ leafIndex: 3n, to: "0x00000000000000000000000000000000000000b1" }],
 };
 
 describe("follower state codec", () => {
@@ -21,11 +22,17 @@ describe("follower state codec", () => {
     expect(decodeFollowerState(encodeFollowerState(fresh))).toEqual(fresh);
   });
 
+  it("reads a state saved before recipients were kept: its paths stay, with no recipient", () => {
+    const { trackedRecipients: _recipients, ...older } = state;
+    expect(decodeFollowerState(encodeFollowerState(older))).toEqual(older);
+  });
+
   it.each([
     ["not JSON", "{"],
     ["another version", encodeFollowerState(state).replace('"version":1', '"version":2')],
     ["a short frontier", JSON.stringify({ ...JSON.parse(encodeFollowerState(state)), tree: { size: "5", frontier: ["1"], tracked: [] } })],
     ["a negative block", encodeFollowerState(state).replace('"nextBlock":"77"', '"nextBlock":"-1"')],
+    ["a recipient that is no address", encodeFollowerState(state).replace("0x00000000000000000000000000000000000000b1", "0xb1")],
   ])("refuses %s as a whole", (_what, text) => {
     expect(decodeFollowerState(text)).toBeUndefined();
   });

@@ -3,7 +3,7 @@
  * decimal string; the text is parsed with a schema, so a state written by another version or damaged is refused
  * as a whole ({@link decodeFollowerState} answers `undefined`) and the follower starts from the deployment block.
  */
-import { TRANSFER_TREE_HEIGHT } from "@svc/scheme";
+import { AddressSchema, TRANSFER_TREE_HEIGHT } from "@svc/scheme";
 import { z } from "zod";
 import type { TreeFollowerState } from "./createTreeFollower.js";
 
@@ -22,6 +22,8 @@ const FollowerStateSchema = z.object({
   hashChain: Decimal,
   nextBlock: Decimal,
   lastChecked: z.object({ index: Decimal, root: Decimal }).optional(),
+  // Absent from states saved before paths were released by burn address.
+  trackedRecipients: z.array(z.object({ leafIndex: Decimal, to: AddressSchema })).optional(),
 });
 
 /** The text stored for `state`. */
