@@ -66,7 +66,7 @@ export function wireFinalize(parts: FinalizeParts): FinalizeWiring {
   // batched, decoy-mixed /proofs request per pass. Transfers come from this node's own RPC, by block range.
   const indexer = witnesses?.indexer ?? createIndexerClient({ url: config.network.indexer_url, chainId: config.network.chain_id, token: deployment.token });
   const reads = createFinalizePrefetch({
-    scanner: createTransferScanner({ client, token: deployment.token }),
+    scanner: createTransferScanner({ client, token: deployment.token, decoys: witnesses === undefined }),
     indexer,
     client,
     verifier: deployment.verifier,

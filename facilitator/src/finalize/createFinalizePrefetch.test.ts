@@ -166,4 +166,45 @@ describe("createFinalizePrefetch", () => {
     expect(await reads.prefetch([target(5, burn, 300n)])).toEqual({ requested: false, decoysShort: [] });
     expect(requests).toEqual([[2n]]);
   });
+
+  it("keeps a payment's wait for a root across a pass that did not lease it, and ends it once a root is proved", async () => {
+    const burn = address(0xb0f);
+    const payer = address(0xa1);
+    let provedIndex = 1n;
+    const { client: chain } = chainOf([transfer(50n, payer, address(0xc01), 900n), transfer(300n, payer, burn, 900n)], 0n);
+    let scans = 0;
+    const client = {
+      ...chain,
+      getBlock: (query: never) => {
+        scans++;
+        return chain.getBlock(query);
+      },
+      readContract: async () => provedIndex,
+    } as unknown as PublicClient;
+    const reads = createFinalizePrefetch({
+      scanner: createTransferScanner({ client, token: address(0x70c), draw: windowBack }),
+      indexer: recordingIndexer().indexer,
+      client,
+      verifier: address(0x7e1),
+      decoys: false,
+    });
+    const waiting = target(6, burn, 300n);
+    const other = target(7, address(0xb10), 300n);
+    await reads.prefetch([waiting]);
+    reads.rootWait.waiting(waiting.challenge.challengeNonce, 1n);
+
+    // A pass that leased another payment, then one that leases this one again: still waiting at index 1.
+    await reads.prefetch([other]);
+    expect(reads.rootWait.unchanged(waiting.challenge.challengeNonce)).toBe(true);
+    const before = scans;
+    await reads.prefetch([waiting]);
+    expect(scans).toBe(before);
+    expect(reads.rootWait.unchanged(waiting.challenge.challengeNonce)).toBe(true);
+
+    // A root is proved: the wait is over and the payment is read again.
+    provedIndex = 2n;
+    await reads.prefetch([waiting]);
+    expect(reads.rootWait.unchanged(waiting.challenge.challengeNonce)).toBe(false);
+    expect(scans).toBeGreaterThan(before);
+  });
 });

@@ -120,8 +120,10 @@ export function createFinalizePrefetch(params: {
       scans = new Map();
       batch = undefined;
       passIndex = await readProvedIndex().catch(() => undefined);
-      const pending = new Set(targets.map((target) => key(target.challenge.challengeNonce)));
-      for (const waiter of waitingAt.keys()) if (!pending.has(waiter)) waitingAt.delete(waiter);
+      // A wait at an index the pass no longer reads is over (a root was proved since): that payment is read again.
+      // A payment this pass did not lease keeps its wait: with more payments waiting than a pass leases, the
+      // queue hands each pass a different batch, and forgetting the others would re-read them all every pass.
+      if (passIndex !== undefined) for (const [waiter, index] of waitingAt) if (index !== passIndex) waitingAt.delete(waiter);
       if (targets.length === 0) {
         chosen = new Map();
         await params.scanner.retain?.(targets).catch(() => undefined);

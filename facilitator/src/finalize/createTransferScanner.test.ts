@@ -43,7 +43,7 @@ describe("createTransferScanner", () => {
     const someoneElse = "0x00000000000000000000000000000000000e1001" as Address;
     const otherValue = "0x00000000000000000000000000000000000e1002" as Address;
     // A transfer to the same address long before the challenge existed stays out of the scan.
-    await transfer(burnAddress, 1n);
+    const beforeIssuance = await transfer(burnAddress, 1n);
     await stack.client.request({ method: "evm_increaseTime" as never, params: [Number(ISSUANCE_SLACK_SECONDS) * 3] as never });
     await mine(1);
     const issuedAt = Number((await stack.client.getBlock()).timestamp);
@@ -71,6 +71,25 @@ describe("createTransferScanner", () => {
       expect(others.every((found) => found.to.toLowerCase() !== burnAddress.toLowerCase() && [10n, 30n, 40n].includes(found.value))).toBe(true);
       expect(others.some((found) => found.to.toLowerCase() === otherValue.toLowerCase())).toBe(false);
     }
+
+    // Without decoys (our own follower answers): the same transfers, no candidates, and nothing read before the
+    // payment's own start.
+    const fromBlocks: bigint[] = [];
+    const client = new Proxy(stack.client, {
+      get: (real, property, receiver) =>
+        property === "getContractEvents"
+          ? (args: { fromBlock: bigint }) => {
+              fromBlocks.push(args.fromBlock);
+              return real.getContractEvents(args as never);
+            }
+          : Reflect.get(real, property, receiver),
+    });
+    const plain = createTransferScanner({ client, token: stack.deployment.token, draw: (below) => below - 1, decoys: false });
+    const { transfers, others } = await plain.transfersTo(target);
+    expect(transfers.map((found) => found.value)).toEqual([10n, 30n, 40n]);
+    expect(others).toEqual([]);
+    expect(fromBlocks.length).toBeGreaterThan(0);
+    expect(fromBlocks.every((block) => block > beforeIssuance)).toBe(true);
   });
 
   it("reads only new blocks on a later lookup, never lists a re-read event twice, and retain drops old blocks", async () => {

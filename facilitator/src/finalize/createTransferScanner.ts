@@ -73,8 +73,14 @@ export function createTransferScanner(params: {
   chunkBlocks?: bigint;
   /** Draws an integer in [0, n): where decoy windows sit and which candidates are sampled (tests pin it). */
   draw?: (below: number) => number;
+  /**
+   * Whether results carry decoy candidates (`others`), read from each payment's decoy window. Default true;
+   * false when paths come from our own follower, which nobody else sees: no window before the burn is read.
+   */
+  decoys?: boolean;
 }): TransferScanner {
   const { client, token } = params;
+  const withDecoys = params.decoys ?? true;
   const chunk = params.chunkBlocks ?? SCAN_CHUNK_BLOCKS;
   const draw = params.draw ?? randomInt;
   const startBlocks = new Map<string, bigint>();
@@ -201,14 +207,14 @@ export function createTransferScanner(params: {
       // still valid, and only its hash tells a reorg that kept the height from no change.
       const [fromBlock, latest] = await Promise.all([startBlock(target), client.getBlock({ blockTag: "latest", includeTransactions: false })]);
       const head = { number: latest.number, hash: latest.hash };
-      const decoysFrom = windowOf(target).from;
+      const decoysFrom = withDecoys ? windowOf(target).from : fromBlock;
       return serially(async () => {
         await cover(decoysFrom < fromBlock ? decoysFrom : fromBlock, head);
         const inRange = (transfer: ScannedTransfer) => transfer.eth_block_number >= fromBlock && transfer.eth_block_number <= head.number;
         const transfers = [...(byRecipient.get(target.challenge.payTo.toLowerCase())?.values() ?? [])]
           .filter(inRange)
           .sort((a, b) => (a.event_index < b.event_index ? -1 : a.event_index > b.event_index ? 1 : 0));
-        return { transfers, others: decoysOf(target, transfers, head.number) };
+        return { transfers, others: withDecoys ? decoysOf(target, transfers, head.number) : [] };
       });
     },
     retain: (targets) =>

@@ -1,4 +1,4 @@
-import { keccak256, toHex, type Hex } from "viem";
+import { concat, keccak256, toHex, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import type { FinalizeConfig } from "../config/facilitatorConfigSchema.js";
 import {
@@ -35,6 +35,20 @@ describe("finalizeDelaySeconds", () => {
     expect(Math.max(...delays)).toBe(5);
     expect(new Set(delays)).toEqual(new Set([2, 3, 4, 5]));
     expect(Array.from({ length: 400 }, (_, index) => finalizeDelaySeconds(schedule, nonce(index)))).toEqual(delays);
+  });
+
+  it("is the keyed hash of the nonce, kept per schedule: a second read, another spelling or another schedule object gives the same draw", () => {
+    const schedule = scheduleOf({ min_delay_seconds: 0, max_delay_seconds: 999 });
+    const draws = (read: FinalizeSchedule, spell: (hex: Hex) => Hex) =>
+      Array.from({ length: 20 }, (_, index) => [finalizeDelaySeconds(read, spell(nonce(index))), mintOrderKey(read, spell(nonce(index)))]);
+    const hashed = Array.from({ length: 20 }, (_, index) => [
+      Number(BigInt(keccak256(concat([schedule.key, toHex("delay"), nonce(index)]))) % 1000n),
+      BigInt(keccak256(concat([schedule.key, toHex("order"), nonce(index)]))),
+    ]);
+    const upper = (hex: Hex) => `0x${hex.slice(2).toUpperCase()}` as Hex;
+    expect(draws(schedule, (hex) => hex)).toEqual(hashed);
+    expect(draws(schedule, upper)).toEqual(hashed);
+    expect(draws({ ...schedule }, upper)).toEqual(hashed);
   });
 
   it("is exactly min when min equals max, and 0 under the fast default", () => {

@@ -44,12 +44,32 @@ export type ScheduledPayment = { challenge: Pick<ChallengeRecord, "challengeNonc
 /** What the order and the due time read of a payment: its challenge nonce and when it was accepted. */
 export type OrderedPayment = { challenge: Pick<ChallengeRecord, "challengeNonce">; at: number };
 
+// A payment's delay and order draws never change, but every pass reads them for every waiting payment: kept
+// per schedule and nonce, so a pass over a backlog hashes only the payments it has not seen. Cleared whole at
+// the bound (the next passes hash their payments once more).
+const FIXED_DRAWS_KEPT = 65_536;
+const fixedDraws = new WeakMap<FinalizeSchedule, Map<string, bigint>>();
+
+function fixedDraw(schedule: FinalizeSchedule, label: Hex, challengeNonce: Hex): bigint {
+  let draws = fixedDraws.get(schedule);
+  if (draws === undefined || draws.size >= FIXED_DRAWS_KEPT) {
+    draws = new Map();
+    fixedDraws.set(schedule, draws);
+  }
+  const id = `${label}:${challengeNonce.toLowerCase()}`;
+  let draw = draws.get(id);
+  if (draw === undefined) {
+    draw = hexToBigInt(keccak256(concat([schedule.key, label, challengeNonce])));
+    draws.set(id, draw);
+  }
+  return draw;
+}
+
 /** The payment's delay in whole seconds, in [min_delay_seconds, max_delay_seconds], fixed by the key and the challengeNonce. */
 export function finalizeDelaySeconds(schedule: FinalizeSchedule, challengeNonce: Hex): number {
   const { min_delay_seconds: min, max_delay_seconds: max } = schedule.policy;
   if (max <= min) return min;
-  const draw = hexToBigInt(keccak256(concat([schedule.key, DELAY_LABEL, challengeNonce])));
-  return min + Number(draw % BigInt(max - min + 1));
+  return min + Number(fixedDraw(schedule, DELAY_LABEL, challengeNonce) % BigInt(max - min + 1));
 }
 
 /** When (unix seconds) the payment becomes due. */
@@ -59,7 +79,7 @@ export function dueAt(schedule: FinalizeSchedule, payment: OrderedPayment): numb
 
 /** The payment's place in a pass: a keyed hash, so the order of mints says nothing about the order of burns. */
 export function mintOrderKey(schedule: FinalizeSchedule, challengeNonce: Hex): bigint {
-  return hexToBigInt(keccak256(concat([schedule.key, ORDER_LABEL, challengeNonce])));
+  return fixedDraw(schedule, ORDER_LABEL, challengeNonce);
 }
 
 /** Whether the payment has waited at least `min_delay_seconds` at `now`: only such payments count toward k. */
