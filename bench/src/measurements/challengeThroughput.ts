@@ -88,6 +88,11 @@ export type ChallengeThroughputResult = {
    * pass or a timer lands in reads high; the median leaves those out.
    */
   requestPathMainCpuMs: Summary;
+  /**
+   * The bare Koa route measured the same way (the same windows of sequential requests, the server's main
+   * thread): what one request costs a Node HTTP server that does nothing, the floor under the figure above.
+   */
+  koaRequestPathMainCpuMs: Summary;
   /** Where the facilitator's main thread spends one `/challenge` ({@link PROFILED_CHALLENGES} sequential requests). */
   profile: ProfileSummary;
   /** Latency of the profiled sequential requests, ms. */
@@ -137,7 +142,17 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
   await ours.waitForFullStock();
   const koa = await startBenchChild("bareKoaServer", { BODY: captured.body });
   const koaRuns: KoaRun[] = [];
+  const koaRequestPath: number[] = [];
   try {
+    const koaMainCpuMs = () => (readThreadCpu(koa.pid).get(koa.pid) ?? 0) / 1e6;
+    const koaChallenge = () =>
+      fetch(`${koa.url}/challenge`, { method: "POST", headers: { "content-type": "application/json" }, body: requestBody }).then((response) => response.text());
+    for (let index = 0; index < REQUESTS_PER_WINDOW; index++) await koaChallenge();
+    for (let window = 0; window < REQUEST_PATH_WINDOWS; window++) {
+      const before = koaMainCpuMs();
+      for (let index = 0; index < REQUESTS_PER_WINDOW; index++) await koaChallenge();
+      koaRequestPath.push((koaMainCpuMs() - before) / REQUESTS_PER_WINDOW);
+    }
     for (const connections of CHALLENGE_CONNECTIONS) {
       await runLoadTest({ url: `${koa.url}/challenge`, method: "POST", body: requestBody, connections, durationSec: 1 });
       const before = readProcessCpuMs(koa.pid);
@@ -241,6 +256,7 @@ export async function measureChallengeThroughput(context: BenchContext): Promise
     derivationCpuMs: summarize(perAddress),
     sustainedPerSec: refillSeconds > 0 ? derived / refillSeconds : Number.NaN,
     requestPathMainCpuMs: summarize(requestPath),
+    koaRequestPathMainCpuMs: summarize(koaRequestPath),
     profile: summarizeProfiles([profile]),
     profiledLatencyMs: summarize(profiledLatency),
     memorySamples,

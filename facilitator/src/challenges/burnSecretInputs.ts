@@ -38,12 +38,7 @@ export type BurnSecretInputs = {
  * deriveBurnAddress(zerc20Protocol(inputs.protocol), inputs.recipientFr, inputs.secretBase); // the slow part, off the request path
  */
 export function burnSecretInputs(seed: Hex, target: BurnTarget, paymentId: Hex): BurnSecretInputs {
-  const tweak = derivePaymentTweak(seed, paymentId);
-  const recipientHash = generalRecipientHash({
-    chainId: BigInt(target.chainId),
-    recipient: addressToRecipient(target.treasury),
-    tweak,
-  });
+  const { tweak, recipientHash } = burnCommitment(seed, target, paymentId);
   return {
     paymentId,
     protocol: target.protocol,
@@ -52,4 +47,14 @@ export function burnSecretInputs(seed: Hex, target: BurnTarget, paymentId: Hex):
     recipientFr: hexToBigInt(recipientHash),
     secretBase: derivePaymentSecretBase(seed, paymentId),
   };
+}
+
+/**
+ * What a burn address commits its mint to: the payment's tweak and the recipient hash over the target's treasury
+ * and chain. The issuer checks every address it hands out against these (two hashes, without the secret base).
+ */
+export function burnCommitment(seed: Hex, target: Omit<BurnTarget, "protocol">, paymentId: Hex): Pick<BurnSecretInputs, "tweak" | "recipientHash"> {
+  const tweak = derivePaymentTweak(seed, paymentId);
+  const recipientHash = generalRecipientHash({ chainId: BigInt(target.chainId), recipient: addressToRecipient(target.treasury), tweak });
+  return { tweak, recipientHash };
 }

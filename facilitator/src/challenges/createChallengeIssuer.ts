@@ -15,7 +15,7 @@ import { quote } from "./quote.js";
 import { QuoteOutOfRangeError } from "./errors.js";
 import { BurnAddressUnavailableError, BurnAddressVerificationError, ChallengeNotRecordedError, ProfileDisabledError } from "./errors.js";
 import type { BurnAddressSource } from "./burnAddressPool.js";
-import { burnSecretInputs } from "./burnSecretInputs.js";
+import { burnCommitment } from "./burnSecretInputs.js";
 import type { BurnSecret, ChallengeRecord } from "./challengeRecord.js";
 import type { ChallengeStore } from "./challengeStore.js";
 
@@ -123,7 +123,7 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
   };
 
   function assertCommitsToTreasury(burn: BurnSecret): void {
-    const expected = burnSecretInputs(seed, { protocol: config.network.protocol, chainId, treasury }, burn.paymentId);
+    const expected = burnCommitment(seed, { chainId, treasury }, burn.paymentId);
     if (expected.tweak !== burn.tweak) {
       throw new BurnAddressUnavailableError({ cause: new BurnAddressVerificationError("the tweak is not the seed's") });
     }
