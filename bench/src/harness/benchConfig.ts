@@ -44,7 +44,7 @@ export const DEFAULT_BENCH_CONFIG: BenchConfig = {
   agentRuns: 5,
   koaSeconds: 3,
   concurrent: 50,
-  concurrentBursts: 3,
+  concurrentBursts: 5,
   finalizeRuns: 5,
   pending: 100,
   openChallenges: 0,
