@@ -9,7 +9,8 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChainIdentityMismatchError } from "../chain/chainIdentity.js";
 import { JournalLockedError } from "../journal/errors.js";
-import { requestOffer, startTestDaemon, startTestStack, type TestStack } from "../testing/localFacilitator.js";
+import { waitFor } from "@svc/anvil-fixtures";
+import { adminGet, requestOffer, startTestDaemon, startTestStack, type TestStack } from "../testing/localFacilitator.js";
 import { startDaemon } from "./startDaemon.js";
 
 let stack: TestStack;
@@ -41,7 +42,25 @@ describe("one daemon per journal", () => {
     let running = true;
     try {
       await requestOffer(first, "1000");
-      const before = await filesBeside(journal);
+      // The running daemon writes its stock file while it refills: the picture is taken once it is full.
+      await waitFor(
+        async () => {
+          const { stock } = await adminGet(stack, first, "/admin/status");
+          return stock.deriving === 0 && stock.stocked >= stock.target;
+        },
+        { timeoutMs: 30_000, what: "the first daemon's burn-address stock refilled" },
+      );
+      // The last address's line is appended just after it counts as stocked: two equal readings in a row.
+      let last = await filesBeside(journal);
+      const before = await waitFor(
+        async () => {
+          const now = await filesBeside(journal);
+          const settled = JSON.stringify([...now]) === JSON.stringify([...last]);
+          last = now;
+          return settled && now;
+        },
+        { timeoutMs: 10_000, what: "the first daemon's files settled" },
+      );
       expect([...before.keys()]).toEqual(expect.arrayContaining(["owned.journal.jsonl", "owned.journal.jsonl.stock", "owned.journal.jsonl.lock"]));
 
       const logs: string[] = [];
