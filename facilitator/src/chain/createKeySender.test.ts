@@ -1,7 +1,9 @@
 /**
  * The key sender against a real anvil. Over the embedded adapter's nonce port (one process): concurrent sends
- * get consecutive nonces and all land, a cold key reads the chain's pending count once, and a send that fails
- * (journal hook or node refusal) leaves no nonce gap, the next turn reading the pending count again. One key,
+ * get consecutive nonces and all land, a cold key reads the chain's pending count once, the next send is signed
+ * while the node is still answering the last one, and a send that fails (journal hook, or node refusal with
+ * nothing sent after it) leaves no nonce gap, the next turn reading the pending count again; a refusal that
+ * comes back after a later send went out leaves a gap the key's monitor fills at once. One key,
  * two instances, one PostgreSQL: sends from both all land with consecutive nonces, a refused send leaves no
  * gap, and a transaction sent with the key outside the facilitator is covered by the chain's pending count.
  * With both instances' monitors running, a drop of the lowest nonce (anvil drops its successors with it) is
@@ -132,19 +134,71 @@ describe("key sender over the embedded port", () => {
     expect(counting.counter.nonceReads).toBe(2);
   });
 
-  it("a send the node refuses resynchronises the nonce and the next sends land", async () => {
-    const { account } = await countedKey(4);
+  it("a send the node refuses, with nothing sent after it, gives its nonce to the next send", async () => {
+    const { account, signedNonces } = await countedKey(4);
     const counting = countingClient();
     const sender = createKeySender({ client: counting.client, chain: foundry, account, nonces: embedded.relayNonces });
     await sender.send(call);
     // Below the intrinsic 21000 gas of a transfer: anvil refuses it at broadcast.
-    const refused = { ...call, gas: 20_000n };
-    const results = await Promise.allSettled([sender.send(call), sender.send(refused), sender.send(call)]);
-    expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    const hashes = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
-    expect(await minedNonces(hashes)).toEqual([1, 2]);
+    await expect(sender.send({ ...call, gas: 20_000n })).rejects.toThrow();
+    const next = await sender.send(call);
+    expect(await minedNonces([next])).toEqual([1]);
+    expect(signedNonces).toEqual([0, 1, 1]);
+    // Once when the key was cold, once after the refusal.
     expect(counting.counter.nonceReads).toBe(2);
-    expect(await client.getTransactionCount({ address: account.address, blockTag: "pending" })).toBe(3);
+  });
+
+  it("ends a send's turn once its transaction is handed to the node: the next send is signed before the node answers", async () => {
+    const { account, signedNonces } = await countedKey(5);
+    let releaseAnswer = () => {};
+    const answerHeld = new Promise<void>((resolve) => {
+      releaseAnswer = resolve;
+    });
+    const holding = createPublicClient({
+      chain: foundry,
+      transport: custom({
+        request: async ({ method, params }) => {
+          // The first broadcast's answer waits until the test has seen the second transaction signed.
+          const hold = method === "eth_sendRawTransaction" && signedNonces.length === 1;
+          const answer = await client.request({ method, params } as never);
+          if (hold) await answerHeld;
+          return answer;
+        },
+      }),
+      pollingInterval: 50,
+    });
+    const sender = createKeySender({ client: holding, chain: foundry, account, nonces: embedded.relayNonces });
+    const first = sender.send(call);
+    const second = sender.send(call);
+    await waitFor(async () => signedNonces.length === 2, { timeoutMs: 5_000, what: "the second send signed while the first answer is held" });
+    releaseAnswer();
+    expect(await minedNonces(await Promise.all([first, second]))).toEqual([0, 1]);
+  });
+
+  it("a send the node refuses after a later one went out leaves a gap its monitor fills at once", async () => {
+    const { account } = await countedKey(6);
+    const events: MonitorEvent[] = [];
+    // Gaps nobody claims wait 120 s here: a fill within the test can only be the refused nonce's own.
+    const sender = createKeySender({
+      client,
+      chain: foundry,
+      account,
+      nonces: embedded.relayNonces,
+      monitor: { role: "relayer", policy: { replaceAfterMs: 60_000, intervalMs: 50 }, onEvent: (event) => events.push(event) },
+    });
+    sender.monitor.start();
+    try {
+      await sender.send(call);
+      const results = await Promise.allSettled([sender.send(call), sender.send({ ...call, gas: 20_000n }), sender.send(call)]);
+      expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      const hashes = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+      // The third send took nonce 3 before the refusal of 2 came back; the monitor's filler takes 2.
+      expect(await minedNonces(hashes)).toEqual([1, 3]);
+      expect(events).toContainEqual(expect.objectContaining({ reason: "gap", nonce: 2 }));
+      expect(await client.getTransactionCount({ address: account.address, blockTag: "latest" })).toBe(4);
+    } finally {
+      await sender.monitor.stop();
+    }
   });
 });
 

@@ -1,12 +1,14 @@
 /**
  * One sender per key: the daemon builds one for the relayer (permit burns), the minter and the treasury
  * (custodial fee sweeps). Gas and fee estimates run concurrently, outside the sender. Each nonce comes from the
- * storage's per-key nonce port (relayNoncePort.ts), which runs one broadcast of the key at a time, in
- * nonce order, and moves past a nonce only when its broadcast succeeded: concurrent settles, mints and
- * sweeps never collide on a nonce, two instances sharing the key through PostgreSQL never sign the same
- * one, and a failed send (a journal hook that threw, a node that refused) leaves no gap that would hold
- * later sends back. Signing and the `beforeBroadcast` hook run inside that turn, so the nonce a journaled
- * transaction carries is final. When the port asks for the chain's pending count, it is never taken below a
+ * storage's per-key nonce port (relayNoncePort.ts), which starts one broadcast of the key at a time, in
+ * nonce order: concurrent settles, mints and sweeps never collide on a nonce, and two instances sharing the
+ * key through PostgreSQL never sign the same one. Signing and the `beforeBroadcast` hook run inside that
+ * turn, so the nonce a journaled transaction carries is final. The sender says when its transaction is handed
+ * to the node; the embedded port ends the turn there, so the node's answer (on anvil, the whole block) no longer
+ * holds every other send of the key back. A failed send (a journal hook that threw, a node that refused) leaves
+ * no gap when nothing was sent after it; when a later nonce went out meanwhile, the monitor fills the refused
+ * one at once. When the port asks for the chain's pending count, it is never taken below a
  * nonce the key's monitor still watches: a transaction whose answer was lost may be out, and the node counts
  * nothing above a gap. Every broadcast is watched by the key's monitor until it is mined
  * (createTransactionMonitor.ts): stuck, dropped and gapped nonces are handled there, not by the callers. A
@@ -77,16 +79,19 @@ export function createKeySender(params: {
     address: account.address,
     monitor,
     send: (call, options) =>
-      nonces.withNextNonce(chain.id, account.address, pendingNonce, async (nonce) => {
+      nonces.withNextNonce(chain.id, account.address, pendingNonce, async (nonce, sent) => {
         const serialized = await account.signTransaction({ type: "eip1559", chainId: chain.id, nonce, ...call });
         const hash = keccak256(serialized);
         await options?.beforeBroadcast?.({ hash, serialized });
         monitor.track({ nonce, call, signed: { hash, serialized }, beforeBroadcast: options?.beforeBroadcast });
-        return client.sendRawTransaction({ serializedTransaction: serialized }).catch((error: unknown) => {
+        const answer = client.sendRawTransaction({ serializedTransaction: serialized }).catch((error: unknown) => {
           // Refused by the node: in no pool, nothing to watch. A lost answer may still be out: watched.
           if (!relayMayHaveReachedChain(error)) monitor.forget(nonce, hash);
           throw error;
         });
+        // Signed, journaled and on its way: the next send signs while the node answers this one.
+        sent();
+        return answer;
       }),
   };
 }

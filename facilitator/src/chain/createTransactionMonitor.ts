@@ -9,7 +9,9 @@
  * - dropped: unknown to the node on two passes in a row while its nonce is not mined, it is broadcast again,
  *   the same bytes while they are still priced right, else re-priced;
  * - gap: a nonce below one we track that nobody here tracks and the node does not hold (its pending count
- *   stops there) is filled, after `replaceAfterMs` of standing still, with a 0-value transfer to the key itself.
+ *   stops there) is filled, after `replaceAfterMs` of standing still, with a 0-value transfer to the key itself;
+ *   at once when the node refused our own transaction on that nonce (a later one went out before the refusal
+ *   came back, so nobody else will send it).
  *
  * Every re-signed transaction runs its send's `beforeBroadcast` hook first (a relay journals its replacement
  * before it can land), and the hashes of one nonce stay together, so a receipt wait follows whichever of
@@ -90,7 +92,7 @@ type Tracked = {
 export type TransactionMonitor = {
   /** Watches a transaction about to be broadcast on `nonce`; a later one on the same nonce takes its place. */
   track: (entry: { nonce: number; call: EstimatedCall; signed: SignedTransaction; beforeBroadcast?: BeforeBroadcast | undefined }) => void;
-  /** Stops watching `nonce` (its broadcast was refused: it never reached a pool). */
+  /** Stops watching `nonce` (its broadcast was refused: it never reached a pool); a gap it leaves is filled at once. */
   forget: (nonce: number, hash: Hex) => void;
   /** Watches a transaction signed by an earlier process (a journaled relay or sweep), from now on. */
   adopt: (serialized: Hex, beforeBroadcast?: BeforeBroadcast) => void;
@@ -146,6 +148,8 @@ export function createTransactionMonitor(params: TransactionMonitorParameters): 
   const families = new Map<Hex, Hex[]>();
   const settled: Hex[][] = [];
   let gapSince: number | undefined;
+  // Nonces the node refused from us: a gap at one of them is ours alone to fill, so it waits for nobody.
+  const refused = new Set<number>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
@@ -328,6 +332,7 @@ export function createTransactionMonitor(params: TransactionMonitorParameters): 
         logger?.warn("tx_monitor_action_failed", { key: role, nonce: entry.nonce, error: error instanceof Error ? error.name : "unknown" }),
       );
     }
+    for (const nonce of refused) if (nonce < latest || tracked.has(nonce)) refused.delete(nonce);
     const highest = Math.max(...tracked.keys());
     let missing: number | undefined;
     for (let nonce = latest; nonce < highest; nonce++) {
@@ -342,8 +347,9 @@ export function createTransactionMonitor(params: TransactionMonitorParameters): 
       return;
     }
     gapSince ??= now();
-    if (now() - gapSince >= (policy.gapFillAfterMs ?? policy.replaceAfterMs)) {
+    if (refused.has(missing) || now() - gapSince >= (policy.gapFillAfterMs ?? policy.replaceAfterMs)) {
       gapSince = undefined;
+      refused.delete(missing);
       await fillGap(missing);
     }
   };
@@ -371,7 +377,9 @@ export function createTransactionMonitor(params: TransactionMonitorParameters): 
     track,
     forget: (nonce, hash) => {
       const entry = tracked.get(nonce);
-      if (entry?.current === hash) tracked.delete(nonce);
+      if (entry?.current !== hash) return;
+      tracked.delete(nonce);
+      refused.add(nonce);
     },
     adopt: (serialized, beforeBroadcast) => {
       const transaction = parseTransaction(serialized);

@@ -155,22 +155,45 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
     relayNonces: {
       withNextNonce: (chainId, account, pendingNonce, broadcast) => {
         const slot = `${chainId}:${key(account)}`;
-        const run = (nonceTails.get(slot) ?? Promise.resolve()).then(async () => {
-          // This process alone sends with the key, so after a successful broadcast it knows the next nonce and
+        const queue = <R>(step: () => Promise<R>): Promise<R> => {
+          const run = (nonceTails.get(slot) ?? Promise.resolve()).then(step);
+          nonceTails.set(
+            slot,
+            run.then(
+              () => undefined,
+              () => undefined,
+            ),
+          );
+          return run;
+        };
+        const turn = queue(async () => {
+          // This process alone sends with the key, so after a broadcast went out it knows the next nonce and
           // skips the node round trip; a failure may have left the node anywhere, so the next turn reads it.
           const known = nonceKnown.has(slot) ? nonces.get(slot) : undefined;
           const nonce = known ?? Math.max(await pendingNonce(), nonces.get(slot) ?? 0);
           nonceKnown.delete(slot);
-          const result = await broadcast(nonce);
+          const started = startBroadcast(broadcast, nonce);
+          await started.turnOver;
           nonces.set(slot, nonce + 1);
           nonceKnown.add(slot);
-          return result;
+          return { nonce, started };
         });
-        nonceTails.set(
-          slot,
-          run.catch(() => undefined),
-        );
-        return run;
+        return turn.then(async ({ nonce, started }) => {
+          try {
+            return await started.outcome;
+          } catch (error) {
+            // Failed after it was sent: the nonce is the next one again (read afresh), unless a later broadcast
+            // went out meanwhile; then the key's monitor fills the gap.
+            if (started.wasSent()) {
+              await queue(async () => {
+                if (nonces.get(slot) !== nonce + 1) return;
+                nonces.set(slot, nonce);
+                nonceKnown.delete(slot);
+              });
+            }
+            throw error;
+          }
+        });
       },
     },
     rateLimits: {
@@ -193,4 +216,32 @@ export async function openEmbeddedStorage(options: EmbeddedStorageOptions): Prom
     },
     close: () => journal.close(),
   };
+}
+
+/** A broadcast started inside a key's turn. */
+type StartedBroadcast<T> = {
+  /** Settles when the transaction is on its way or the broadcast is over; rejects when it threw before it was sent. */
+  turnOver: Promise<void>;
+  /** The broadcast's own result. */
+  outcome: Promise<T>;
+  /** Whether the broadcast said its transaction was sent. */
+  wasSent: () => boolean;
+};
+
+/** Starts `broadcast` on `nonce` inside a turn, noting whether and when it says its transaction was sent. */
+function startBroadcast<T>(broadcast: (nonce: number, sent: () => void) => Promise<T>, nonce: number): StartedBroadcast<T> {
+  let sent = false;
+  let onSent = () => {};
+  const sentSignal = new Promise<void>((resolve) => {
+    onSent = resolve;
+  });
+  const outcome = new Promise<T>((resolve) =>
+    resolve(
+      broadcast(nonce, () => {
+        sent = true;
+        onSent();
+      }),
+    ),
+  );
+  return { turnOver: Promise.race([sentSignal, outcome.then(() => undefined)]), outcome, wasSent: () => sent };
 }

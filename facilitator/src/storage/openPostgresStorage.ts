@@ -327,7 +327,10 @@ export function createPostgresStorage(pool: pg.Pool, { lockPool, rateLimitSweepE
             ]);
             // Read under the lock: a broadcast another instance made a moment ago is already in the pending count.
             const nonce = Math.max(await pendingNonce(), Number(rows[0]!.next_nonce));
-            const result = await broadcast(nonce);
+            // Held until the node answered, even once the transaction was sent: a refusal must give its nonce
+            // back before any instance signs the next one, since a gap another instance cannot see stands until
+            // its monitor's gap deadline.
+            const result = await broadcast(nonce, () => {});
             await client.query("update relay_nonces set next_nonce = $3 where chain_id = $1 and account = $2", [chainId, key(account), nonce + 1]);
             return result;
           }),

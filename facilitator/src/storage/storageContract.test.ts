@@ -400,6 +400,57 @@ describe("relay nonces and the chain's pending count", () => {
       return nonce;
     });
 
+  it("embedded ends a turn when its broadcast says it was sent; failing later, it gives its nonce back only if no later one was sent", async () => {
+    const { a } = await embeddedPair();
+    const account = addressOf("pipelined-relayer");
+    const pending = async () => 7;
+    let refuseFirst = () => {};
+    const firstAnswer = new Promise<void>((_resolve, reject) => {
+      refuseFirst = () => reject(new Error("node refused the transaction"));
+    });
+    const first = a.relayNonces.withNextNonce(31337, account, pending, async (nonce, sent) => {
+      sent();
+      await firstAnswer;
+      return nonce;
+    });
+    // The next turn runs, and ends, while the first broadcast still waits for the node's answer.
+    expect(await a.relayNonces.withNextNonce(31337, account, pending, async (nonce) => nonce)).toBe(8);
+    refuseFirst();
+    await expect(first).rejects.toThrow("node refused");
+    // Nonce 8 went out after 7: the counter stays past both (the key's monitor fills 7).
+    expect(await a.relayNonces.withNextNonce(31337, account, pending, async (nonce) => nonce)).toBe(9);
+    const refused = a.relayNonces.withNextNonce(31337, account, pending, async (_nonce, sent) => {
+      sent();
+      throw new Error("node refused the transaction");
+    });
+    await expect(refused).rejects.toThrow("node refused");
+    // Nothing went out after 10: it is the next nonce again.
+    expect(await a.relayNonces.withNextNonce(31337, account, pending, async (nonce) => nonce)).toBe(10);
+  });
+
+  it("postgres holds a turn until the node answered, sent or not: a refusal leaves no gap for the other instance", async () => {
+    const { a, b } = await postgresPair();
+    const account = addressOf("postgres-pipelined-relayer");
+    const pending = async () => 7;
+    let refuseFirst = () => {};
+    let firstSent = () => {};
+    const firstOnItsWay = new Promise<void>((resolve) => {
+      firstSent = resolve;
+    });
+    const first = a.relayNonces.withNextNonce(31337, account, pending, async (_nonce, sent) => {
+      sent();
+      firstSent();
+      await new Promise<void>((_resolve, reject) => {
+        refuseFirst = () => reject(new Error("node refused the transaction"));
+      });
+    });
+    await firstOnItsWay;
+    const next = b.relayNonces.withNextNonce(31337, account, pending, async (nonce) => nonce);
+    refuseFirst();
+    await expect(first).rejects.toThrow("node refused");
+    expect(await next).toBe(7);
+  });
+
   it("postgres reads the pending count on every turn: a nonce another sender took is skipped", async () => {
     const { a } = await postgresPair();
     let pending = 5;
