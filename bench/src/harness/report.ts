@@ -689,7 +689,7 @@ export function renderReport(results: BenchResults): string {
     "- The exact facilitator's relayer uses viem's nonce manager (without one, concurrent settles race on the nonce) and polls receipts every 100 ms like ours. Both facilitators pay one hop through an in-process counting proxy per RPC round trip (its cost is the difference of the two floors in section 2).",
     "- CPU figures come from `/proc/<pid>/task/*/schedstat` (nanoseconds, every thread). The fixture indexer is closed during sections 1-3 and 5 so its polling does not load anvil.",
     "- Latencies are wall time measured inside the payer process (section 1) or the bench process (sections 2-3), all on loopback; anvil mines every transaction at once (automine), except in section 11, whose own anvil mines a block a second.",
-    "- The concurrent figures come from one burst per scheme (50 offers of ours cost 50 derivations), so their ratio is the noisiest figure here: between about 0.8x and 1.05x over repeated runs of the same code on this machine. The facilitators' CPU per settle beside them is the steadier comparison.",
+    `- The concurrent figures are the median of ${results.concurrent.ratio.n} burst pairs (\`BENCH_CONCURRENT_BURSTS\`; 50 offers of ours cost 50 derivations per burst), and still the noisiest ratio here: the pairs of one run spread by 0.3x to 0.5x on this machine. The facilitators' CPU per settle beside them is the steadier comparison.`,
     "",
   );
   return `${out.join("\n")}\n`;
@@ -748,7 +748,7 @@ function missedNotes(results: BenchResults, verdicts: readonly Verdict[]): strin
       `- **Concurrent settles.** Median pair ${num(concurrent.permit.completedPerSec)} vs ${num(concurrent.exact.completedPerSec)} completed per second (ratio ${num(concurrent.ratio.median)}x, pairs from ${num(concurrent.ratio.min)}x to ${num(concurrent.ratio.max)}x). ` +
         `During the bursts the facilitators used ${num(concurrent.permit.cpuPerRequestMs.facilitator ?? Number.NaN)} (ours) and ${num(concurrent.exact.cpuPerRequestMs.facilitator ?? Number.NaN)} (exact) ms of CPU per settled request, i.e. ${num(oursBusy)} and ${num(busy(concurrent.exact))} of a core: the single-threaded facilitator is the bottleneck on both sides (anvil takes a transaction in a few milliseconds here), so settles per second track facilitator CPU per settle.` +
         (oursBusy < 0.95
-          ? " Ours also waits on what it serialises per settle: the broadcast (only the nonce needs the queue; signing happens outside it) and two fsynced journal records (intent, relay) before the send."
+          ? " Ours also waits on what its relayer's nonce turn serialises per settle: the signature and the fsynced relay record before the send (the node's answer, on anvil the whole block, is outside the turn)."
           : "") +
         ` What would close it: the CPU cut of the previous note, and past that more than one core per facilitator (several instances on one PostgreSQL).`,
     );
