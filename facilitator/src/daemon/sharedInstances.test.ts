@@ -281,6 +281,9 @@ describe("facilitator instances sharing PostgreSQL", () => {
         expect(answer).toMatchObject({ extra: { phase: "accepted" } });
       }
       expect(await burnsTo(permitted)).toHaveLength(1);
+      // Its mint lands first: a mint still in the mempool when the hold below starts would be mined together
+      // with the relayed burn the hold must keep back.
+      await waitForState(x, permitted.extra.challengeNonce, "finalized");
 
       // SIGKILL in the middle of a permit settle: the relayed burn is held in the mempool, its instance dies.
       const interrupted = await requestOffer({ url: x.url }, "3000");
