@@ -363,7 +363,7 @@ export function renderReport(results: BenchResults): string {
   // 2
   out.push("## 2. Settle floor and RPC round trips", "");
   out.push(
-    `\`POST /settle\` of a mined self-transfer burn (${settleFloor.settleMs.n} runs, burns made first, timed with the burn-address worker idle) against the RPC calls it needs, issued directly with viem exactly as the facilitator issues them (\`eth_getTransactionReceipt\` + the latest block + \`balanceOf\` in one batch, then the receipt's block by hash, since these burns are no longer the newest block) on the same burn. In a paid request the burn is usually the newest block, and the first batch is all a settle needs (section 2's round-trip table).`,
+    `\`POST /settle\` of a mined self-transfer burn (${settleFloor.settleMs.n} runs, burns made first, timed with the burn-address worker idle) against the RPC calls it needs, issued directly with viem exactly as the facilitator issues them (\`eth_getTransactionReceipt\` + the latest block + \`balanceOf\` in one batch; the receipt's own block is read by hash only when the latest block is past the offer's expiry, never here) on the same burn. These burns are no longer the newest block, as in a paid request they usually are: either way one batch is all a settle needs (section 2's round-trip table).`,
     "",
   );
   out.push(
@@ -757,7 +757,7 @@ function missedNotes(results: BenchResults, verdicts: readonly Verdict[]): strin
     const selfProfile = rpc.paths["self-transfer"].cpuProfile;
     const budget = settleFloor.floorViaProxyMs.median * 0.3;
     notes.push(
-      `- **Settle vs raw RPC floor.** ${num(settleFloor.settleMs.median)} ms against a floor of ${num(settleFloor.floorViaProxyMs.median)} ms (two loopback round trips): ${num(settleFloor.settleMs.median - settleFloor.floorViaProxyMs.median)} ms over it. ` +
+      `- **Settle vs raw RPC floor.** ${num(settleFloor.settleMs.median)} ms against a floor of ${num(settleFloor.floorViaProxyMs.median)} ms (one loopback round trip: a settle reads the burn's own block only when the latest block is past the offer's expiry): ${num(settleFloor.settleMs.median - settleFloor.floorViaProxyMs.median)} ms over it. ` +
         `Of that, the HTTP request into the facilitator is about ${num(settleFloor.healthzMs.median)} ms (a trivial route, \`/healthz\`), the fsynced journal append the spec requires before answering ${num(settleFloor.fsyncMs.median)} ms, and the rest request handling: per /verify + /settle pair the profile samples ${num(selfProfile.totalMs / config.rpcRuns)} ms of JavaScript and GC, led by ${topPackages(selfProfile, config.rpcRuns, 4)} (Node's HTTP server, and undici carrying the RPC calls). ` +
         `A 1.3x bound leaves ${num(budget)} ms for everything the service adds to the floor, about what the bare HTTP hop alone costs on this machine. What would close it: shaving the per-request handling (the log line, body parsing and validation) narrows the gap but cannot meet 1.3x on loopback; against a remote RPC, where one round trip takes tens of milliseconds, the same few milliseconds fit inside 1.3x.`,
     );

@@ -25,7 +25,7 @@ import type { Address, Hex, PublicClient } from "viem";
 import type { ChallengeRecord } from "../challenges/challengeRecord.js";
 import type { StoredChallenge } from "../challenges/challengeStore.js";
 import { checkPermitPayment, type CheckedPermit } from "./checkPermitPayment.js";
-import { checkSelfTransferBurn, type SelfTransferBurnEvidence } from "./checkSelfTransferBurn.js";
+import { checkSelfTransferBurn, type LateBurnEvidence, type SelfTransferBurnEvidence } from "./checkSelfTransferBurn.js";
 import { requirementsMismatch } from "./requirementsMismatch.js";
 import type { OpenIntent, SettlementBook, SettlementEntry } from "./settlementBook.js";
 
@@ -59,7 +59,7 @@ export type OpenMatch = Extract<PaymentMatch, { kind: "open" }>;
 
 /** The outcome of `checkEvidence`; a late burn carries its evidence so settle can journal it. */
 export type PaymentEvidence =
-  | { kind: "refused"; reason: ReasonCode; late?: SelfTransferBurnEvidence }
+  | { kind: "refused"; reason: ReasonCode; late?: LateBurnEvidence }
   | { kind: "self-transfer"; evidence: SelfTransferBurnEvidence }
   | { kind: "permit"; permit: CheckedPermit };
 

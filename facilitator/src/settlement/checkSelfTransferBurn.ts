@@ -3,11 +3,13 @@
  * amount to the burn address on the right token, the burn address holding the funds, and inclusion no later
  * than the offer's expiry. Read-only.
  *
- * One JSON-RPC round trip when the burn is in the newest block, two otherwise. The receipt, the latest block
- * and the balance go out as one batch; when the latest block is the receipt's own block (same hash), its
- * timestamp is the inclusion time, which is the common case when the payer pays right after its burn mined.
- * Otherwise the receipt's block is read by hash in a second trip. The balance is read at the latest block in
- * both cases: a burn address has no key, so its balance can only grow after the burn.
+ * One JSON-RPC round trip unless the burn may be late. The receipt, the latest block and the balance go out as
+ * one batch. Block timestamps only grow along a chain, so when the latest block (read after the receipt, at or
+ * above its block) is not past the expiry, neither is the burn's block, and that block is never read. Only when
+ * the latest block is past the expiry is the receipt's own block read by hash in a second trip, for the exact
+ * inclusion time the refusal and the operator's record need (unless the latest block is that block). The
+ * balance is read at the latest block in every case: a burn address has no key, so its balance can only grow
+ * after the burn.
  */
 import {
   BURN_AFTER_EXPIRY,
@@ -34,13 +36,15 @@ export type SelfTransferBurnExpectation = {
 export type SelfTransferBurnEvidence = {
   payer: Address;
   blockNumber: bigint;
-  blockTimestamp: number;
   /** Value of the IndexedTransfer that covers the amount. */
   value: bigint;
 };
 
+/** Evidence of a burn included after the offer expired: with its block's timestamp, for the operator. */
+export type LateBurnEvidence = SelfTransferBurnEvidence & { blockTimestamp: number };
+
 /** The check's outcome; `late` carries what the operator needs to judge a burn that landed after expiry. */
-export type SelfTransferBurnCheck = { ok: true; evidence: SelfTransferBurnEvidence } | { ok: false; reason: ReasonCode; late?: SelfTransferBurnEvidence };
+export type SelfTransferBurnCheck = { ok: true; evidence: SelfTransferBurnEvidence } | { ok: false; reason: ReasonCode; late?: LateBurnEvidence };
 
 /** Checks a self-transfer burn against its offer. Throws only when the RPC itself fails. */
 export async function checkSelfTransferBurn(client: PublicClient, expected: SelfTransferBurnExpectation): Promise<SelfTransferBurnCheck> {
@@ -61,15 +65,14 @@ export async function checkSelfTransferBurn(client: PublicClient, expected: Self
   );
   if (!transfer) return { ok: false, reason: TRANSFER_BELOW_AMOUNT };
 
-  // By hash, not number: a block that replaced the receipt's in a reorg must not lend it its timestamp.
-  const block = latest.hash === receipt.blockHash ? latest : await client.getBlock({ blockHash: receipt.blockHash });
-  const evidence: SelfTransferBurnEvidence = {
-    payer: getAddress(receipt.from),
-    blockNumber: receipt.blockNumber,
-    blockTimestamp: Number(block.timestamp),
-    value: transfer.args.value,
-  };
-  if (evidence.blockTimestamp > expected.expiresAt) return { ok: false, reason: BURN_AFTER_EXPIRY, late: evidence };
+  const evidence: SelfTransferBurnEvidence = { payer: getAddress(receipt.from), blockNumber: receipt.blockNumber, value: transfer.args.value };
+  const inTimeByLatest = latest.number !== null && latest.number >= receipt.blockNumber && Number(latest.timestamp) <= expected.expiresAt;
+  if (!inTimeByLatest) {
+    // By hash, not number: a block that replaced the receipt's in a reorg must not lend it its timestamp.
+    const block = latest.hash === receipt.blockHash ? latest : await client.getBlock({ blockHash: receipt.blockHash });
+    const blockTimestamp = Number(block.timestamp);
+    if (blockTimestamp > expected.expiresAt) return { ok: false, reason: BURN_AFTER_EXPIRY, late: { ...evidence, blockTimestamp } };
+  }
   if (balance < expected.amount) return { ok: false, reason: BURN_BALANCE_MISSING };
   return { ok: true, evidence };
 }

@@ -59,7 +59,7 @@ import {
   type OpenMatch,
   type PaymentBody,
 } from "./checkPayment.js";
-import type { SelfTransferBurnEvidence } from "./checkSelfTransferBurn.js";
+import type { LateBurnEvidence } from "./checkSelfTransferBurn.js";
 import { createPermitRelays, type ExecutedBurn, type PermitRelay } from "./createPermitRelays.js";
 import { findPermitBurn } from "./findPermitBurn.js";
 import { BURN_VANISHED_REASON, type SettlementBook, type SettlementEntry } from "./settlementBook.js";
@@ -234,7 +234,7 @@ export function createSettlementService(deps: SettlementServiceDependencies): Se
     if (journaled) deps.relayer.monitor.adopt(journaled.rawTransaction as Hex, relays.journalRelay(challengeNonce));
   };
 
-  const recordLateBurn = async (challenge: ChallengeRecord, burnTxHash: Hex, evidence: SelfTransferBurnEvidence) => {
+  const recordLateBurn = async (challenge: ChallengeRecord, burnTxHash: Hex, evidence: LateBurnEvidence) => {
     if (book.burnTxOwner(burnTxHash) !== undefined) return;
     await deps.record({
       type: "late_burn",

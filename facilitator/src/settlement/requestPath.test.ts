@@ -126,16 +126,16 @@ describe("self-transfer /verify and /settle", () => {
     expect(settled.trips.map((methods) => [...methods].sort())).toEqual([["eth_call", "eth_getBlockByNumber", "eth_getTransactionReceipt"]]);
   });
 
-  it("an older burn reads its own block by hash in a second trip", async () => {
+  it("an older burn costs one round trip too while the latest block is before the expiry: its own block is never read", async () => {
     const body = await selfTransferBody();
     // Another burn mines a block above this one: the latest block is no longer the receipt's.
     await selfTransferBody();
     const verified = await tripsDuring(daemonRpc, () => verify(body));
     expect(verified.result.body).toEqual({ isValid: true, payer: stack.deployment.accounts.payer.address });
-    expect(verified.trips.map((methods) => [...methods].sort())).toEqual([
-      ["eth_call", "eth_getBlockByNumber", "eth_getTransactionReceipt"],
-      ["eth_getBlockByHash"],
-    ]);
+    expect(verified.trips.map((methods) => [...methods].sort())).toEqual([["eth_call", "eth_getBlockByNumber", "eth_getTransactionReceipt"]]);
+    const settled = await tripsDuring(daemonRpc, () => settle(body));
+    expect(settled.result.body).toMatchObject({ success: true, extra: { phase: "accepted" } });
+    expect(settled.trips.map((methods) => [...methods].sort())).toEqual([["eth_call", "eth_getBlockByNumber", "eth_getTransactionReceipt"]]);
   });
 });
 
@@ -198,5 +198,23 @@ describe("permit /verify and /settle", () => {
     expect((await settle(replay)).body).toMatchObject({ success: false });
     expect(await balanceOf(stack, second.payTo)).toBe(0n);
     expect(await balanceOf(stack, requirements.payTo)).toBe(0n);
+  });
+});
+
+// Last: it moves the chain's clock past an offer, which would expire every later offer on-chain.
+describe("a burn in time, seen after the chain passed the offer's expiry", () => {
+  it("reads the burn's own block by hash in a second trip and accepts it: the latest block's time proves nothing", async () => {
+    const requirements = await requestOffer(daemon);
+    const burnTxHash = await broadcastBurn(stack, requirements, stack.deployment.accounts.payer.privateKey);
+    await stack.client.request({ method: "evm_setNextBlockTimestamp" as never, params: [requirements.extra.expiresAt + 30] as never });
+    await stack.client.request({ method: "evm_mine" as never, params: [] as never });
+    const body = facilitatorBody(requirements, { challengeNonce: requirements.extra.challengeNonce, burnTxHash });
+    const twoTrips = [["eth_call", "eth_getBlockByNumber", "eth_getTransactionReceipt"], ["eth_getBlockByHash"]];
+    const verified = await tripsDuring(daemonRpc, () => verify(body));
+    expect(verified.result.body).toEqual({ isValid: true, payer: stack.deployment.accounts.payer.address });
+    expect(verified.trips.map((methods) => [...methods].sort())).toEqual(twoTrips);
+    const settled = await tripsDuring(daemonRpc, () => settle(body));
+    expect(settled.result.body).toMatchObject({ success: true, transaction: burnTxHash, extra: { phase: "accepted" } });
+    expect(settled.trips.map((methods) => [...methods].sort())).toEqual(twoTrips);
   });
 });
