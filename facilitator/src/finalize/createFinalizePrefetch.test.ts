@@ -118,8 +118,8 @@ describe("createFinalizePrefetch", () => {
     const later = [310n, 320n].map((block, n) => transfer(block, payer, address(0xc20 + n), 800n));
     const { client } = chainOf([...earlier, transfer(300n, payer, burn, 800n), ...later], 1_000n);
     const { indexer, requests } = recordingIndexer();
-    // Offset 0: the window is [300, 2299], so only the two later burns are in it.
-    const scanner = createTransferScanner({ client, token: address(0x70c), draw: () => 0 });
+    // Offset 0 in a 200-block window: it is [300, 499], so only the two later burns are in it.
+    const scanner = createTransferScanner({ client, token: address(0x70c), draw: () => 0, decoyWindowBlocks: 200n });
     const reads = createFinalizePrefetch({ scanner, indexer, client, verifier: address(0x7e1) });
 
     expect(await reads.prefetch([target(4, burn, 300n)])).toEqual({ requested: true, decoysShort: [{ wanted: DECOY_LEAVES, found: 2 }] });

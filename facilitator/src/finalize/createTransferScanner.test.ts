@@ -119,8 +119,8 @@ describe("createTransferScanner", () => {
       burnBlockNumber: burnBlock.toString(),
       treasury: treasury(),
     };
-    // Decoy windows starting at the burn: the blocks read are the payments' own ranges, as asserted below.
-    const scanner = createTransferScanner({ client, token: stack.deployment.token, draw: () => 0 });
+    // Short decoy windows starting at the burn: the blocks read are the payments' own ranges, as asserted below.
+    const scanner = createTransferScanner({ client, token: stack.deployment.token, draw: () => 0, decoyWindowBlocks: 8n });
 
     expect((await scanner.transfersTo(target)).transfers.map((found) => found.value)).toEqual([11n]);
     const firstHead = await client.getBlockNumber();

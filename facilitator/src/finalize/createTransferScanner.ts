@@ -78,6 +78,8 @@ export function createTransferScanner(params: {
    * false when paths come from our own follower, which nobody else sees: no window before the burn is read.
    */
   decoys?: boolean;
+  /** Blocks in each payment's decoy window. Default `DECOY_WINDOW_BLOCKS` (decoyCandidates.ts). */
+  decoyWindowBlocks?: bigint;
 }): TransferScanner {
   const { client, token } = params;
   const withDecoys = params.decoys ?? true;
@@ -179,7 +181,7 @@ export function createTransferScanner(params: {
     const key = target.challenge.challengeNonce.toLowerCase();
     const known = decoyWindows.get(key);
     if (known !== undefined) return known;
-    const drawn = decoyWindow(BigInt(target.burnBlockNumber), undefined, draw);
+    const drawn = decoyWindow(BigInt(target.burnBlockNumber), params.decoyWindowBlocks, draw);
     decoyWindows.set(key, drawn);
     return drawn;
   };

@@ -54,6 +54,12 @@ describe("decoyWindow", () => {
     expect(decoyWindow(10n, 100n, () => 50)).toEqual({ from: 0n, to: 99n });
   });
 
+  it("is the chain's first window on a chain younger than one window, whatever the draw: no early burn is left out", () => {
+    for (const offset of [0, 100, 1_999]) expect(decoyWindow(150n, 2_000n, () => offset)).toEqual({ from: 0n, to: 1_999n });
+    expect(decoyWindow(1_999n, 2_000n, () => 0)).toEqual({ from: 0n, to: 1_999n });
+    expect(decoyWindow(2_000n, 2_000n, () => 0)).toEqual({ from: 2_000n, to: 3_999n });
+  });
+
   it("draws the placement at random within the default length", () => {
     const windows = Array.from({ length: 20 }, () => decoyWindow(1_000_000n));
     for (const window of windows) {

@@ -25,13 +25,16 @@ export const DECOY_WINDOW_BLOCKS = 2_000n;
 export type BlockWindow = { from: bigint; to: bigint };
 
 /**
- * A window of `length` blocks holding `realBlock` at a uniformly drawn offset (clipped at block 0), so the
- * real leaf's place in the decoys' range says nothing. `draw(n)` returns an integer in [0, n).
+ * A window of `length` blocks holding `realBlock` at a uniformly drawn offset, so the real leaf's place in the
+ * decoys' range says nothing. `draw(n)` returns an integer in [0, n). On a chain younger than one window (the
+ * real block below `length`) the window is the chain's first `length` blocks: every window there holds the
+ * real leaf anyway, and one drawn to start after block 0 would only leave out the oldest burns, which a young
+ * token has few of (a rare price could then find fewer than three decoys while the chain holds them).
  */
 export function decoyWindow(realBlock: bigint, length: bigint = DECOY_WINDOW_BLOCKS, draw: (below: number) => number = randomInt): BlockWindow {
   const offset = BigInt(draw(Number(length)));
-  const from = realBlock > offset ? realBlock - offset : 0n;
-  return { from, to: from + length - 1n };
+  if (realBlock < length) return { from: 0n, to: length - 1n };
+  return { from: realBlock - offset, to: realBlock - offset + length - 1n };
 }
 
 /** What {@link qualifiedDecoys} rules out besides the burn address itself: our own addresses. */
