@@ -12,6 +12,7 @@ import { TEST_TREASURY_PK } from "../config/testing/buildConfig.js";
 import { BurnAddressPoolClosedError, BurnAddressUnavailableError, InvalidChallengeOptionError } from "./errors.js";
 import { BurnAddressPool } from "./burnAddressPool.js";
 import { BurnAddressStockFile } from "../storage/burnAddressStockFile.js";
+import type { BurnAddressStockStore } from "./burnAddressStock.js";
 import { burnSecretInputs } from "./burnSecretInputs.js";
 import type { BurnSecret } from "./challengeRecord.js";
 import { reopenBurnSecret } from "./reopenBurnSecret.js";
@@ -337,6 +338,70 @@ describe("a pool with a persisted stock", () => {
   });
 });
 
+describe("BurnAddressPool.takeHeld", () => {
+  const binding = { protocol, chainId, treasury, seed };
+
+  it("starts neither the next stock release nor the refill until resume, so the caller's own fsync has the disk alone", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), "burn-stock-")), "journal.jsonl.stock");
+    const file = await BurnAddressStockFile.open(path, binding);
+    const released: Hex[] = [];
+    const stock: BurnAddressStockStore = {
+      restored: file.restored,
+      add: (entry) => file.add(entry),
+      take: (paymentId) => {
+        released.push(paymentId);
+        return file.take(paymentId);
+      },
+      close: () => file.close(),
+    };
+    const pool = new BurnAddressPool({ ...binding, size: 3, workers: 1, releaseAhead: 1, stock });
+    try {
+      await expect.poll(() => pool.stats().stocked, { timeout: 20_000, interval: 20 }).toBe(3);
+      await expect.poll(() => pool.stats().deriving, { timeout: 5_000, interval: 20 }).toBe(0);
+      expect(released).toHaveLength(1);
+
+      const taken = await pool.takeHeld();
+      expect(taken.burn.paymentId).toBe(released[0]);
+      // Held: the next entry's release and the refill's derivation have not started.
+      expect(released).toHaveLength(1);
+      expect(pool.stats()).toMatchObject({ stocked: 2, deriving: 0 });
+
+      taken.resume();
+      // On the next turn of the event loop, after whatever the caller does in this one.
+      expect(released).toHaveLength(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(released).toHaveLength(2);
+      expect(pool.stats().deriving).toBe(1);
+      // Once only: a second resume starts nothing more.
+      taken.resume();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(released).toHaveLength(2);
+      expect(pool.stats().deriving).toBe(1);
+      await expect.poll(() => pool.stats().stocked, { timeout: 20_000, interval: 20 }).toBeGreaterThanOrEqual(3);
+
+      // take() is takeHeld() resumed at once.
+      const next = await pool.take();
+      expect(next.paymentId).toBe(released[1]);
+      await expect.poll(() => released.length, { timeout: 5_000, interval: 5 }).toBe(3);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("holds nothing back for a take that waited for a derivation", async () => {
+    const pool = new BurnAddressPool({ ...binding, size: 0, workers: 1 });
+    try {
+      const taken = await pool.takeHeld();
+      expect(pool.stats()).toMatchObject({ stocked: 0, deriving: 0 });
+      taken.resume();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(pool.stats()).toMatchObject({ stocked: 0, deriving: 0 });
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe("pool workers", () => {
   it("default to one per core and search with the process's Poseidon", async () => {
     const pool = new BurnAddressPool({ protocol, chainId, treasury, seed, size: 4 });
@@ -356,6 +421,8 @@ describe("idle pool workers", () => {
       await expect.poll(() => pool.stats().stocked, { timeout: 20_000, interval: 20 }).toBe(1);
       await expect.poll(() => pool.stats().workers, { timeout: 5_000, interval: 20 }).toBe(0);
       await pool.take();
+      // The take's refill starts on the next turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
       expect(pool.stats().workers).toBe(1);
       await expect.poll(() => pool.stats().stocked, { timeout: 20_000, interval: 20 }).toBe(1);
       await expect.poll(() => pool.stats().workers, { timeout: 5_000, interval: 20 }).toBe(0);

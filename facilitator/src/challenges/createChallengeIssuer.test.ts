@@ -24,7 +24,7 @@ const NOW = 1_700_000_000;
 
 /** A pool stand-in that derives no proof of work. */
 function fakePool(take: () => Promise<BurnSecret>): BurnAddressSource {
-  return { take };
+  return { takeHeld: async () => ({ burn: await take(), resume: () => undefined }) };
 }
 
 function setup({
@@ -46,9 +46,9 @@ function setup({
   // Counts takes so tests can tell whether a refused request consumed a burn address.
   const source = {
     takes: 0,
-    take() {
+    takeHeld() {
       source.takes++;
-      return inner.take();
+      return inner.takeHeld();
     },
   };
   const store = new ChallengeStore({
@@ -270,6 +270,33 @@ describe("refusals", () => {
     expect(error).toBeInstanceOf(BurnAddressUnavailableError);
     expect((error as BurnAddressUnavailableError).cause).toBeInstanceOf(BurnAddressVerificationError);
     expect(store.counts().open).toBe(0);
+  });
+
+  it("resumes the pool's held work only once the challenge is recorded, and after a failed record too", async () => {
+    const events: string[] = [];
+    const heldPool = (config: ReturnType<typeof parseConfig>): BurnAddressSource => ({
+      takeHeld: async () => ({
+        burn: buildBurnSecret(seed, config.network.chain_id, config.settlement.treasury),
+        resume: () => events.push("resume"),
+      }),
+    });
+    let failRecord = false;
+    const { issuer } = setup({
+      pool: heldPool,
+      record: async () => {
+        events.push("record started");
+        await Promise.resolve();
+        if (failRecord) throw new Error("disk full");
+        events.push("record durable");
+      },
+    });
+    await issuer.issue(1000n);
+    expect(events).toEqual(["record started", "record durable", "resume"]);
+
+    events.length = 0;
+    failRecord = true;
+    await expect(issuer.issue(1000n)).rejects.toBeInstanceOf(ChallengeNotRecordedError);
+    expect(events).toEqual(["record started", "resume"]);
   });
 
   it("refuses a burn address derived from another seed", async () => {

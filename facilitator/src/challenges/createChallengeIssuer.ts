@@ -11,10 +11,10 @@ import { getAddress, type Hex } from "viem";
 
 import { capabilitiesOf } from "../config/capabilities.js";
 import type { FacilitatorConfig } from "../config/facilitatorConfigSchema.js";
-import { quote } from "./quote.js";
+import { type PricedOffer, quote } from "./quote.js";
 import { QuoteOutOfRangeError } from "./errors.js";
 import { BurnAddressUnavailableError, BurnAddressVerificationError, ChallengeNotRecordedError, ProfileDisabledError } from "./errors.js";
-import type { BurnAddressSource } from "./burnAddressPool.js";
+import type { BurnAddressSource, TakenBurn } from "./burnAddressPool.js";
 import { burnCommitment } from "./burnSecretInputs.js";
 import type { BurnSecret, ChallengeRecord } from "./challengeRecord.js";
 import type { ChallengeStore } from "./challengeStore.js";
@@ -78,49 +78,58 @@ export function createChallengeIssuer(parameters: CreateChallengeIssuerParameter
       // payment, and there would be nothing to mint: a free resource needs no offer.
       if (priced.amount === 0n) throw new QuoteOutOfRangeError({ reason: "the quoted amount is zero" });
       const slot = store.reserve();
-      let burn: BurnSecret;
+      let taken: TakenBurn;
       try {
-        burn = await pool.take();
-        assertCommitsToTreasury(burn);
+        taken = await pool.takeHeld();
       } catch (error) {
         slot.release();
         throw error;
       }
-      // Timed after the take: the lifetime starts when the offer leaves, not when the request arrived.
-      const issuedAt = now();
-      const expiresAt = issuedAt + config.settlement.challenge_ttl_seconds;
-      // deadline = expiresAt: PermitBurner refuses a burn past the signed deadline, so a gasless burn can
-      // never land after the offer expired; any later deadline would let a late burn through on-chain.
-      const deadline = helper === undefined ? undefined : expiresAt;
-      const record: ChallengeRecord & { burn: BurnSecret } = {
-        // The nonce is the burn's payment id: with the seed it re-derives the burn secret, so a burn whose
-        // offer was lost in a restart can still be recovered by the operator. The id is 32 random bytes and
-        // reveals nothing without the seed.
-        challengeNonce: burn.paymentId,
-        protocol: config.network.protocol,
-        decimals: parameters.tokenDecimals,
-        chainId,
-        asset,
-        payTo: burn.burnAddress,
-        amount: priced.amount,
-        expiresAt,
-        helper,
-        deadline,
-        fee: priced.extraFee,
-        quote: priced,
-        issuedAt,
-        burn,
-      };
       try {
-        await parameters.record?.(record);
-      } catch (cause) {
+        const record = recordFor(taken.burn, priced);
+        await parameters.record?.(record).catch((cause: unknown) => {
+          throw new ChallengeNotRecordedError({ cause });
+        });
+        slot.add(record);
+        return { offer: toChallengeOffer(record), record };
+      } catch (error) {
         slot.release();
-        throw new ChallengeNotRecordedError({ cause });
+        throw error;
+      } finally {
+        // The pool's next stock release (its own fsync) and refill start once the challenge is journaled.
+        taken.resume();
       }
-      slot.add(record);
-      return { offer: toChallengeOffer(record), record };
     },
   };
+
+  function recordFor(burn: BurnSecret, priced: PricedOffer): ChallengeRecord & { burn: BurnSecret } {
+    assertCommitsToTreasury(burn);
+    // Timed after the take: the lifetime starts when the offer leaves, not when the request arrived.
+    const issuedAt = now();
+    const expiresAt = issuedAt + config.settlement.challenge_ttl_seconds;
+    // deadline = expiresAt: PermitBurner refuses a burn past the signed deadline, so a gasless burn can
+    // never land after the offer expired; any later deadline would let a late burn through on-chain.
+    const deadline = helper === undefined ? undefined : expiresAt;
+    return {
+      // The nonce is the burn's payment id: with the seed it re-derives the burn secret, so a burn whose
+      // offer was lost in a restart can still be recovered by the operator. The id is 32 random bytes and
+      // reveals nothing without the seed.
+      challengeNonce: burn.paymentId,
+      protocol: config.network.protocol,
+      decimals: parameters.tokenDecimals,
+      chainId,
+      asset,
+      payTo: burn.burnAddress,
+      amount: priced.amount,
+      expiresAt,
+      helper,
+      deadline,
+      fee: priced.extraFee,
+      quote: priced,
+      issuedAt,
+      burn,
+    };
+  }
 
   function assertCommitsToTreasury(burn: BurnSecret): void {
     const expected = burnCommitment(seed, { chainId, treasury }, burn.paymentId);
