@@ -388,6 +388,36 @@ describe("BurnAddressPool.takeHeld", () => {
     }
   });
 
+  it("releases the head in batches: once at most half of it is released, so back-to-back takes share one write", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), "burn-stock-")), "journal.jsonl.stock");
+    const file = await BurnAddressStockFile.open(path, binding);
+    let releases = 0;
+    const stock: BurnAddressStockStore = {
+      restored: file.restored,
+      add: (entry) => file.add(entry),
+      take: (paymentId) => {
+        releases++;
+        return file.take(paymentId);
+      },
+      close: () => file.close(),
+    };
+    const pool = new BurnAddressPool({ ...binding, size: 8, workers: 1, releaseAhead: 4, stock });
+    try {
+      await expect.poll(() => pool.stats().stocked, { timeout: 20_000, interval: 20 }).toBeGreaterThanOrEqual(8);
+      // Filling: released up to 3 of the head of 4, the point past half where releasing waits.
+      const seen = [releases];
+      for (let take = 0; take < 4; take++) {
+        await pool.take();
+        await new Promise((resolve) => setImmediate(resolve));
+        seen.push(releases);
+      }
+      // One release of two entries for every two takes, where one per take was written before.
+      expect(seen).toEqual([3, 5, 5, 7, 7]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("holds nothing back for a take that waited for a derivation", async () => {
     const pool = new BurnAddressPool({ ...binding, size: 0, workers: 1 });
     try {

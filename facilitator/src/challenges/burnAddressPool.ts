@@ -345,11 +345,16 @@ export class BurnAddressPool implements BurnAddressSource {
     this.#releaseHead();
   }
 
-  // Starts the store's removal of the first `releaseAhead` entries; a failed one is retried by its take.
+  // Starts the store's removal of the first `releaseAhead` entries once at most half of them are released: one
+  // write and fsync for the batch, and the takes in between start none, so back-to-back offers do not each have
+  // their journal fsync overlap a stock fsync. A failed removal is retried by its take.
   #releaseHead(): void {
     const store = this.#store;
     if (store === undefined) return;
-    for (const entry of this.#stock.slice(0, this.#releaseAhead)) {
+    const head = this.#stock.slice(0, this.#releaseAhead);
+    const released = head.filter((entry) => entry.release !== undefined).length;
+    if (released > this.#releaseAhead / 2) return;
+    for (const entry of head) {
       if (entry.release !== undefined) continue;
       const release = store.take(entry.burn.paymentId);
       entry.release = release;
