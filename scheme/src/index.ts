@@ -249,6 +249,9 @@ export {
   type GeneralRecipient,
 } from "./zerc20/recipientHash.js";
 
+// HTTP (`http/`): the pooled `fetch` every JSON exchange on a paid request's path goes through.
+export { createPooledFetch, type PooledFetch, pooledFetch } from "./http/createPooledFetch.js";
+
 // Payer plugin (`client/`): the SchemeNetworkClient for @x402/core's x402Client, and its errors.
 export {
   BurnBroadcastError,

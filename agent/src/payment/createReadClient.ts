@@ -1,4 +1,4 @@
-import { parseNetwork } from "@svc/scheme";
+import { parseNetwork, pooledFetch } from "@svc/scheme";
 import { createPublicClient, defineChain, http, type Chain, type PublicClient, type Transport } from "viem";
 
 import type { Policy } from "../policy/policy.js";
@@ -17,11 +17,13 @@ export function policyChain(policy: Policy): Chain {
 }
 
 /**
- * The policy's RPC as viem transport: its timeout, no automatic retries, and calls issued together sent as one
- * JSON-RPC batch (the payer plugin's chain reads before signing are one round trip).
+ * The policy's RPC as viem transport: its timeout, no automatic retries, calls issued together sent as one
+ * JSON-RPC batch (the payer plugin's chain reads before signing are one round trip), each exchange sent with
+ * undici's `request` on a shared keep-alive pool (`pooledFetch`: half the CPU of the global `fetch`, on the
+ * paid request's path).
  */
 export function policyTransport(policy: Policy): Transport {
-  return http(policy.rpcUrl, { timeout: policy.timeoutMs, retryCount: 0, batch: true });
+  return http(policy.rpcUrl, { timeout: policy.timeoutMs, retryCount: 0, batch: true, fetchFn: pooledFetch });
 }
 
 /** A read-only client on the policy's RPC; quoting uses it without a key. */

@@ -1,6 +1,6 @@
 /**
  * The daemon's RPC transport over every configured endpoint: viem's `fallback` over one `http` (JSON-RPC batched
- * per endpoint, `batch: { wait: 0 }`, sent with undici's `request`: `createRpcFetch.ts`) or `webSocket` transport
+ * per endpoint, `batch: { wait: 0 }`, sent with undici's `request`: `createPooledFetch` of `@svc/scheme`) or `webSocket` transport
  * per URL, tried in the configured order, with two policies of ours on top:
  *
  * - When to move on. viem's default moves on after any error but a few JSON-RPC codes and a revert message.
@@ -18,10 +18,10 @@
  * endpoint is asked for its chain id before its first use and again after every failure: one serving another
  * chain is treated as failed, and the request moves on without being sent there.
  */
+import { createPooledFetch } from "@svc/scheme";
 import { BaseError, fallback, HttpRequestError, http, RpcRequestError, webSocket, type Transport } from "viem";
 
 import { redactUrlOrigin } from "../config/redactUrl.js";
-import { createRpcFetch } from "./createRpcFetch.js";
 import { RpcEndpointChainError, RpcEndpointSkippedError } from "./errors.js";
 import type { RpcEndpointHealth, RpcEndpointLabel } from "./rpcEndpointHealth.js";
 
@@ -108,7 +108,7 @@ export function createRpcTransport(params: {
   const timeout = params.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
   const labels = rpcEndpointLabels(params.urls);
   const sockets = params.urls.filter(isWebSocketUrl).map((url) => webSocket(url, { retryCount: 0, timeout }));
-  const rpcFetch = createRpcFetch();
+  const rpcFetch = createPooledFetch();
   let socket = 0;
   const endpoints = params.urls.map((url): Transport => {
     if (!isWebSocketUrl(url)) return http(url, { batch: { wait: 0 }, retryCount: 0, timeout, fetchFn: rpcFetch.fetch });

@@ -1,5 +1,6 @@
 /**
- * `createRpcFetch` answers viem exactly as the global `fetch` does: the same results from a real anvil (single
+ * The facilitator's JSON-RPC `fetch` (`createPooledFetch` of `@svc/scheme`, as `createRpcTransport` uses it)
+ * answers viem exactly as the global `fetch` does: the same results from a real anvil (single
  * calls and batches), and the same errors, read the same way by `classifyRpcFailure`, from a server scripted to
  * fail (429, a 5xx with a JSON-RPC body, a JSON-RPC error, a cut connection, a refused one, a stall, a body over
  * the size limit).
@@ -7,23 +8,22 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { devAccounts, startAnvil, type StartAnvilReturnType } from "@svc/anvil-fixtures";
-import { zerc20TokenAbi } from "@svc/scheme";
+import { createPooledFetch, type PooledFetch, zerc20TokenAbi } from "@svc/scheme";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { classifyRpcFailure } from "./createRpcTransport.js";
-import { createRpcFetch, type RpcFetch } from "./createRpcFetch.js";
 import { rejectionOf } from "../testing/rejectionOf.js";
 
 let anvil: StartAnvilReturnType;
-let rpcFetch: RpcFetch;
+let rpcFetch: PooledFetch;
 let scripted: { url: string; close: () => Promise<void> };
 let answer: (request: IncomingMessage, response: ServerResponse) => void = () => undefined;
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  rpcFetch = createRpcFetch({ maxResponseBytes: 4096 });
+  rpcFetch = createPooledFetch({ maxResponseBytes: 4096 });
   const server = createServer((request, response) => {
     request.resume();
     request.on("end", () => answer(request, response));
