@@ -250,7 +250,9 @@ export {
 } from "./zerc20/recipientHash.js";
 
 // HTTP (`http/`): the pooled `fetch` every JSON exchange on a paid request's path goes through.
+export { coalesceJsonRpc } from "./http/coalesceJsonRpc.js";
 export { createPooledFetch, type PooledFetch, pooledFetch } from "./http/createPooledFetch.js";
+export { MissingBatchAnswerError } from "./http/errors.js";
 
 // Payer plugin (`client/`): the SchemeNetworkClient for @x402/core's x402Client, and its errors.
 export {

@@ -1,7 +1,9 @@
-import { parseNetwork, pooledFetch } from "@svc/scheme";
+import { coalesceJsonRpc, parseNetwork, pooledFetch } from "@svc/scheme";
 import { createPublicClient, defineChain, http, type Chain, type PublicClient, type Transport } from "viem";
 
 import type { Policy } from "../policy/policy.js";
+
+const readFetch = coalesceJsonRpc(pooledFetch);
 
 /** How often viem polls for a burn's receipt: anvil mines at once, a public chain takes seconds either way. */
 const POLL_MS = 250;
@@ -17,13 +19,13 @@ export function policyChain(policy: Policy): Chain {
 }
 
 /**
- * The policy's RPC as viem transport: its timeout, no automatic retries, calls issued together sent as one
- * JSON-RPC batch (the payer plugin's chain reads before signing are one round trip), each exchange sent with
- * undici's `request` on a shared keep-alive pool (`pooledFetch`: half the CPU of the global `fetch`, on the
- * paid request's path).
+ * The policy's RPC as viem transport: its timeout, no automatic retries, calls issued in one turn sent as one
+ * JSON-RPC batch as soon as it ends (`coalesceJsonRpc`: the payer plugin's chain reads before signing are one
+ * round trip, without viem's 1 ms batch timer), each exchange sent with undici's `request` on a shared keep-alive
+ * pool (`pooledFetch`: half the CPU of the global `fetch`). Both are on the paid request's path.
  */
 export function policyTransport(policy: Policy): Transport {
-  return http(policy.rpcUrl, { timeout: policy.timeoutMs, retryCount: 0, batch: true, fetchFn: pooledFetch });
+  return http(policy.rpcUrl, { timeout: policy.timeoutMs, retryCount: 0, fetchFn: readFetch });
 }
 
 /** A read-only client on the policy's RPC; quoting uses it without a key. */

@@ -8,7 +8,7 @@
  */
 import { open, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { zerc20TokenAbi } from "@svc/scheme";
+import { coalesceJsonRpc, createPooledFetch, zerc20TokenAbi } from "@svc/scheme";
 import { createPublicClient, http, isAddress, isHex, type Address, type Hex, type PublicClient } from "viem";
 import type { BenchContext } from "../harness/benchContext.js";
 import { booleanField, getJson, postJson } from "../harness/postJson.js";
@@ -69,7 +69,9 @@ async function measureFsync(path: string, runs: number): Promise<number[]> {
 /** Runs the settle-floor measurement. */
 export async function measureSettleFloor(context: BenchContext): Promise<SettleFloorResult> {
   const { ours, payer, payerKey, config, stack, progress } = context;
-  const transportOptions = { batch: { wait: 0 }, retryCount: 0 } as const;
+  // The facilitator's own transport setup (`createRpcTransport`): calls of one turn coalesced into one batch,
+  // over a pooled fetch.
+  const transportOptions = { retryCount: 0, fetchFn: coalesceJsonRpc(createPooledFetch().fetch) } as const;
   const viaProxy = createPublicClient({ transport: http(ours.proxy.url, transportOptions) });
   const direct = createPublicClient({ transport: http(stack.deployment.rpcUrl, transportOptions) });
   const settle: number[] = [];

@@ -5,7 +5,7 @@
  * official scheme through `@x402/evm`'s exact client. Clients are built once per key and scheme and reused,
  * as a long-running agent would.
  */
-import { pooledFetch, registerSvcZerc20Client } from "@svc/scheme";
+import { coalesceJsonRpc, pooledFetch, registerSvcZerc20Client } from "@svc/scheme";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import type { Network, PaymentPayload, PaymentRequirements } from "@x402/core/types";
@@ -41,9 +41,9 @@ function clientFor(scheme: PayerScheme, privateKey: Hex): x402Client {
     // 2.27's spend controls know only default assets; the fixture token has to be listed, as any custom one.
     client.setSpendControls({ allowedAssets: [{ network, asset: current.exactAsset, maxAmountPerPayment: current.maxAmount }] });
   } else {
-    // Like the agent's own transport: batched (the payer plugin issues its chain reads together, in one trip)
-    // and sent over the shared pool.
-    const transport = http(current.rpcUrl, { retryCount: 0, batch: true, fetchFn: pooledFetch });
+    // Like the agent's own transport: the payer plugin's chain reads, issued together, go out as one batch
+    // (`coalesceJsonRpc`) over the shared pool.
+    const transport = http(current.rpcUrl, { retryCount: 0, fetchFn: coalesceJsonRpc(pooledFetch) });
     const publicClient = createPublicClient({ chain: payerChain, transport, pollingInterval: POLL_MS });
     const walletClient = createWalletClient({ chain: payerChain, transport, account, pollingInterval: POLL_MS });
     registerSvcZerc20Client(client, {

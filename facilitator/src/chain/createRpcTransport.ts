@@ -1,6 +1,7 @@
 /**
- * The daemon's RPC transport over every configured endpoint: viem's `fallback` over one `http` (JSON-RPC batched
- * per endpoint, `batch: { wait: 0 }`, sent with undici's `request`: `createPooledFetch` of `@svc/scheme`) or `webSocket` transport
+ * The daemon's RPC transport over every configured endpoint: viem's `fallback` over one `http` (the calls of one
+ * turn sent as one JSON-RPC batch per endpoint by `coalesceJsonRpc`, over undici's `request`: `createPooledFetch`,
+ * both of `@svc/scheme`) or `webSocket` transport
  * per URL, tried in the configured order, with two policies of ours on top:
  *
  * - When to move on. viem's default moves on after any error but a few JSON-RPC codes and a revert message.
@@ -18,7 +19,7 @@
  * endpoint is asked for its chain id before its first use and again after every failure: one serving another
  * chain is treated as failed, and the request moves on without being sent there.
  */
-import { createPooledFetch } from "@svc/scheme";
+import { coalesceJsonRpc, createPooledFetch } from "@svc/scheme";
 import { BaseError, fallback, HttpRequestError, http, RpcRequestError, webSocket, type Transport } from "viem";
 
 import { redactUrlOrigin } from "../config/redactUrl.js";
@@ -108,10 +109,12 @@ export function createRpcTransport(params: {
   const timeout = params.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
   const labels = rpcEndpointLabels(params.urls);
   const sockets = params.urls.filter(isWebSocketUrl).map((url) => webSocket(url, { retryCount: 0, timeout }));
-  const rpcFetch = createPooledFetch();
+  const pool = createPooledFetch();
+  // viem batches behind a 1 ms timer; the coalescer sends the same batch as soon as the turn ends.
+  const rpcFetch = coalesceJsonRpc(pool.fetch);
   let socket = 0;
   const endpoints = params.urls.map((url): Transport => {
-    if (!isWebSocketUrl(url)) return http(url, { batch: { wait: 0 }, retryCount: 0, timeout, fetchFn: rpcFetch.fetch });
+    if (!isWebSocketUrl(url)) return http(url, { retryCount: 0, timeout, fetchFn: rpcFetch });
     const transport = sockets[socket++];
     if (transport === undefined) throw new RangeError("socket transports out of step with the URLs");
     return transport;
@@ -180,7 +183,7 @@ export function createRpcTransport(params: {
     shouldThrow: (error) => !moveOn.has(error) && (isAbort(error) || stopHere.has(error) || classifyRpcFailure(error) === RPC_FAILURE.answer),
   });
   const close = async () => {
-    await rpcFetch.close();
+    await pool.close();
     await Promise.all(
       sockets.map((socketTransport) =>
         socketTransport({})

@@ -48,7 +48,7 @@ export type SelfTransferBurnCheck = { ok: true; evidence: SelfTransferBurnEviden
 
 /** Checks a self-transfer burn against its offer. Throws only when the RPC itself fails. */
 export async function checkSelfTransferBurn(client: PublicClient, expected: SelfTransferBurnExpectation): Promise<SelfTransferBurnCheck> {
-  // One batch: viem's http transport (`batch: { wait: 0 }`) sends calls made in the same tick together.
+  // One batch: the RPC transport (`coalesceJsonRpc`) sends calls made in the same tick together.
   const [receipt, latest, balance] = await Promise.all([
     client.getTransactionReceipt({ hash: expected.burnTxHash }).catch((error: unknown) => {
       if (error instanceof TransactionReceiptNotFoundError) return undefined;

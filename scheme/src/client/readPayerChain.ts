@@ -47,7 +47,7 @@ function remember<T>(read: () => Promise<T>, get: () => Promise<T> | undefined, 
 
 /**
  * Reads what the payment needs, every read issued in the same tick so that a batching transport (viem's
- * `http(url, { batch: true })`) sends them as one JSON-RPC round trip; the chain id and the token name are
+ * `http(url, { batch: true })`, or `coalesceJsonRpc` under it) sends them as one JSON-RPC round trip; the chain id and the token name are
  * read once per client, since neither changes behind one RPC endpoint.
  * Throws `ChainMismatchError` when the RPC serves another chain than the offer's, ahead of any other read's
  * failure (on the wrong chain the token may not exist at all).

@@ -20,11 +20,10 @@
 import { STATUS_CODES } from "node:http";
 import { Agent, request } from "undici";
 
+import { settledResponse } from "./settledResponse.js";
+
 /** viem's default `maxResponseBodySize`, and the default bound here. */
 const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-
-// Statuses whose Response may carry no body (the Fetch standard's null body statuses).
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** A `fetch` (for viem's `http` transport as `fetchFn`, or any JSON client), and the pool behind it. */
 export type PooledFetch = {
@@ -38,7 +37,7 @@ export type PooledFetch = {
  *
  * @example
  * const pooled = createPooledFetch();
- * const transport = http(url, { fetchFn: pooled.fetch, batch: { wait: 0 } });
+ * const transport = http(url, { fetchFn: coalesceJsonRpc(pooled.fetch) });
  */
 export function createPooledFetch(
   options: { /** Where reading stops (viem's `maxResponseBodySize` of the transports it serves). */ maxResponseBytes?: number } = {},
@@ -72,7 +71,7 @@ export function createPooledFetch(
       else if (value !== undefined) headers.set(name, value);
     }
     const status = answer.statusCode;
-    return readResponse(NULL_BODY_STATUSES.has(status) ? "" : text, { status, statusText: STATUS_CODES[status] ?? "", headers });
+    return settledResponse(text, { status, statusText: STATUS_CODES[status] ?? "", headers });
   };
   return { fetch: fetchWithRequest, close: () => dispatcher.close() };
 }
@@ -88,18 +87,6 @@ export const pooledFetch = (input: string | URL | Request, init?: RequestInit): 
   shared ??= createPooledFetch();
   return shared.fetch(input, init);
 };
-
-/**
- * A `Response` whose body was read already: `text()` and `json()` answer from the string, and `body` is null, so
- * viem reads it with `text()` (its path for a body without a stream) instead of through a web stream reader.
- */
-function readResponse(text: string, init: ResponseInit): Response {
-  return Object.defineProperties(new Response(null, init), {
-    body: { value: null },
-    text: { value: () => Promise.resolve(text) },
-    json: { value: () => Promise.resolve().then(() => JSON.parse(text) as unknown) },
-  });
-}
 
 function headerRecord(headers: RequestInit["headers"]): Record<string, string> {
   const record: Record<string, string> = {};
