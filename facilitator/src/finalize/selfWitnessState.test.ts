@@ -77,6 +77,22 @@ describe("createSelfWitnesses", () => {
     expect(second.progress()?.lastChecked).toEqual({ index: 8n, root: 9n });
   });
 
+  it("reports the progress of a sync a mint's proofs request makes ahead of the pass", async () => {
+    const { create } = fakeCreate({ step: 3n });
+    const reported: bigint[] = [];
+    const witnesses = createSelfWitnesses({
+      create,
+      deployBlock: 1n,
+      binding: BINDING,
+      store: witnessStateFile(null),
+      logger: recordingLogger().logger,
+      onProgress: (progress) => reported.push(progress.leaves),
+    });
+    await witnesses.sync(undefined);
+    await expect(witnesses.indexer.proofs(5n, [])).resolves.toEqual([]);
+    expect(reported).toEqual([0n, 3n, 6n]);
+  });
+
   it("discards a saved state it cannot read, with a warning, and starts from the deployment block", async () => {
     const store = witnessStateFile(null);
     await store.save(BINDING, 3n, "not a state");

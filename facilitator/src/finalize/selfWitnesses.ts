@@ -79,7 +79,12 @@ export function createSelfWitnesses(params: {
   };
 
   const indexer = followedWitnessIndexer({
-    sync: async (options) => (await open()).sync(options),
+    // A mint may sync the follower ahead of the pass: its progress is reported too, so the gauges never lag a mint.
+    sync: async (options) => {
+      const progress = await (await open()).sync(options);
+      params.onProgress?.(progress);
+      return progress;
+    },
     proofs: (targetIndex, leafIndices) => {
       if (follower === undefined) throw new WitnessUnavailableError({ targetIndex, reason: "behind" });
       return follower.proofs(targetIndex, leafIndices);
